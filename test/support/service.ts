@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startService, type Service } from '../../src/app.js';
+import { startService, type Service, type ServiceOverrides } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 
 export interface TestService {
@@ -14,11 +14,15 @@ export interface TestService {
   stop(removeData?: boolean): Promise<void>;
 }
 
-export async function startTestService(env: Record<string, string> = {}, dataDir?: string): Promise<TestService> {
+export async function startTestService(
+  env: Record<string, string> = {},
+  dataDir?: string,
+  overrides: ServiceOverrides = {},
+): Promise<TestService> {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'guardrail-test-'));
   const config = loadConfig({ PORT: '0', DATA_DIR: dir, WORKERS: '1', AUDIT_FSYNC: 'off', ...env });
   const logs: string[] = [];
-  const service = await startService(config, (line) => logs.push(line));
+  const service = await startService(config, (line) => logs.push(line), overrides);
   return {
     service,
     base: `http://127.0.0.1:${service.port}`,

@@ -1,0 +1,39 @@
+// `npm run bench`: analyze/free under load versus a trivial uWS echo server, measured in the same run.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort, printComparison, runLoad, spawnNode, stop } from './harness.js';
+import { tradeBody } from './trade-body.js';
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
+const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-data-'));
+  const echoPort = await freePort();
+  const servicePort = await freePort();
+  const echo = await spawnNode(here('./echo-server.js'), [String(echoPort)], {}, /listening/);
+  const service = await spawnNode(
+    here('../src/main.js'),
+    [],
+    { PORT: String(servicePort), DATA_DIR: dataDir, RATE_LIMITS: 'off', AUDIT_FSYNC: process.env.AUDIT_FSYNC ?? 'batch' },
+    /listening on/,
+  );
+  try {
+    process.stdout.write(`${connections} connections, ${seconds} s each, distinct wallets per request\n`);
+    await runLoad({ label: 'warm-up', url: `http://127.0.0.1:${servicePort}/api/v1/analyze/free`, connections, seconds: 2, body: tradeBody });
+    const baseline = await runLoad({ label: 'uWS echo', url: `http://127.0.0.1:${echoPort}/echo`, connections, seconds, body: tradeBody });
+    const subject = await runLoad({ label: 'analyze/free (full path)', url: `http://127.0.0.1:${servicePort}/api/v1/analyze/free`, connections, seconds, body: tradeBody });
+    printComparison(baseline, subject);
+  } finally {
+    await Promise.all([stop(echo), stop(service)]);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${(error as Error).stack ?? error}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,24 @@
+// The trivial uWS echo server every benchmark is compared against: read the body, send it back.
+import { loadNativeUws } from '../src/http/uws.js';
+
+const uws = loadNativeUws();
+const port = Number(process.argv[2] ?? 0);
+
+uws
+  .App()
+  .post('/*', (res) => {
+    const chunks: Buffer[] = [];
+    res.onAborted(() => undefined);
+    res.onData((chunk, isLast) => {
+      chunks.push(Buffer.from(new Uint8Array(chunk)));
+      if (!isLast) return;
+      res.cork(() => res.writeHeader('content-type', 'application/json').end(Buffer.concat(chunks)));
+    });
+  })
+  .listen('127.0.0.1', port, (token) => {
+    if (!token) {
+      process.stderr.write(`echo server could not listen on ${port}\n`);
+      process.exit(1);
+    }
+    process.stdout.write(`listening ${uws.us_socket_local_port(token as never)}\n`);
+  });

@@ -1,0 +1,94 @@
+// Shared bench plumbing: spawn servers, wait for their port, run autocannon, print ratios.
+import autocannon from 'autocannon';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+
+export interface LoadResult {
+  label: string;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+  non2xx: number;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** Spawns a node script and resolves once `ready` matches a line of its output. */
+export function spawnNode(script: string, args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const timer = setTimeout(() => reject(new Error(`${script} did not become ready:\n${seen}`)), 30_000);
+    const onData = (chunk: Buffer) => {
+      seen += chunk.toString();
+      if (ready.test(seen)) {
+        clearTimeout(timer);
+        resolve(child);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}:\n${seen}`)));
+  });
+}
+
+export function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+export interface LoadOptions {
+  label: string;
+  url: string;
+  connections: number;
+  seconds: number;
+  /** Body for the n-th request, so each can carry a different wallet. */
+  body: (n: number) => string;
+}
+
+export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+  let n = 0;
+  const result = await autocannon({
+    url: options.url,
+    connections: options.connections,
+    duration: options.seconds,
+    pipelining: 1,
+    requests: [
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (request) => ({ ...request, body: options.body(n++) }),
+      },
+    ],
+  });
+  return {
+    label: options.label,
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+}
+
+export function printComparison(baseline: LoadResult, subject: LoadResult): void {
+  const rows = [baseline, subject].map(
+    (r) =>
+      `${r.label.padEnd(28)} ${r.requestsPerSecond.toFixed(0).padStart(8)} req/s   p50 ${r.p50Ms.toFixed(2)} ms   p99 ${r.p99Ms.toFixed(2)} ms   errors ${r.errors}   non-2xx ${r.non2xx}`,
+  );
+  process.stdout.write(`${rows.join('\n')}\n`);
+  process.stdout.write(`ratio ${subject.label} / ${baseline.label}: ${(subject.requestsPerSecond / baseline.requestsPerSecond).toFixed(3)}\n`);
+}

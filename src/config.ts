@@ -1,0 +1,150 @@
+// Service configuration: one TypeBox schema over the environment, checked once at boot.
+import { Type, type Static } from '@sinclair/typebox';
+import { Ajv } from 'ajv';
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
+
+const Port = Type.Integer({ minimum: 0, maximum: 65535 });
+const Count = Type.Integer({ minimum: 1, maximum: 1_000_000 });
+const Url = Type.String({ pattern: '^(https?|wss?|redis|rediss)://\\S+$' });
+const Address = Type.String({ pattern: '^0x[a-fA-F0-9]{40}$' });
+
+/** Every variable the service reads, with its default. Names are the variable names. */
+export const ConfigSchema = Type.Object({
+  PORT: Type.Optional(Port),
+  HOST: Type.Optional(Type.String({ minLength: 1 })),
+  RPC_URL: Type.Optional(Url),
+  REDIS_URL: Type.Optional(Url),
+  DATA_DIR: Type.Optional(Type.String({ minLength: 1 })),
+  REGISTRY_FILE: Type.Optional(Type.String({ minLength: 1 })),
+  JWT_SECRET: Type.Optional(Type.String({ minLength: 32 })),
+  ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
+  FACILITATOR_URL: Type.Optional(Url),
+  PAY_TO_ADDRESS: Type.Optional(Address),
+  PUBLIC_BASE_URL: Type.Optional(Url),
+  WORKERS: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })),
+  MAX_BODY_BYTES: Type.Optional(Type.Integer({ minimum: 1024, maximum: 16 * 1024 * 1024 })),
+  AUDIT_STORE: Type.Optional(Type.Union([Type.Literal('file'), Type.Literal('redis')])),
+  AUDIT_FSYNC: Type.Optional(Type.Union([Type.Literal('always'), Type.Literal('batch'), Type.Literal('off')])),
+  IDEMPOTENCY_TTL_SECONDS: Type.Optional(Count),
+  RATE_LIMITS: Type.Optional(Type.Union([Type.Literal('on'), Type.Literal('off')])),
+  RATE_LIMIT_WINDOW_SECONDS: Type.Optional(Count),
+  RATE_LIMIT_WALLET_TIER1: Type.Optional(Count),
+  RATE_LIMIT_WALLET_TIER2: Type.Optional(Count),
+  RATE_LIMIT_WALLET_TIER3: Type.Optional(Count),
+  RATE_LIMIT_IP_FREE: Type.Optional(Count),
+  RATE_LIMIT_IP_DEMO: Type.Optional(Count),
+  RATE_LIMIT_IP_TOKEN_SAFETY: Type.Optional(Count),
+  RATE_LIMIT_IP_AUDIT_LIST: Type.Optional(Count),
+  RATE_LIMIT_IP_AUDIT_VERIFY: Type.Optional(Count),
+  RATE_LIMIT_IP_MCP: Type.Optional(Count),
+});
+
+export type RawConfig = Static<typeof ConfigSchema>;
+
+export interface RateLimits {
+  enabled: boolean;
+  windowMs: number;
+  walletPerTier: Readonly<Record<1 | 2 | 3, number>>;
+  ip: Readonly<{ free: number; demo: number; tokenSafety: number; auditList: number; auditVerify: number; mcp: number }>;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  rpcUrl: string | null;
+  redisUrl: string | null;
+  dataDir: string;
+  registryFile: string | null;
+  jwtSecret: string | null;
+  adminToken: string | null;
+  facilitatorUrl: string | null;
+  payToAddress: string | null;
+  publicBaseUrl: string | null;
+  workers: number;
+  maxBodyBytes: number;
+  auditStore: 'file' | 'redis';
+  auditFsync: 'always' | 'batch' | 'off';
+  idempotencyTtlMs: number;
+  rateLimits: RateLimits;
+}
+
+/** A bad environment, with one line per offending variable. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n  ${problems.join('\n  ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+// Environment values are strings; coercion is allowed here and only here.
+const validate = new Ajv({ allErrors: true, coerceTypes: true }).compile(ConfigSchema);
+
+function describeProblems(errors: NonNullable<typeof validate.errors>, env: Record<string, unknown>): string[] {
+  return errors.map((error) => {
+    const name = error.instancePath.slice(1).split('/')[0];
+    const value = name === 'JWT_SECRET' || name === 'ADMIN_TOKEN' ? '(hidden)' : JSON.stringify(env[name]);
+    return `${name}=${value}: ${error.message ?? 'is invalid'}`;
+  });
+}
+
+/** Reads only the variables the schema names, ignoring empty strings as unset. */
+function pickEnvironment(env: NodeJS.ProcessEnv): Record<string, unknown> {
+  const picked: Record<string, unknown> = {};
+  for (const name of Object.keys(ConfigSchema.properties)) {
+    const value = env[name];
+    if (value !== undefined && value !== '') picked[name] = value.trim();
+  }
+  return picked;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
+  const raw = pickEnvironment(env);
+  const original = { ...raw };
+  if (!validate(raw)) throw new ConfigError(describeProblems(validate.errors ?? [], original));
+  if (raw.AUDIT_STORE === 'redis' && !raw.REDIS_URL) throw new ConfigError(['AUDIT_STORE=redis: needs REDIS_URL']);
+  return Object.freeze(resolveConfig(raw as RawConfig));
+}
+
+function resolveConfig(raw: RawConfig): Config {
+  return {
+    port: raw.PORT ?? 8080,
+    host: raw.HOST ?? '127.0.0.1',
+    rpcUrl: raw.RPC_URL ?? null,
+    redisUrl: raw.REDIS_URL ?? null,
+    dataDir: resolve(raw.DATA_DIR ?? './data'),
+    registryFile: raw.REGISTRY_FILE ? resolve(raw.REGISTRY_FILE) : null,
+    jwtSecret: raw.JWT_SECRET ?? null,
+    adminToken: raw.ADMIN_TOKEN ?? null,
+    facilitatorUrl: raw.FACILITATOR_URL ?? null,
+    payToAddress: raw.PAY_TO_ADDRESS ?? null,
+    publicBaseUrl: raw.PUBLIC_BASE_URL ?? null,
+    workers: raw.WORKERS ?? Math.max(1, availableParallelism()),
+    maxBodyBytes: raw.MAX_BODY_BYTES ?? 64 * 1024,
+    // Instances sharing a Redis share one audit chain unless told otherwise.
+    auditStore: raw.AUDIT_STORE ?? (raw.REDIS_URL ? 'redis' : 'file'),
+    auditFsync: raw.AUDIT_FSYNC ?? 'batch',
+    idempotencyTtlMs: (raw.IDEMPOTENCY_TTL_SECONDS ?? 300) * 1000,
+    rateLimits: resolveRateLimits(raw),
+  };
+}
+
+function resolveRateLimits(raw: RawConfig): RateLimits {
+  return Object.freeze({
+    enabled: raw.RATE_LIMITS !== 'off',
+    windowMs: (raw.RATE_LIMIT_WINDOW_SECONDS ?? 60) * 1000,
+    walletPerTier: Object.freeze({
+      1: raw.RATE_LIMIT_WALLET_TIER1 ?? 10,
+      2: raw.RATE_LIMIT_WALLET_TIER2 ?? 25,
+      3: raw.RATE_LIMIT_WALLET_TIER3 ?? 60,
+    }),
+    ip: Object.freeze({
+      free: raw.RATE_LIMIT_IP_FREE ?? 300,
+      demo: raw.RATE_LIMIT_IP_DEMO ?? 60,
+      tokenSafety: raw.RATE_LIMIT_IP_TOKEN_SAFETY ?? 60,
+      auditList: raw.RATE_LIMIT_IP_AUDIT_LIST ?? 120,
+      auditVerify: raw.RATE_LIMIT_IP_AUDIT_VERIFY ?? 20,
+      mcp: raw.RATE_LIMIT_IP_MCP ?? 30,
+    }),
+  });
+}

@@ -1,0 +1,99 @@
+// Renders the risk methodology document from the live catalogue, tiers and limits, so it cannot drift.
+import type { Config } from '../config.js';
+import { REASON_CODES } from '../risk/reason-codes.js';
+import { TIER_POLICIES } from '../risk/tiers.js';
+
+const usd = (value: number) => value.toLocaleString('en-US');
+
+export function renderMethodology(config: Readonly<Config>): string {
+  return [
+    '# Risk methodology',
+    '',
+    'Each evaluation gathers facts (registry entry, price, token-safety flag, wallet policy, rate window),',
+    'scores them with a pure deterministic engine, appends a hash-chained audit record, and only then answers.',
+    'Identical inputs and facts give an identical decision and score.',
+    '',
+    scoreSection(),
+    tierSection(config),
+    reasonSection(),
+    decisionsSection(config),
+    auditSection(),
+  ].join('\n');
+}
+
+function scoreSection(): string {
+  return [
+    '## Score and bands',
+    '',
+    'The risk score is an integer 0-100, the sum of five categories: registry & identity (max 30),',
+    'contract safety (30), price & market data quality (15), wallet behavior (15), trade parameters (10).',
+    'Bands: 0-30 `allow`, 31-70 `warn`, 71-100 `deny`. Per-signal weights are not published.',
+    'Hard overrides force `deny` whatever the band; they are the reason codes marked "forces deny" below.',
+    'A response with an `error` key (HTTP 503 on REST) means no verdict was produced: do not trade.',
+    '',
+  ].join('\n');
+}
+
+function tierSection(config: Readonly<Config>): string {
+  const rows = Object.values(TIER_POLICIES).map(
+    (p) =>
+      `| ${p.tier} | ${usd(p.maxTradeUsd)} | ${usd(p.advisoryFloorUsd)} | ${usd(p.dailyLossLimitUsd)} | ${config.rateLimits.walletPerTier[p.tier]} |`,
+  );
+  return [
+    '## Tiers',
+    '',
+    '| tier | max notional per trade (USD) | advisory floor (USD) | daily loss limit (USD) | evaluations per wallet per window |',
+    '|---|---|---|---|---|',
+    ...rows,
+    '',
+    `The per-wallet window is ${config.rateLimits.windowMs / 1000} s, sliding, shared by every channel.`,
+    'The advisory floor: a trade priced only by a built-in default (`fallback_default`) may proceed below it;',
+    'above it the trade is denied. Without any price (`unavailable`) every trade is denied.',
+    '',
+  ].join('\n');
+}
+
+function reasonSection(): string {
+  const rows = Object.entries(REASON_CODES).map(
+    ([code, info]) => `| \`${code}\` | ${info.kind} | ${info.category} | ${info.forcesDeny ? 'yes' : 'no'} | ${info.meaning} |`,
+  );
+  return [
+    '## Reason codes',
+    '',
+    'Every reason reads `CODE: words`; non-blocking context reads `ADVISORY: CODE: words`.',
+    'Codes are stable and never reused.',
+    '',
+    '| code | kind | category | forces deny | meaning |',
+    '|---|---|---|---|---|',
+    ...rows,
+    '',
+  ].join('\n');
+}
+
+function decisionsSection(config: Readonly<Config>): string {
+  const ip = config.rateLimits.ip;
+  return [
+    '## Decisions where the specification is silent',
+    '',
+    '- `deadline` is a Unix time in seconds; a deadline already passed denies.',
+    '- A `danger` token-safety finding forces deny on that contract for 24 hours.',
+    '- Market hours: NYSE regular session 09:30-16:00 America/New_York, exchange holidays and 13:00 early closes included.',
+    '- Daily loss: registry holdings marked to market against the first snapshot of the UTC day (`daily_pnl_usd`).',
+    `- Per-IP limits per window: analyze/free ${ip.free}, demo ${ip.demo}, token-safety ${ip.tokenSafety}, audit listing ${ip.auditList}, audit verification ${ip.auditVerify}, MCP ${ip.mcp}. Over a limit: HTTP 429 with \`Retry-After\`.`,
+    `- \`request_id\` is an idempotency key kept ${config.idempotencyTtlMs / 1000} s per wallet and channel; the same key with another body is refused with 422 at \`["body","request_id"]\`.`,
+    '- REST bodies accept no undeclared fields (`extra_forbidden`), and types are strict: `"1"` is not a number.',
+    '',
+  ].join('\n');
+}
+
+function auditSection(): string {
+  return [
+    '## Audit records',
+    '',
+    'Each record is the RFC 8785 canonical JSON of `{seq, ts, wallet, channel, request, decision, risk_score,',
+    'reasons, tier, price_usd, price_source, prev_hash, wallet_prev_hash}`; `hash` is the lower-case hex SHA-256',
+    'of those canonical bytes. `prev_hash` is the hash of record `seq - 1` (64 zeros for the first record);',
+    "`wallet_prev_hash` is the hash of the same wallet's previous record, so one wallet's chain verifies alone.",
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,123 @@
+// The evaluation pipeline: rate window -> gather facts -> score in the pool -> audit -> verdict.
+import type { AuditLog, AuditRecord } from '../audit/audit-log.js';
+import type { RateLimits } from '../config.js';
+import type { RiskResult, Tier, TradeInput } from '../risk/types.js';
+import { tierPolicy } from '../risk/tiers.js';
+import type { Verdict } from '../schemas/trade.js';
+import type { CacheStore } from '../store/cache-store.js';
+import { gatherFacts, type FactSources } from './gather-facts.js';
+import type { ScoreBatcher } from './score-batcher.js';
+
+export type Channel = 'rest' | 'free' | 'demo' | 'mcp' | 'x402';
+
+export interface EvaluationDeps extends FactSources {
+  store: CacheStore;
+  audit: AuditLog;
+  scorer: ScoreBatcher;
+  limits: RateLimits;
+  now: () => number;
+}
+
+export interface EvaluationRequest {
+  trade: TradeInput & { request_id: string | null };
+  /** The JSON the caller sent (defaults applied), recorded in the audit entry as is. */
+  body: Record<string, unknown>;
+  tier: Tier;
+  channel: Channel;
+}
+
+export type EvaluationOutcome =
+  | { kind: 'verdict'; verdict: Verdict }
+  | { kind: 'limited'; retryAfterMs: number; limit: number; windowMs: number }
+  | { kind: 'error'; verdict: Verdict };
+
+/** Fails closed: any fact, store, pool or audit failure becomes an `error` outcome, never a verdict. */
+export async function evaluateTrade(deps: EvaluationDeps, request: EvaluationRequest): Promise<EvaluationOutcome> {
+  const wallet = request.trade.wallet.toLowerCase();
+  const windowLimit = deps.limits.walletPerTier[request.tier];
+  let step = 'rate window';
+  try {
+    const window = await countEvaluation(deps, wallet, windowLimit);
+    if (!window.allowed) {
+      return { kind: 'limited', retryAfterMs: window.retryAfterMs, limit: windowLimit, windowMs: deps.limits.windowMs };
+    }
+    step = 'fact gathering';
+    const input = await gatherFacts(deps, request.trade, tierPolicy(request.tier), {
+      windowCount: window.count,
+      windowLimit,
+      nowMs: deps.now(),
+    });
+    step = 'scoring';
+    const result = await deps.scorer.score(input);
+    step = 'audit append';
+    const record = await deps.audit.append({
+      wallet,
+      channel: request.channel,
+      request: request.body,
+      decision: result.decision,
+      risk_score: result.risk_score,
+      reasons: result.reasons,
+      tier: request.tier,
+      price_usd: input.price.usd,
+      price_source: input.price.source,
+    });
+    return { kind: 'verdict', verdict: toVerdict(request, result, record, input.safety, input.wallet.dailyPnlUsd) };
+  } catch (error) {
+    return { kind: 'error', verdict: errorVerdict(request, `${step} failed: ${(error as Error).message}`, deps.now()) };
+  }
+}
+
+async function countEvaluation(deps: EvaluationDeps, wallet: string, limit: number) {
+  if (!deps.limits.enabled) return { allowed: true, count: 0, retryAfterMs: 0 };
+  return deps.store.hitWindow(`rl:wallet:${wallet}`, deps.limits.windowMs, limit, deps.now());
+}
+
+function toVerdict(
+  request: EvaluationRequest,
+  result: RiskResult,
+  record: AuditRecord,
+  safety: { severity: string; flaggedDanger: boolean; riskFactors: string[] },
+  dailyPnlUsd: number,
+): Verdict {
+  return {
+    decision: result.decision,
+    reasons: result.reasons,
+    tier: request.tier,
+    max_trade_usd: tierPolicy(request.tier).maxTradeUsd,
+    calculated_notional_usd: result.calculated_notional_usd,
+    price_usd: record.price_usd,
+    price_source: record.price_source as Verdict['price_source'],
+    risk_score: result.risk_score,
+    timestamp: Math.floor(record.ts / 1000),
+    request_id: request.trade.request_id,
+    contract_risk: {
+      severity: safety.severity,
+      flagged_danger: safety.flaggedDanger,
+      risk_factors: safety.riskFactors,
+    },
+    daily_pnl_usd: dailyPnlUsd,
+    audit_hash: record.hash,
+    audit_seq: record.seq,
+  };
+}
+
+/** A response with `error` is a hard stop (spec, Decision semantics); it still reads as deny. */
+export function errorVerdict(request: EvaluationRequest, message: string, nowMs: number): Verdict {
+  return {
+    decision: 'deny',
+    reasons: [`EVALUATION_ERROR: ${message}; no verdict was produced, do not trade`],
+    tier: request.tier,
+    max_trade_usd: tierPolicy(request.tier).maxTradeUsd,
+    calculated_notional_usd: 0,
+    price_usd: 0,
+    price_source: 'unavailable',
+    risk_score: 100,
+    timestamp: Math.floor(nowMs / 1000),
+    request_id: request.trade.request_id,
+    contract_risk: null,
+    daily_pnl_usd: 0,
+    audit_hash: null,
+    audit_seq: null,
+    error: message,
+  };
+}

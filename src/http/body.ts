@@ -1,0 +1,40 @@
+// Reads a request body from uWS with a size cap, copying chunks as the uWS rules require.
+import type { HttpResponse } from 'uWebSockets.js';
+
+/** Thrown when a body is over the cap; the edge answers 413 and closes the connection. */
+export class BodyTooLarge extends Error {
+  constructor(readonly limit: number) {
+    super(`request body exceeds ${limit} bytes`);
+  }
+}
+
+/**
+ * Must be called synchronously inside the route handler (uWS requires onData to be
+ * attached before returning). A declared Content-Length over the cap is refused
+ * before any byte is read; a chunked body is refused as soon as it passes the cap.
+ */
+export function readBody(res: HttpResponse, headers: Record<string, string>, limit: number): Promise<Buffer | null> {
+  const declared = headers['content-length'];
+  if (declared !== undefined && Number(declared) > limit) return Promise.reject(new BodyTooLarge(limit));
+  if (declared === '0' || (declared === undefined && headers['transfer-encoding'] === undefined)) {
+    return Promise.resolve(null);
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    res.onData((chunk, isLast) => {
+      if (done) return;
+      size += chunk.byteLength;
+      if (size > limit) {
+        done = true;
+        return reject(new BodyTooLarge(limit));
+      }
+      // The ArrayBuffer is only valid during this callback: copy it, or concatenate now.
+      if (!isLast) return void chunks.push(Buffer.from(new Uint8Array(chunk)));
+      done = true;
+      chunks.push(Buffer.from(chunk));
+      resolve(Buffer.concat(chunks, size));
+    });
+  });
+}

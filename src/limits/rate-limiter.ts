@@ -1,0 +1,23 @@
+// Per-IP request windows for public routes; answers 429 with Retry-After when one is full.
+import type { RateLimits } from '../config.js';
+import { serviceUnavailable, tooManyRequests } from '../http/responses.js';
+import type { PlainResponse } from '../http/types.js';
+import type { CacheStore } from '../store/cache-store.js';
+
+export type IpBucket = keyof RateLimits['ip'];
+
+export class RateLimiter {
+  constructor(private readonly store: CacheStore, private readonly limits: RateLimits, private readonly now: () => number) {}
+
+  /** Null when the request may go on; a 429 (or a 503 when the store is down: fail closed) otherwise. */
+  async checkIp(bucket: IpBucket, ip: string): Promise<PlainResponse | null> {
+    if (!this.limits.enabled) return null;
+    const limit = this.limits.ip[bucket];
+    try {
+      const hit = await this.store.hitWindow(`rl:ip:${bucket}:${ip}`, this.limits.windowMs, limit, this.now());
+      return hit.allowed ? null : tooManyRequests(hit.retryAfterMs, limit, this.limits.windowMs);
+    } catch {
+      return serviceUnavailable('rate-limit store unavailable; refusing to serve unmetered requests');
+    }
+  }
+}

@@ -1,0 +1,43 @@
+// Entry point of `npm start`: check the environment, start the service, stop cleanly on signals.
+import { startService } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      log(error.message);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const service = await startService(config, log);
+  const registry = service.registry.assets.map((asset) => asset.symbol).join(', ');
+  log(`trade guardrail listening on http://${config.host}:${service.port}`);
+  log(`  registry (${service.registry.assets.length} assets, chain ${service.registry.chainId}): ${registry}`);
+  log(`  store: ${config.redisUrl ? 'redis' : 'memory'}; audit: ${config.auditStore} (fsync ${config.auditFsync}) in ${config.dataDir}`);
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}: closing`);
+    service.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        log(`error while closing: ${(error as Error).message}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  log(`failed to start: ${(error as Error).message}`);
+  process.exit(1);
+});

@@ -1,0 +1,113 @@
+// The spec's remaining resources: registry, policy, auth, balance, token safety, audit.
+import { Type, type Static } from '@sinclair/typebox';
+import { Address, OpenObject } from './common.js';
+
+export const AssetInfo = Type.Object({
+  symbol: Type.String(),
+  contract_address: Type.String(),
+  is_native: Type.Boolean({ default: false }),
+  decimals: Type.Integer({ default: 18 }),
+});
+export type AssetInfo = Static<typeof AssetInfo>;
+
+export const PolicyConfig = Type.Object({
+  wallet: Type.Union([Type.String(), Type.Null()]),
+  max_trade_usd: Type.Union([Type.Number(), Type.Null()]),
+  blocked_assets: Type.Array(Type.String()),
+  editable: Type.Boolean({ default: false }),
+});
+
+export const UpdateConfigRequest = Type.Object(
+  { blocked_assets: Type.Array(Type.String({ minLength: 1, maxLength: 42 }), { maxItems: 256 }) },
+  { additionalProperties: false },
+);
+
+export const NonceQuery = Type.Object({ address: Address }, { additionalProperties: true });
+export const NonceResponse = Type.Object({ message: Type.String() });
+export const WalletLoginRequest = Type.Object(
+  { address: Address, signature: Type.String({ pattern: '^0x[a-fA-F0-9]+$', maxLength: 4096 }) },
+  { additionalProperties: false },
+);
+export const WalletLoginResponse = Type.Object({
+  access_token: Type.String(),
+  expires_in_seconds: Type.Integer(),
+  preview_mode: Type.Boolean({ default: false }),
+});
+export const RevokeResponse = Type.Object({ revoked: Type.Boolean() });
+
+export const SimulateBalanceRequest = Type.Object(
+  {
+    token_address: Address,
+    holder: Address,
+    delta: Type.Number(),
+    balance_slot: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 64 }), Type.Null()])),
+    decimals: Type.Optional(Type.Integer({ minimum: 0, maximum: 36, default: 18 })),
+  },
+  { additionalProperties: false },
+);
+export const SimulateBalanceResponse = Type.Object({
+  token_address: Type.String(),
+  holder: Type.String(),
+  balance_slot: Type.Integer(),
+  current: Type.Number(),
+  delta: Type.Number(),
+  post_trade: Type.Number(),
+});
+
+export const TokenSafetyRequest = Type.Object({ contract_address: Address }, { additionalProperties: false });
+export const TokenSafety = Type.Object({
+  severity: Type.Union([Type.Literal('safe'), Type.Literal('warn'), Type.Literal('danger')]),
+  is_honeypot: Type.Boolean(),
+  risk_factors: Type.Array(Type.String()),
+  owner_renounced: Type.Boolean(),
+  owner_is_multisig: Type.Boolean(),
+  sell_simulation: OpenObject,
+});
+
+/** `limit` of the audit operations: default 100, 1 to 1000 (the agent-facing bound). */
+export const AuditQuery = Type.Object(
+  { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })) },
+  { additionalProperties: true },
+);
+export const WalletPath = Type.Object({ wallet: Address });
+
+export const AuditWalletResponse = Type.Object({
+  wallet: Type.String(),
+  count: Type.Integer(),
+  records: Type.Array(OpenObject),
+});
+export const AuditGlobalResponse = Type.Object({ count: Type.Integer(), records: Type.Array(OpenObject) });
+export const AuditVerifyResponse = Type.Object({
+  wallet: Type.String(),
+  total: Type.Integer(),
+  tampered: Type.Integer(),
+  healthy: Type.Boolean(),
+  records: Type.Array(OpenObject),
+});
+export const AuditVerifyGlobalResponse = Type.Object({
+  total: Type.Integer(),
+  tampered: Type.Integer(),
+  healthy: Type.Boolean(),
+  records: Type.Array(OpenObject),
+});
+
+export const ValidationErrorItem = Type.Object({
+  loc: Type.Array(Type.Union([Type.String(), Type.Integer()])),
+  msg: Type.String(),
+  type: Type.String(),
+  input: Type.Optional(Type.Unknown()),
+  ctx: Type.Optional(OpenObject),
+});
+export const HTTPValidationError = Type.Object({ detail: Type.Array(ValidationErrorItem) });
+
+export const PaymentChallenge = Type.Object({
+  status: Type.Literal('payment_required'),
+  network: Type.String(),
+  asset: Type.String(),
+  amount: Type.String(),
+  pay_to: Type.String(),
+  resource: Type.String(),
+  description: Type.String(),
+  max_timeout_seconds: Type.Integer(),
+  tier_granted: Type.Literal(2),
+});

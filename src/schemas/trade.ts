@@ -1,0 +1,61 @@
+// TradeRequest (REST and MCP flavors) and Verdict, as the spec's tables define them.
+import { Type, type Static } from '@sinclair/typebox';
+import { Address, Decision, OpenObject, PriceSource, Tier } from './common.js';
+
+const Side = Type.Union([Type.Literal('buy'), Type.Literal('sell')]);
+const RequestId = Type.Union([Type.String({ minLength: 1, maxLength: 128 }), Type.Null()]);
+
+/** Fields both channels share; slippage bounds differ per channel. */
+const sharedTradeFields = {
+  wallet: Address,
+  asset: Type.String({ minLength: 1, maxLength: 32 }),
+  contract_address: Address,
+  side: Side,
+  amount: Type.Number({ exclusiveMinimum: 0 }),
+  request_id: Type.Optional(RequestId),
+};
+
+/** REST body of the analyze operations: slippage 0-1000, plus deadline and allow_unregistered. */
+export const TradeRequest = Type.Object(
+  {
+    ...sharedTradeFields,
+    max_slippage_bps: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000, default: 100 })),
+    // Unix seconds; the spec leaves the unit open, DESIGN.md and the methodology fix it.
+    deadline: Type.Optional(Type.Union([Type.Integer({ exclusiveMinimum: 0 }), Type.Null()])),
+    allow_unregistered: Type.Optional(Type.Boolean({ default: false })),
+  },
+  { additionalProperties: false, $id: 'TradeRequest' },
+);
+export type TradeRequest = Static<typeof TradeRequest>;
+
+/** MCP tool input: slippage 0-10000, no deadline, no allow_unregistered, nothing else. */
+export const McpTradeRequest = Type.Object(
+  {
+    ...sharedTradeFields,
+    max_slippage_bps: Type.Optional(Type.Integer({ minimum: 0, maximum: 10000, default: 100 })),
+  },
+  { additionalProperties: false, $id: 'McpTradeRequest' },
+);
+export type McpTradeRequest = Static<typeof McpTradeRequest>;
+
+export const Verdict = Type.Object(
+  {
+    decision: Decision,
+    reasons: Type.Array(Type.String()),
+    tier: Tier,
+    max_trade_usd: Type.Number(),
+    calculated_notional_usd: Type.Number(),
+    price_usd: Type.Number({ default: 0 }),
+    price_source: PriceSource,
+    risk_score: Type.Integer({ minimum: 0, maximum: 100 }),
+    timestamp: Type.Integer(),
+    request_id: Type.Union([Type.String(), Type.Null()]),
+    contract_risk: Type.Union([OpenObject, Type.Null()]),
+    daily_pnl_usd: Type.Number({ default: 0 }),
+    audit_hash: Type.Union([Type.String(), Type.Null()]),
+    audit_seq: Type.Union([Type.Integer(), Type.Null()]),
+    error: Type.Optional(Type.String()),
+  },
+  { $id: 'Verdict' },
+);
+export type Verdict = Static<typeof Verdict>;

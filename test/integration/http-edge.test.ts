@@ -1,0 +1,126 @@
+// The uWS edge over real loopback sockets: routing, body limits, malformed input, content types.
+import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { after, before, describe, it } from 'node:test';
+import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../support/service.js';
+
+let running: TestService;
+
+before(async () => {
+  running = await startTestService({ MAX_BODY_BYTES: '4096' });
+});
+after(() => running.stop());
+
+/** Sends a raw request with node:http so the test controls framing (chunked, Content-Length). */
+function rawPost(path: string, chunks: Buffer[], headers: Record<string, string>) {
+  return new Promise<{ status: number; body: string; headers: Record<string, unknown> }>((resolve, reject) => {
+    const url = new URL(path, running.base);
+    const req = request(url, { method: 'POST', headers }, (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
+    });
+    req.on('error', reject);
+    for (const chunk of chunks) req.write(chunk);
+    req.end();
+  });
+}
+
+describe('routing', () => {
+  it('answers an unknown path with a JSON 404', async () => {
+    const response = await getJson(`${running.base}/no/such/path`);
+    assert.equal(response.status, 404);
+    assert.equal(response.headers.get('content-type'), 'application/json');
+    assert.deepEqual(response.json, { detail: 'Not Found' });
+  });
+
+  it('answers a wrong method with 405 and Allow', async () => {
+    const response = await getJson(`${running.base}/api/v1/analyze/free`);
+    assert.equal(response.status, 405);
+    assert.equal(response.headers.get('allow'), 'POST');
+    assert.deepEqual(response.json, { detail: 'Method Not Allowed' });
+    const post = await postJson(`${running.base}/api/v1/assets`, {});
+    assert.equal(post.status, 405);
+    assert.equal(post.headers.get('allow'), 'GET');
+  });
+
+  it('serves the service information at /', async () => {
+    const response = await getJson(`${running.base}/`);
+    assert.equal(response.status, 200);
+    assert.equal(response.json.name, 'trade-guardrail');
+    assert.deepEqual(response.json.chain, { id: 4663, caip2: 'eip155:4663', name: 'Robinhood Chain' });
+    assert.equal(response.json.links.methodology, '/.well-known/methodology.md');
+  });
+
+  it('answers /healthz with 200 while the store is reachable', async () => {
+    const response = await getJson(`${running.base}/healthz`);
+    assert.equal(response.status, 200);
+    assert.deepEqual(response.json, { status: 'ok', store: 'reachable' });
+  });
+
+  it('serves the methodology as markdown, generated from the reason catalogue', async () => {
+    const response = await fetch(`${running.base}/.well-known/methodology.md`);
+    const text = await response.text();
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('content-type'), 'text/markdown; charset=utf-8');
+    assert.match(text, /\| `NOTIONAL_OVER_TIER_LIMIT` \| blocking \| trade \| yes \|/);
+    assert.match(text, /\| 1 \| 5,000 \| 500 \| 5,000 \| 10 \|/);
+  });
+});
+
+describe('malformed bodies', () => {
+  const url = () => `${running.base}/api/v1/analyze/free`;
+
+  it('refuses invalid JSON with json_invalid at its position', async () => {
+    const response = await postJson(url(), '{"wallet": ');
+    assert.equal(response.status, 422);
+    assert.equal(response.json.detail.length, 1);
+    const [issue] = response.json.detail;
+    assert.deepEqual([issue.loc[0], issue.msg, issue.type, issue.input], ['body', 'JSON decode error', 'json_invalid', {}]);
+    assert.equal(typeof issue.loc[1], 'number');
+    assert.equal(typeof issue.ctx.error, 'string');
+  });
+
+  it('refuses an empty body as a missing body', async () => {
+    const response = await postJson(url(), '');
+    assert.equal(response.status, 422);
+    assert.deepEqual(response.json, { detail: [{ loc: ['body'], msg: 'Field required', type: 'missing', input: null }] });
+  });
+
+  it('refuses a non-object body', async () => {
+    for (const body of ['[1,2]', '"text"', '42', 'null']) {
+      const response = await postJson(url(), body);
+      assert.equal(response.status, 422, body);
+      assert.deepEqual(response.json.detail[0].loc, ['body']);
+      assert.equal(response.json.detail[0].type, 'model_attributes_type');
+    }
+  });
+
+  it('refuses a declared oversized body with 413 before reading it', async () => {
+    const big = Buffer.alloc(64 * 1024, 'a');
+    const response = await rawPost('/api/v1/analyze/free', [big], {
+      'content-type': 'application/json',
+      'content-length': String(big.length),
+    });
+    assert.equal(response.status, 413);
+    assert.deepEqual(JSON.parse(response.body), { detail: 'Request body exceeds the limit of 4096 bytes' });
+  });
+
+  it('refuses a chunked body with 413 once it passes the cap', async () => {
+    const chunks = Array.from({ length: 8 }, () => Buffer.alloc(1024, 'b'));
+    const response = await rawPost('/api/v1/analyze/free', chunks, {
+      'content-type': 'application/json',
+      'transfer-encoding': 'chunked',
+    });
+    assert.equal(response.status, 413);
+  });
+
+  it('reads a chunked body under the cap', async () => {
+    const body = Buffer.from(JSON.stringify(sampleTrade({ amount: 0.5 })));
+    const response = await rawPost('/api/v1/analyze/free', [body.subarray(0, 20), body.subarray(20)], {
+      'content-type': 'application/json',
+      'transfer-encoding': 'chunked',
+    });
+    assert.equal(response.status, 200, response.body);
+  });
+});

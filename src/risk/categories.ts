@@ -1,0 +1,151 @@
+// The five score categories of the spec's "Risk score" table, one function each, capped at their maxima.
+import type { Derived } from './derived.js';
+import { formatNumber, formatShare } from './format.js';
+import { reason, type OverrideCode } from './reason-codes.js';
+import type { CategoryScores, RiskInput } from './types.js';
+import { CATEGORY_MAX, THRESHOLDS, WEIGHTS } from './weights.js';
+
+export interface CategoryResult {
+  points: number;
+  reasons: string[];
+}
+
+/** Points of one signal; `reason` is null when a fired override already explains them. */
+interface Signal {
+  points: number;
+  reason: string | null;
+}
+
+export type Fired = ReadonlySet<OverrideCode>;
+
+const usd = (value: number): string => `${formatNumber(value)} USD`;
+
+function capped(max: number, signals: Signal[]): CategoryResult {
+  let raw = 0;
+  const reasons: string[] = [];
+  for (const signal of signals) {
+    raw += signal.points;
+    if (signal.reason !== null) reasons.push(signal.reason);
+  }
+  return { points: Math.min(max, raw), reasons };
+}
+
+export function scoreRegistry(input: RiskInput, d: Derived): CategoryResult {
+  const w = WEIGHTS.registry;
+  const signals: Signal[] = [];
+  // Mismatch and blocked-unregistered points are explained by their override reasons.
+  if (d.registry === 'mismatch') signals.push({ points: w.mismatch, reason: null });
+  if (d.registry === 'unregistered' && !input.trade.allow_unregistered) {
+    signals.push({ points: w.unregisteredBlocked, reason: null });
+  }
+  if (d.registry === 'unregistered' && input.trade.allow_unregistered) {
+    const words = `${input.trade.asset} is not in the official registry; scored only because allow_unregistered is true`;
+    signals.push({ points: w.unregisteredAllowed, reason: reason('UNREGISTERED_ALLOWED', words) });
+  }
+  return capped(CATEGORY_MAX.registry, signals);
+}
+
+export function scoreContract(input: RiskInput, d: Derived): CategoryResult {
+  const w = WEIGHTS.contract;
+  const { severity, flaggedDanger, riskFactors } = input.safety;
+  const factors = riskFactors.length > 0 ? ` (risk factors: ${riskFactors.join(', ')})` : '';
+  const signals: Signal[] = [];
+  if (flaggedDanger || severity === 'danger') {
+    signals.push({ points: w.danger, reason: null });
+  } else if (severity === 'warn') {
+    const words = `token-safety check returned severity=warn for ${d.address}${factors}`;
+    signals.push({ points: w.warn, reason: reason('CONTRACT_SAFETY_WARN', words) });
+  } else if (severity === 'unchecked' && !d.registryContract) {
+    // Registry tokens are vetted when listed, so only an unchecked outside contract scores.
+    const words = `no token-safety result exists for unregistered contract ${d.address}`;
+    signals.push({ points: w.uncheckedUnregistered, reason: reason('CONTRACT_UNCHECKED', words) });
+  }
+  return capped(CATEGORY_MAX.contract, signals);
+}
+
+const CLOSED_BECAUSE = { weekend: 'weekend', holiday: 'holiday', outside_hours: 'outside hours' } as const;
+
+function marketSignal(d: Derived): Signal[] {
+  if (d.session.reason === null) return [];
+  // DESIGN "Market hours": the 24/5 feed's closed weekend makes prices stale; context, not a block.
+  const words = `NYSE regular session is closed (${CLOSED_BECAUSE[d.session.reason]}); the 24/5 feed may lag`;
+  return [{ points: WEIGHTS.price.marketClosed, reason: reason('MARKET_CLOSED', words) }];
+}
+
+export function scorePrice(input: RiskInput, d: Derived, fired: Fired): CategoryResult {
+  const w = WEIGHTS.price;
+  const { source, stale, deviationBps, usd: price } = input.price;
+  if (!d.priceKnown) return capped(CATEGORY_MAX.price, [{ points: w.unavailable, reason: null }, ...marketSignal(d)]);
+  const signals: Signal[] = [];
+  if (source === 'venue_v4') {
+    signals.push({ points: w.venue, reason: reason('PRICE_FROM_VENUE', `price ${usd(price)} comes from a venue v4 pool, not the oracle`) });
+  }
+  if (source === 'fallback_default') {
+    const covered = fired.has('PRICE_FALLBACK_OVER_FLOOR');
+    const words = `price ${usd(price)} is a built-in default, not a live quote`;
+    signals.push({ points: w.fallback, reason: covered ? null : reason('PRICE_FALLBACK_DEFAULT', words) });
+  }
+  if (stale) signals.push({ points: w.stale, reason: reason('PRICE_STALE', 'the oracle round is older than its staleness limit') });
+  if (deviationBps !== null && deviationBps > THRESHOLDS.deviationBps) {
+    const words = `oracle and venue prices differ by ${formatNumber(deviationBps)} bps (threshold ${THRESHOLDS.deviationBps} bps)`;
+    signals.push({ points: w.deviation, reason: reason('PRICE_DEVIATION', words) });
+  }
+  return capped(CATEGORY_MAX.price, [...signals, ...marketSignal(d)]);
+}
+
+export function scoreWallet(input: RiskInput, d: Derived, fired: Fired): CategoryResult {
+  const w = WEIGHTS.wallet;
+  const { windowCount, windowLimit } = input.wallet;
+  const limit = input.policy.dailyLossLimitUsd;
+  const signals: Signal[] = [];
+  if (windowCount > 0 && windowCount >= THRESHOLDS.windowShare * windowLimit) {
+    const words = `${formatNumber(windowCount)} of ${formatNumber(windowLimit)} evaluations used in the current 60 s window`;
+    signals.push({ points: w.windowNearLimit, reason: reason('RATE_WINDOW_NEAR_LIMIT', words) });
+  }
+  if (d.lossUsd > 0 && d.lossUsd >= THRESHOLDS.dailyLossShare * limit) {
+    const words = `daily loss of ${usd(d.lossUsd)} is ${formatShare(d.lossUsd / limit)} of the Tier ${input.policy.tier} limit of ${usd(limit)}`;
+    signals.push({ points: w.dailyLossHigh, reason: fired.has('DAILY_LOSS_LIMIT') ? null : reason('DAILY_LOSS_HIGH', words) });
+  }
+  return capped(CATEGORY_MAX.wallet, signals);
+}
+
+function deadlineSignal(input: RiskInput): Signal[] {
+  const deadline = input.trade.deadline;
+  if (deadline === null) return [];
+  const leftMs = deadline * 1000 - input.nowMs;
+  if (leftMs < 0 || leftMs > THRESHOLDS.deadlineNearMs) return [];
+  const words = `deadline is ${formatNumber(leftMs / 1000)} s away; the trade may expire before it executes`;
+  return [{ points: 0, reason: reason('DEADLINE_NEAR', words) }];
+}
+
+export function scoreTrade(input: RiskInput, d: Derived, fired: Fired): CategoryResult {
+  const bps = input.trade.max_slippage_bps;
+  const ceiling = input.policy.maxTradeUsd;
+  const signals: Signal[] = [];
+  const step = THRESHOLDS.slippageSteps.find(([threshold]) => bps > threshold);
+  if (step !== undefined) {
+    const words = `max_slippage_bps of ${formatNumber(bps)} exceeds ${formatNumber(step[0])} bps`;
+    signals.push({ points: step[1], reason: reason('SLIPPAGE_HIGH', words) });
+  }
+  if (d.notionalUsd > THRESHOLDS.nearCeilingShare * ceiling) {
+    const share = formatShare(d.notionalUsd / ceiling);
+    const words = `${usd(d.notionalUsd)} is ${share} of the Tier ${input.policy.tier} ceiling of ${usd(ceiling)}`;
+    // Above the ceiling the NOTIONAL_OVER_TIER_LIMIT override explains these points.
+    const covered = fired.has('NOTIONAL_OVER_TIER_LIMIT');
+    signals.push({ points: WEIGHTS.trade.nearCeiling, reason: covered ? null : reason('NOTIONAL_NEAR_TIER_LIMIT', words) });
+  }
+  return capped(CATEGORY_MAX.trade, [...signals, ...deadlineSignal(input)]);
+}
+
+/** Category scores and their reasons, in the spec's category order. */
+export function scoreCategories(input: RiskInput, d: Derived, fired: Fired): { scores: CategoryScores; reasons: string[] } {
+  const registry = scoreRegistry(input, d);
+  const contract = scoreContract(input, d);
+  const price = scorePrice(input, d, fired);
+  const wallet = scoreWallet(input, d, fired);
+  const trade = scoreTrade(input, d, fired);
+  return {
+    scores: { registry: registry.points, contract: contract.points, price: price.points, wallet: wallet.points, trade: trade.points },
+    reasons: [...registry.reasons, ...contract.reasons, ...price.reasons, ...wallet.reasons, ...trade.reasons],
+  };
+}

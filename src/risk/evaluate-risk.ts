@@ -1,0 +1,39 @@
+// The pure risk engine: facts in, verdict out; no I/O, no clock, no randomness (spec "Risk score").
+import { scoreCategories } from './categories.js';
+import { deriveFacts } from './derived.js';
+import { findOverrides } from './overrides.js';
+import type { CategoryScores, Decision, RiskInput, RiskResult } from './types.js';
+import { BAND_UPPER } from './weights.js';
+
+/** Spec "Risk score" bands: 0-30 allow, 31-70 warn, 71-100 deny. */
+export function bandFor(score: number): Decision {
+  if (score <= BAND_UPPER.allow) return 'allow';
+  if (score <= BAND_UPPER.warn) return 'warn';
+  return 'deny';
+}
+
+function sumScores(scores: CategoryScores): number {
+  return scores.registry + scores.contract + scores.price + scores.wallet + scores.trade;
+}
+
+/**
+ * Scores one trade. Identical inputs give an identical result (spec "What the service does" 4).
+ * Reasons: fired overrides in priority order, then category reasons in category order.
+ */
+export function evaluateRisk(input: RiskInput): RiskResult {
+  const derived = deriveFacts(input);
+  const overrides = findOverrides(input, derived);
+  const fired = new Set(overrides.map((override) => override.code));
+  const { scores, reasons } = scoreCategories(input, derived, fired);
+  const score = sumScores(scores);
+  const override = overrides.length > 0 ? overrides[0]!.code : null;
+  return {
+    // Spec "Hard overrides" force deny regardless of band.
+    decision: override !== null ? 'deny' : bandFor(score),
+    risk_score: score,
+    reasons: [...overrides.map((o) => o.reason), ...reasons],
+    calculated_notional_usd: derived.notionalUsd,
+    categories: scores,
+    override,
+  };
+}

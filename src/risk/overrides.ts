@@ -1,0 +1,88 @@
+// Hard overrides: conditions that force `deny` whatever the score band, checked in a fixed priority order.
+import type { Derived } from './derived.js';
+import { formatNumber, formatUnixSeconds } from './format.js';
+import { OVERRIDE_PRIORITY, reason, type OverrideCode } from './reason-codes.js';
+import type { RiskInput } from './types.js';
+
+export interface FiredOverride {
+  code: OverrideCode;
+  reason: string;
+}
+
+type Check = (input: RiskInput, d: Derived) => string | null;
+
+const usd = (value: number): string => `${formatNumber(value)} USD`;
+const tierLabel = (input: RiskInput): string => `Tier ${input.policy.tier}`;
+
+function fakeToken(input: RiskInput, d: Derived): string | null {
+  if (d.registry !== 'mismatch') return null;
+  const bySymbol = input.registryBySymbol;
+  if (bySymbol !== null) {
+    const expected = bySymbol.contract_address.toLowerCase();
+    return `contract ${d.address} does not match the registry address ${expected} for ${bySymbol.symbol}`;
+  }
+  return `contract ${d.address} is the registry address of ${input.registryByAddress!.symbol}, not of ${input.trade.asset}`;
+}
+
+const CHECKS: Readonly<Record<OverrideCode, Check>> = {
+  // Spec "Hard overrides": the pair does not match the official registry entry.
+  FAKE_TOKEN_SUSPECTED: fakeToken,
+  UNREGISTERED_ASSET: (input, d) =>
+    d.registry === 'unregistered' && !input.trade.allow_unregistered
+      ? `${input.trade.asset} is not in the official registry and allow_unregistered is false`
+      : null,
+  // Spec "Hard overrides": a token-safety check returned severity=danger recently (24 h, DESIGN).
+  CONTRACT_FLAGGED_DANGER: (input, d) => {
+    const { flaggedDanger, severity, riskFactors } = input.safety;
+    if (!flaggedDanger && severity !== 'danger') return null;
+    const factors = riskFactors.length > 0 ? ` (risk factors: ${riskFactors.join(', ')})` : '';
+    return `token-safety check returned severity=danger for ${d.address}${factors}`;
+  },
+  // DESIGN "Advisory floor": without any price the notional is unknown, so deny.
+  PRICE_UNAVAILABLE: (input, d) => {
+    if (d.priceKnown) return null;
+    const ceiling = `the ${tierLabel(input)} ceiling of ${usd(input.policy.maxTradeUsd)}`;
+    return `no usable USD price for ${input.trade.asset}, so the notional cannot be checked against ${ceiling}`;
+  },
+  // Spec "Errors": price_source unavailable above the advisory floor denies; a default price is
+  // treated the same way, since it is no live quote (DESIGN "Advisory floor": fail closed).
+  PRICE_FALLBACK_OVER_FLOOR: (input, d) => {
+    const floor = input.policy.advisoryFloorUsd;
+    if (!d.priceKnown || input.price.source !== 'fallback_default' || d.notionalUsd <= floor) return null;
+    return `${usd(d.notionalUsd)} priced from a built-in default exceeds the ${tierLabel(input)} advisory floor of ${usd(floor)}`;
+  },
+  // Spec "Tiers" / "Limits": max notional per trade.
+  NOTIONAL_OVER_TIER_LIMIT: (input, d) =>
+    d.notionalUsd > input.policy.maxTradeUsd
+      ? `${usd(d.notionalUsd)} exceeds the ${tierLabel(input)} ceiling of ${usd(input.policy.maxTradeUsd)}`
+      : null,
+  // Spec "PolicyConfig": blocked_assets, matched by upper-case symbol or lower-case address.
+  ASSET_BLOCKED_BY_POLICY: (input, d) => {
+    const hit = input.blockedAssets.find((entry) => entry.toUpperCase() === d.symbol || entry.toLowerCase() === d.address);
+    if (hit === undefined) return null;
+    const shown = hit.toUpperCase() === d.symbol ? d.symbol : d.address;
+    return `${shown} is on this wallet's blocked-assets list`;
+  },
+  // DESIGN "Daily loss": loss at or above the tier's limit denies.
+  DAILY_LOSS_LIMIT: (input, d) =>
+    d.lossUsd >= input.policy.dailyLossLimitUsd
+      ? `daily loss of ${usd(d.lossUsd)} reaches the ${tierLabel(input)} limit of ${usd(input.policy.dailyLossLimitUsd)}`
+      : null,
+  // Spec leaves the deadline unit open; the team reads it as unix seconds (types.ts).
+  DEADLINE_PASSED: (input) => {
+    const deadline = input.trade.deadline;
+    if (deadline === null || input.nowMs <= deadline * 1000) return null;
+    const late = (input.nowMs - deadline * 1000) / 1000;
+    return `deadline ${formatUnixSeconds(deadline)} passed ${formatNumber(late)} s before evaluation`;
+  },
+};
+
+/** Every override that fired, in OVERRIDE_PRIORITY order; the first one names `RiskResult.override`. */
+export function findOverrides(input: RiskInput, d: Derived): FiredOverride[] {
+  const fired: FiredOverride[] = [];
+  for (const code of OVERRIDE_PRIORITY) {
+    const words = CHECKS[code](input, d);
+    if (words !== null) fired.push({ code, reason: reason(code, words) });
+  }
+  return fired;
+}

@@ -1,0 +1,138 @@
+// Catalogue of every reason code the risk engine emits; the methodology document is generated from it.
+import type { CategoryScores } from './types.js';
+
+export type ReasonKind = 'blocking' | 'advisory';
+
+export interface ReasonCodeInfo {
+  /** One-line meaning, written for the methodology page. */
+  meaning: string;
+  /** `advisory` reasons are emitted as `ADVISORY: CODE: ...` and never drive the decision (spec "Decision semantics"). */
+  kind: ReasonKind;
+  /** Score category the signal belongs to. */
+  category: keyof CategoryScores;
+  /** True when the code is a hard override that forces `deny` whatever the band. */
+  forcesDeny: boolean;
+}
+
+// Weights are deliberately absent: the spec ("Risk score") keeps per-signal weights unpublished.
+export const REASON_CODES = {
+  FAKE_TOKEN_SUSPECTED: {
+    meaning: 'The asset / contract_address pair does not match the official registry entry (suspected fake token).',
+    kind: 'blocking', category: 'registry', forcesDeny: true,
+  },
+  UNREGISTERED_ASSET: {
+    meaning: 'The asset is not in the official registry and allow_unregistered is false.',
+    kind: 'blocking', category: 'registry', forcesDeny: true,
+  },
+  UNREGISTERED_ALLOWED: {
+    meaning: 'The asset is not in the official registry; it is scored only because allow_unregistered is true.',
+    kind: 'blocking', category: 'registry', forcesDeny: false,
+  },
+  CONTRACT_FLAGGED_DANGER: {
+    meaning: 'A token-safety check returned severity=danger for the contract within the last 24 hours.',
+    kind: 'blocking', category: 'contract', forcesDeny: true,
+  },
+  CONTRACT_SAFETY_WARN: {
+    meaning: 'The latest token-safety check returned severity=warn for the contract.',
+    kind: 'blocking', category: 'contract', forcesDeny: false,
+  },
+  CONTRACT_UNCHECKED: {
+    meaning: 'No token-safety result exists yet for a contract outside the registry.',
+    kind: 'blocking', category: 'contract', forcesDeny: false,
+  },
+  PRICE_UNAVAILABLE: {
+    meaning: 'No usable USD price exists, so the notional cannot be checked; fail closed.',
+    kind: 'blocking', category: 'price', forcesDeny: true,
+  },
+  PRICE_FALLBACK_OVER_FLOOR: {
+    meaning: "The price is a built-in default and the notional exceeds the tier's advisory floor.",
+    kind: 'blocking', category: 'price', forcesDeny: true,
+  },
+  PRICE_FALLBACK_DEFAULT: {
+    meaning: 'The price is a built-in default, not a live quote.',
+    kind: 'blocking', category: 'price', forcesDeny: false,
+  },
+  PRICE_FROM_VENUE: {
+    meaning: 'The price comes from a venue v4 pool rather than the oracle.',
+    kind: 'blocking', category: 'price', forcesDeny: false,
+  },
+  PRICE_STALE: {
+    meaning: 'The oracle round is older than its staleness limit.',
+    kind: 'blocking', category: 'price', forcesDeny: false,
+  },
+  PRICE_DEVIATION: {
+    meaning: 'Oracle and venue prices disagree by more than 200 basis points.',
+    kind: 'blocking', category: 'price', forcesDeny: false,
+  },
+  MARKET_CLOSED: {
+    meaning: 'The NYSE regular session is closed (weekend, holiday or outside hours); the 24/5 feed may lag.',
+    kind: 'advisory', category: 'price', forcesDeny: false,
+  },
+  ASSET_BLOCKED_BY_POLICY: {
+    meaning: "The asset symbol or contract address is on the wallet's blocked-assets list.",
+    kind: 'blocking', category: 'wallet', forcesDeny: true,
+  },
+  DAILY_LOSS_LIMIT: {
+    meaning: "The wallet's loss since the start of its UTC day has reached the tier's daily loss limit.",
+    kind: 'blocking', category: 'wallet', forcesDeny: true,
+  },
+  DAILY_LOSS_HIGH: {
+    meaning: "The wallet's loss since the start of its UTC day is at least half the tier's daily loss limit.",
+    kind: 'blocking', category: 'wallet', forcesDeny: false,
+  },
+  RATE_WINDOW_NEAR_LIMIT: {
+    meaning: "The wallet has used at least 80% of its evaluations in the current 60-second window.",
+    kind: 'blocking', category: 'wallet', forcesDeny: false,
+  },
+  NOTIONAL_OVER_TIER_LIMIT: {
+    meaning: "The notional exceeds the tier's per-trade ceiling.",
+    kind: 'blocking', category: 'trade', forcesDeny: true,
+  },
+  NOTIONAL_NEAR_TIER_LIMIT: {
+    meaning: "The notional exceeds 80% of the tier's per-trade ceiling.",
+    kind: 'blocking', category: 'trade', forcesDeny: false,
+  },
+  SLIPPAGE_HIGH: {
+    meaning: 'max_slippage_bps exceeds 300, 500 or 1,000 basis points.',
+    kind: 'blocking', category: 'trade', forcesDeny: false,
+  },
+  DEADLINE_PASSED: {
+    meaning: 'The trade deadline (unix seconds) had already passed at evaluation time.',
+    kind: 'blocking', category: 'trade', forcesDeny: true,
+  },
+  DEADLINE_NEAR: {
+    meaning: 'The trade deadline is 30 seconds away or less; the trade may expire before it executes.',
+    kind: 'advisory', category: 'trade', forcesDeny: false,
+  },
+} as const satisfies Record<string, ReasonCodeInfo>;
+
+export type ReasonCode = keyof typeof REASON_CODES;
+export type OverrideCode = {
+  [K in ReasonCode]: (typeof REASON_CODES)[K]['forcesDeny'] extends true ? K : never;
+}[ReasonCode];
+
+/** Fixed priority: `RiskResult.override` names the first override that fired in this order. */
+export const OVERRIDE_PRIORITY: readonly OverrideCode[] = Object.freeze([
+  'FAKE_TOKEN_SUSPECTED',
+  'UNREGISTERED_ASSET',
+  'CONTRACT_FLAGGED_DANGER',
+  'PRICE_UNAVAILABLE',
+  'PRICE_FALLBACK_OVER_FLOOR',
+  'NOTIONAL_OVER_TIER_LIMIT',
+  'ASSET_BLOCKED_BY_POLICY',
+  'DAILY_LOSS_LIMIT',
+  'DEADLINE_PASSED',
+] as const);
+
+const ADVISORY_PREFIX = 'ADVISORY: ';
+
+/** Builds a reason string in the DESIGN form: `CODE: words`, or `ADVISORY: CODE: words`. */
+export function reason(code: ReasonCode, words: string): string {
+  const text = `${code}: ${words}`;
+  return REASON_CODES[code].kind === 'advisory' ? ADVISORY_PREFIX + text : text;
+}
+
+/** Spec "Decision semantics": a reason starting with `ADVISORY:` is non-blocking context. */
+export function isAdvisory(reasonText: string): boolean {
+  return reasonText.startsWith('ADVISORY:');
+}

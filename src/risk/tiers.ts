@@ -1,0 +1,28 @@
+// Tier policy table: per-trade ceiling, advisory floor and daily loss limit for each tier.
+import type { Tier, TierPolicy } from './types.js';
+
+/** Share of the ceiling below which a fallback-priced trade may proceed (DESIGN: advisory floor). */
+const ADVISORY_FLOOR_SHARE = 0.1;
+
+function policyFor(tier: Tier, maxTradeUsd: number): TierPolicy {
+  return Object.freeze({
+    tier,
+    maxTradeUsd,
+    advisoryFloorUsd: maxTradeUsd * ADVISORY_FLOOR_SHARE,
+    // The daily loss limit equals the tier ceiling (team decision, DESIGN "Daily loss").
+    dailyLossLimitUsd: maxTradeUsd,
+  });
+}
+
+/** Spec "Tiers" / "Limits": max notional per trade 5,000 / 25,000 / 100,000 USD. */
+export const TIER_POLICIES: Readonly<Record<Tier, TierPolicy>> = Object.freeze({
+  1: policyFor(1, 5_000),
+  2: policyFor(2, 25_000),
+  3: policyFor(3, 100_000),
+});
+
+export function tierPolicy(tier: Tier): TierPolicy {
+  const policy = TIER_POLICIES[tier];
+  if (policy === undefined) throw new RangeError(`unknown tier ${String(tier)}; expected 1, 2 or 3`);
+  return policy;
+}

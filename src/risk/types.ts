@@ -1,0 +1,95 @@
+// Values that flow into and out of the pure risk engine (no I/O on either side).
+
+export type Decision = 'allow' | 'warn' | 'deny';
+export type PriceSource = 'oracle' | 'venue_v4' | 'fallback_default' | 'unavailable';
+export type Tier = 1 | 2 | 3;
+
+/** The trade as validated at the edge, with defaults applied. */
+export interface TradeInput {
+  wallet: string;
+  asset: string;
+  contract_address: string;
+  side: 'buy' | 'sell';
+  amount: number;
+  max_slippage_bps: number;
+  /** Unix seconds after which the caller will not execute; null when absent. */
+  deadline: number | null;
+  allow_unregistered: boolean;
+}
+
+export interface RegistryFact {
+  symbol: string;
+  contract_address: string;
+  decimals: number;
+  is_native: boolean;
+}
+
+export interface PriceFact {
+  usd: number;
+  source: PriceSource;
+  /** True when the oracle round is older than its staleness limit. */
+  stale: boolean;
+  /** Oracle-vs-venue disagreement in basis points, when both were read. */
+  deviationBps: number | null;
+}
+
+export interface SafetyFact {
+  /** 'unchecked' when no safety result exists yet for the contract. */
+  severity: 'safe' | 'warn' | 'danger' | 'unchecked';
+  /** A `danger` finding for this contract within the flag lifetime (24 h). */
+  flaggedDanger: boolean;
+  riskFactors: string[];
+}
+
+export interface WalletFact {
+  /** Evaluations of this wallet inside the current 60 s window, this one included. */
+  windowCount: number;
+  windowLimit: number;
+  /** Mark-to-market change of registry holdings since the first snapshot of the UTC day. */
+  dailyPnlUsd: number;
+}
+
+export interface TierPolicy {
+  tier: Tier;
+  maxTradeUsd: number;
+  /** Notional below which a trade priced only by a built-in default may proceed. */
+  advisoryFloorUsd: number;
+  /** Daily loss (positive USD) at which evaluations are denied. */
+  dailyLossLimitUsd: number;
+}
+
+/** Everything the engine needs; identical inputs give an identical result. */
+export interface RiskInput {
+  trade: TradeInput;
+  policy: TierPolicy;
+  /** Registry entry for the requested symbol, or null when the symbol is unknown. */
+  registryBySymbol: RegistryFact | null;
+  /** Registry entry that owns `contract_address`, or null when none does. */
+  registryByAddress: RegistryFact | null;
+  price: PriceFact;
+  safety: SafetyFact;
+  wallet: WalletFact;
+  /** Upper-case symbols and lower-case addresses the wallet's policy blocks. */
+  blockedAssets: string[];
+  /** Evaluation time in ms since the epoch (market hours, deadline). */
+  nowMs: number;
+}
+
+export interface CategoryScores {
+  registry: number; // 0-30
+  contract: number; // 0-30
+  price: number; // 0-15
+  wallet: number; // 0-15
+  trade: number; // 0-10
+}
+
+export interface RiskResult {
+  decision: Decision;
+  /** Integer 0-100, the sum of the category scores. */
+  risk_score: number;
+  reasons: string[];
+  calculated_notional_usd: number;
+  categories: CategoryScores;
+  /** Code of the first hard override that forced deny, or null. */
+  override: string | null;
+}

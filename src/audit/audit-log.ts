@@ -1,0 +1,82 @@
+// The audit-log contract shared by the file-backed and Redis-backed chains.
+
+/** What the evaluation pipeline hands over; the log adds seq, ts and the links. */
+export interface AuditEntry {
+  wallet: string;
+  channel: 'rest' | 'free' | 'demo' | 'mcp' | 'x402';
+  /** The validated request as the caller sent it (JSON values only). */
+  request: Record<string, unknown>;
+  decision: 'allow' | 'warn' | 'deny' | 'error';
+  risk_score: number;
+  reasons: string[];
+  tier: number;
+  price_usd: number;
+  price_source: string;
+}
+
+/**
+ * A written record: exactly the fields DESIGN.md names, plus `hash`, which is the
+ * hex SHA-256 of the RFC 8785 canonical JSON of every other field.
+ */
+export interface AuditRecord extends AuditEntry {
+  seq: number;
+  /** Milliseconds since the Unix epoch when the record was sealed. */
+  ts: number;
+  /** Hash of the previous record in the global chain; 64 zeros for seq 1. */
+  prev_hash: string;
+  /** Hash of this wallet's previous record; 64 zeros for its first. */
+  wallet_prev_hash: string;
+  hash: string;
+}
+
+export interface AuditHead {
+  /** Highest written seq; 0 for an empty log. */
+  seq: number;
+  /** Hash of that record; 64 zeros for an empty log. */
+  hash: string;
+}
+
+export interface AuditLog {
+  /**
+   * Seals and durably writes the entry, resolving only after the write (and the
+   * fsync the policy asks for) has finished, so a verdict is never sent for a
+   * record that is not on disk. Concurrent appends are grouped into one write.
+   */
+  append(entry: AuditEntry): Promise<AuditRecord>;
+  head(): Promise<AuditHead>;
+  /** Newest first, at most `limit`. */
+  listGlobal(limit: number): Promise<AuditRecord[]>;
+  /** Newest first, at most `limit`, this wallet only (address compared lower-case). */
+  listWallet(wallet: string, limit: number): Promise<AuditRecord[]>;
+  /** Flushes pending writes and releases files or connections. */
+  close(): Promise<void>;
+}
+
+export const ZERO_HASH = '0'.repeat(64);
+
+/** Both stores expose their exact stored bytes, so verification hashes bytes, never re-serializes. */
+export interface AuditLineSource {
+  /**
+   * The stored lines for seq `fromSeq` up to `fromSeq + count - 1` (fewer near the
+   * head), oldest first, each `<64 hex hash> <canonical JSON>` without a newline.
+   */
+  readLines(fromSeq: number, count: number): Promise<Buffer[]>;
+}
+
+/** Counters both stores keep; `writes` counts group commits, not appends. */
+export interface AuditLogStats {
+  appends: number;
+  writes: number;
+  fsyncs: number;
+  bytes: number;
+  /** Redis only: batches re-sealed because another instance moved the head. */
+  conflicts: number;
+}
+
+/** Rejection for appends after close(); the caller fails closed. */
+export class AuditLogClosedError extends Error {
+  override name = 'AuditLogClosedError';
+  constructor() {
+    super('audit log is closed');
+  }
+}

@@ -1,0 +1,136 @@
+// Pure audit-record sealing and parsing: RFC 8785 canonical bytes, hash, log line.
+import canonicalize from 'canonicalize';
+import { ZERO_HASH, type AuditEntry, type AuditRecord } from './audit-log.js';
+import type { Sha256Hex } from './sha256.js';
+
+/** A stored line is `<64 hex hash> <canonical JSON>`; the JSON starts here. */
+export const LINE_BODY_OFFSET = 65;
+const NEWLINE = 0x0a;
+const HEX64 = /^[0-9a-f]{64}$/;
+
+/** The record without its hash: exactly the fields DESIGN.md "Audit record" names. */
+export type AuditRecordBody = Omit<AuditRecord, 'hash'>;
+
+export interface SealedRecord {
+  record: AuditRecord;
+  /** `<hash> <canonical JSON>\n` as UTF-8, ready to append to the file. */
+  line: Buffer;
+}
+
+export class AuditRecordError extends Error {
+  override name = 'AuditRecordError';
+}
+
+/** Records store wallets lower-case so a wallet chain never splits on checksum case. */
+export function normalizeWallet(wallet: string): string {
+  return wallet.toLowerCase();
+}
+
+/** Throws when a field would be dropped or mangled by canonicalization. */
+function checkEntry(entry: AuditEntry): void {
+  const strings = [entry.wallet, entry.channel, entry.decision, entry.price_source];
+  if (strings.some((value) => typeof value !== 'string')) throw new AuditRecordError('audit entry: a string field is missing');
+  const numbers = [entry.risk_score, entry.tier, entry.price_usd];
+  if (numbers.some((value) => typeof value !== 'number')) throw new AuditRecordError('audit entry: a number field is missing');
+  if (!Array.isArray(entry.reasons)) throw new AuditRecordError('audit entry: reasons must be an array');
+  if (typeof entry.request !== 'object' || entry.request === null || Array.isArray(entry.request)) {
+    throw new AuditRecordError('audit entry: request must be an object');
+  }
+}
+
+function checkLinks(seq: number, ts: number, prevHash: string, walletPrevHash: string): void {
+  if (!Number.isSafeInteger(seq) || seq < 1) throw new AuditRecordError(`audit seq must be a positive integer, got ${seq}`);
+  if (!Number.isSafeInteger(ts)) throw new AuditRecordError(`audit ts must be integer milliseconds, got ${ts}`);
+  if (!HEX64.test(prevHash) || !HEX64.test(walletPrevHash)) throw new AuditRecordError('audit links must be 64 lower-case hex');
+}
+
+/** Assembles the hashed fields; key order is irrelevant because canonicalization sorts. */
+export function recordBody(
+  entry: AuditEntry, seq: number, ts: number, prevHash: string, walletPrevHash: string,
+): AuditRecordBody {
+  return {
+    seq, ts, wallet: normalizeWallet(entry.wallet), channel: entry.channel, request: entry.request,
+    decision: entry.decision, risk_score: entry.risk_score, reasons: entry.reasons, tier: entry.tier,
+    price_usd: entry.price_usd, price_source: entry.price_source,
+    prev_hash: prevHash, wallet_prev_hash: walletPrevHash,
+  };
+}
+
+/**
+ * RFC 8785 (JCS) text: keys sorted by UTF-16 code units (section 3.2.3), numbers in
+ * ECMAScript Number-to-String form (section 3.2.2.3: 1e+21, 0.1, -0 as 0), no
+ * whitespace. Throws on NaN, Infinity and lone surrogates, which JCS cannot express.
+ */
+export function canonicalJson(body: AuditRecordBody): string {
+  const text = canonicalize(body);
+  if (text === undefined) throw new AuditRecordError('audit record has no JSON form');
+  return text;
+}
+
+/**
+ * Seals an entry into a record and its line. The hash covers exactly the UTF-8
+ * bytes of the canonical JSON (DESIGN.md "Audit record"); the returned record is
+ * parsed back from those bytes, so what the caller returns to a client is exactly
+ * what was hashed.
+ */
+export function sealRecord(
+  entry: AuditEntry, seq: number, ts: number, prevHash: string, walletPrevHash: string, sha256hex: Sha256Hex,
+): SealedRecord {
+  checkEntry(entry);
+  checkLinks(seq, ts, prevHash, walletPrevHash);
+  const text = canonicalJson(recordBody(entry, seq, ts, prevHash, walletPrevHash));
+  // Encode once with a placeholder hash, hash the body bytes in place, then fill it in.
+  const line = Buffer.from(`${ZERO_HASH} ${text}\n`, 'utf8');
+  const hash = sha256hex(canonicalBytes(line));
+  line.write(hash, 0, 'latin1');
+  return { record: { ...(JSON.parse(text) as AuditRecordBody), hash }, line };
+}
+
+/** The canonical JSON bytes of a line (with or without its trailing newline). */
+export function canonicalBytes(line: Uint8Array): Uint8Array {
+  const end = line.length > 0 && line[line.length - 1] === NEWLINE ? line.length - 1 : line.length;
+  return line.subarray(LINE_BODY_OFFSET, end);
+}
+
+/** True when the line's hash prefix equals SHA-256 of its canonical bytes. */
+export function lineHashMatches(line: Uint8Array, sha256hex: Sha256Hex): boolean {
+  if (line.length <= LINE_BODY_OFFSET) return false;
+  const prefix = Buffer.from(line.buffer, line.byteOffset, 64).toString('latin1');
+  return sha256hex(canonicalBytes(line)) === prefix;
+}
+
+const FIELD_TYPES: Record<keyof AuditRecordBody, string> = {
+  seq: 'number', ts: 'number', wallet: 'string', channel: 'string', request: 'object',
+  decision: 'string', risk_score: 'number', reasons: 'object', tier: 'number', price_usd: 'number',
+  price_source: 'string', prev_hash: 'string', wallet_prev_hash: 'string',
+};
+
+function checkBody(value: unknown): AuditRecordBody {
+  if (typeof value !== 'object' || value === null) throw new AuditRecordError('audit line body is not an object');
+  const body = value as Record<string, unknown>;
+  for (const [key, type] of Object.entries(FIELD_TYPES)) {
+    if (typeof body[key] !== type || body[key] === null) throw new AuditRecordError(`audit line field ${key} is not a ${type}`);
+  }
+  if (!Array.isArray(body.reasons) || Array.isArray(body.request)) throw new AuditRecordError('audit line reasons/request malformed');
+  if (Object.keys(body).length !== 13) throw new AuditRecordError('audit line has unexpected fields');
+  return body as unknown as AuditRecordBody;
+}
+
+/**
+ * Parses a stored line (trailing newline optional) into a record. Checks the shape
+ * only; whether the hash matches the bytes is lineHashMatches(), and whether the
+ * links hold is the verifier's job.
+ */
+export function parseLine(line: Uint8Array | string): AuditRecord {
+  let text = typeof line === 'string' ? line : Buffer.from(line.buffer, line.byteOffset, line.byteLength).toString('utf8');
+  if (text.endsWith('\n')) text = text.slice(0, -1);
+  const hash = text.slice(0, 64);
+  if (!HEX64.test(hash) || text[64] !== ' ') throw new AuditRecordError('audit line does not start with a hash and a space');
+  let value: unknown;
+  try {
+    value = JSON.parse(text.slice(LINE_BODY_OFFSET));
+  } catch (error) {
+    throw new AuditRecordError(`audit line body is not JSON: ${(error as Error).message}`);
+  }
+  return { ...checkBody(value), hash };
+}

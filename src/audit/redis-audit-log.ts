@@ -1,0 +1,217 @@
+// The shared audit log: many service instances append to one hash chain kept in Redis.
+//
+// Keys under the prefix (default `tg:audit:`; use a hash tag such as `{tg:audit}:`
+// on Redis Cluster so the script's keys share a slot):
+//   head          hash {seq, hash}: the global head
+//   records       hash seq -> exact line bytes `<64 hex hash> <canonical JSON>`
+//   wallet-heads  hash wallet -> hash of the wallet's last record
+//   wallet:<addr> list of the wallet's seqs, oldest first
+//   claim         short-lived fairness claim (see redis-append-script.ts)
+// Durability is Redis's: run it with `appendonly yes` and `appendfsync always` when
+// a verdict must never outlive its record.
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Redis } from 'ioredis';
+import {
+  AuditLogClosedError, ZERO_HASH, type AuditEntry, type AuditHead, type AuditLineSource, type AuditLog,
+  type AuditLogStats, type AuditRecord,
+} from './audit-log.js';
+import { clampLimit } from './list-limit.js';
+import { GroupCommitter, type BatchOutcome } from './group-commit.js';
+import { normalizeWallet, parseLine } from './record.js';
+import { APPEND_LUA, RELEASE_LUA } from './redis-append-script.js';
+import { sealBatch, type SealedBatch } from './seal-batch.js';
+import { initSha256, sha256Hex } from './sha256.js';
+
+export interface RedisAuditLogOptions {
+  /** Key prefix; default `tg:audit:`. */
+  prefix?: string;
+  /** Seal-and-append attempts per batch before its appends reject; default 20. */
+  maxAttempts?: number;
+  /** Most records per script call (the script blocks Redis while it runs); default 256. */
+  maxBatch?: number;
+  /** Per-command timeout so an unreachable Redis fails appends instead of hanging; default 5000 ms. */
+  commandTimeoutMs?: number;
+  /** Connection errors (ioredis reconnects by itself; appends meanwhile reject). Default: ignored. */
+  onError?: (error: Error) => void;
+}
+
+/** The heads kept moving under this instance for too many attempts; the caller fails closed. */
+export class AuditConflictError extends Error {
+  override name = 'AuditConflictError';
+}
+
+type AppendReply = [number, ...string[]];
+interface AppendCommand {
+  tgAuditAppend(numKeys: number, ...args: Array<string | Buffer>): Promise<AppendReply>;
+  tgAuditRelease(numKeys: number, key: string, id: string): Promise<number>;
+}
+
+/** Wallet heads cached between batches; the script re-checks them, so staleness costs a retry, not a fork. */
+const MAX_CACHED_WALLETS = 10_000;
+
+export class RedisAuditLog implements AuditLog, AuditLineSource {
+  readonly stats: AuditLogStats = { appends: 0, writes: 0, fsyncs: 0, bytes: 0, conflicts: 0 };
+  private readonly committer: GroupCommitter<AuditEntry, AuditRecord>;
+  private readonly keys: { head: string; records: string; walletHeads: string; claim: string };
+  /** Names this instance in fairness claims (see redis-append-script.ts). */
+  private readonly id = randomUUID();
+  private known: AuditHead = { seq: 0, hash: ZERO_HASH };
+  private readonly walletCache = new Map<string, string>();
+  private closing: Promise<void> | undefined;
+
+  private constructor(
+    private readonly client: Redis,
+    private readonly prefix: string,
+    private readonly maxAttempts: number,
+    maxBatch: number,
+  ) {
+    this.keys = {
+      head: `${prefix}head`, records: `${prefix}records`, walletHeads: `${prefix}wallet-heads`, claim: `${prefix}claim`,
+    };
+    this.committer = new GroupCommitter((entries) => this.commit(entries), maxBatch);
+  }
+
+  static async connect(url: string, options: RedisAuditLogOptions = {}): Promise<RedisAuditLog> {
+    await initSha256();
+    const client = new Redis(url, {
+      lazyConnect: true, maxRetriesPerRequest: 2, commandTimeout: options.commandTimeoutMs ?? 5000,
+    });
+    client.on('error', options.onError ?? (() => undefined));
+    client.defineCommand('tgAuditAppend', { lua: APPEND_LUA });
+    client.defineCommand('tgAuditRelease', { lua: RELEASE_LUA });
+    const log = new RedisAuditLog(client, options.prefix ?? 'tg:audit:', options.maxAttempts ?? 20, options.maxBatch ?? 256);
+    try {
+      await client.connect();
+      await log.readHeads([]);
+    } catch (error) {
+      // A failed first connect would otherwise keep reconnecting in the background.
+      client.disconnect();
+      throw new Error(`audit log could not reach Redis: ${(error as Error).message}`, { cause: error });
+    }
+    return log;
+  }
+
+  append(entry: AuditEntry): Promise<AuditRecord> {
+    if (this.closing) return Promise.reject(new AuditLogClosedError());
+    this.stats.appends++;
+    return this.committer.submit(entry);
+  }
+
+  async head(): Promise<AuditHead> {
+    const [seq, hash] = await this.client.hmget(this.keys.head, 'seq', 'hash');
+    return { seq: Number(seq ?? 0), hash: hash ?? ZERO_HASH };
+  }
+
+  async listGlobal(limit: number): Promise<AuditRecord[]> {
+    const { seq } = await this.head();
+    const count = clampLimit(limit, seq);
+    const seqs = Array.from({ length: count }, (_, i) => String(seq - i));
+    return (await this.fetch(seqs)).map((line, i) => this.parseAt(seqs[i], line));
+  }
+
+  async listWallet(wallet: string, limit: number): Promise<AuditRecord[]> {
+    const count = clampLimit(limit, Number.MAX_SAFE_INTEGER);
+    if (count === 0) return [];
+    const seqs = (await this.client.lrange(this.walletKey(normalizeWallet(wallet)), -count, -1)).reverse();
+    return (await this.fetch(seqs)).map((line, i) => this.parseAt(seqs[i], line));
+  }
+
+  async readLines(fromSeq: number, count: number): Promise<Buffer[]> {
+    const { seq } = await this.head();
+    const first = Math.max(1, Math.floor(fromSeq));
+    const n = clampLimit(count, Math.max(0, seq - first + 1));
+    return this.fetch(Array.from({ length: n }, (_, i) => String(first + i)));
+  }
+
+  /** Drains queued appends, then closes the connection. */
+  close(): Promise<void> {
+    this.closing ??= this.committer.drain().then(async () => {
+      await this.client.quit();
+    });
+    return this.closing;
+  }
+
+  private walletKey(wallet: string): string {
+    return `${this.prefix}wallet:${wallet}`;
+  }
+
+  private async fetch(seqs: string[]): Promise<Buffer[]> {
+    if (seqs.length === 0) return [];
+    const lines = await this.client.hmgetBuffer(this.keys.records, ...seqs);
+    return lines.map((line, i) => {
+      if (line === null) throw new Error(`audit record ${seqs[i]} is missing from Redis`);
+      return line;
+    });
+  }
+
+  private parseAt(seq: string, line: Buffer): AuditRecord {
+    try {
+      return parseLine(line);
+    } catch (error) {
+      throw new Error(`audit record ${seq} is corrupt: ${(error as Error).message}`);
+    }
+  }
+
+  /** Reads the global head and the given wallets' heads in one MULTI, so they are consistent. */
+  private async readHeads(wallets: string[]): Promise<void> {
+    const tx = this.client.multi().hmget(this.keys.head, 'seq', 'hash');
+    if (wallets.length > 0) tx.hmget(this.keys.walletHeads, ...wallets);
+    const results = await tx.exec();
+    if (!results) throw new Error('audit head read was aborted');
+    for (const [error] of results) if (error) throw error;
+    const [seq, hash] = results[0][1] as Array<string | null>;
+    const walletHashes = (results[1]?.[1] ?? []) as Array<string | null>;
+    this.learn({ seq: Number(seq ?? 0), hash: hash ?? ZERO_HASH }, wallets, walletHashes);
+  }
+
+  /** Adopts a head seen in Redis; a head we did not write voids every cached wallet head. */
+  private learn(head: AuditHead, wallets: string[], hashes: Array<string | null>): void {
+    if (head.seq !== this.known.seq || head.hash !== this.known.hash || this.walletCache.size > MAX_CACHED_WALLETS) {
+      this.walletCache.clear();
+    }
+    this.known = head;
+    wallets.forEach((wallet, i) => this.walletCache.set(wallet, hashes[i] ?? ZERO_HASH));
+  }
+
+  private async commit(entries: AuditEntry[]): Promise<BatchOutcome<AuditRecord>> {
+    for (let attempt = 1; ; attempt++) {
+      const missing = [...new Set(entries.map((e) => normalizeWallet(String(e.wallet))))]
+        .filter((wallet) => !this.walletCache.has(wallet));
+      if (missing.length > 0) await this.readHeads(missing);
+      const batch = sealBatch(entries, this.known, (wallet) => this.walletCache.get(wallet), sha256Hex, Date.now());
+      const result = batch.sealed.length === 0 ? 'appended' : await this.tryAppend(batch);
+      if (result === 'appended') return batch.outcome;
+      this.stats.conflicts++;
+      if (attempt >= this.maxAttempts) {
+        await (this.client as unknown as AppendCommand).tgAuditRelease(1, this.keys.claim, this.id).catch(() => 0);
+        throw new AuditConflictError(`audit chain head kept moving: gave up after ${attempt} attempts`);
+      }
+      // The claimant re-seals at once; others back off with jitter so they do not collide in lockstep.
+      if (result === 'back-off') await sleep(Math.random() * Math.min(50, 2 ** (attempt - 1)));
+    }
+  }
+
+  /** One script call; on refusal the fresh heads in the reply are learned for the next attempt. */
+  private async tryAppend(batch: SealedBatch): Promise<'appended' | 'retry-now' | 'back-off'> {
+    const wallets = [...batch.assumedWalletHeads.keys()];
+    const walletIndex = new Map(wallets.map((wallet, i) => [wallet, String(i + 1)]));
+    const args: Array<string | Buffer> = [String(batch.base.seq), batch.base.hash, this.id, String(wallets.length)];
+    for (const wallet of wallets) args.push(wallet, batch.assumedWalletHeads.get(wallet)!);
+    for (const { record, line } of batch.sealed) {
+      args.push(String(record.seq), walletIndex.get(record.wallet)!, line.subarray(0, line.length - 1));
+    }
+    const { head, records, walletHeads, claim } = this.keys;
+    const keys = [head, records, walletHeads, claim, ...wallets.map((w) => this.walletKey(w))];
+    const reply = await (this.client as unknown as AppendCommand).tgAuditAppend(keys.length, ...keys, ...args);
+    if (reply[0] !== 1) {
+      this.learn({ seq: Number(reply[2]), hash: String(reply[3]) }, wallets, reply.slice(4) as string[]);
+      return reply[1] === this.id ? 'retry-now' : 'back-off';
+    }
+    this.known = batch.head;
+    for (const [wallet, hash] of batch.walletHeads) this.walletCache.set(wallet, hash);
+    this.stats.writes++;
+    this.stats.bytes += batch.sealed.reduce((sum, { line }) => sum + line.length - 1, 0);
+    return 'appended';
+  }
+}

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, printComparison, runLoad, spawnNode, stop } from './harness.js';
 import { tradeBody } from './trade-body.js';
+import { runWrk, wrkAvailable } from './wrk.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
@@ -27,6 +28,14 @@ async function main(): Promise<void> {
     const baseline = await runLoad({ label: 'uWS echo', url: `http://127.0.0.1:${echoPort}/echo`, connections, seconds, body: tradeBody });
     const subject = await runLoad({ label: 'analyze/free (full path)', url: `http://127.0.0.1:${servicePort}/api/v1/analyze/free`, connections, seconds, body: tradeBody });
     printComparison(baseline, subject);
+    if (await wrkAvailable()) {
+      process.stdout.write('\nwrk -t1 (lighter load generator, closer to the true ceiling)\n');
+      const wrkBaseline = await runWrk('uWS echo (wrk)', `http://127.0.0.1:${echoPort}/echo`, connections, seconds);
+      const wrkSubject = await runWrk('analyze/free (wrk)', `http://127.0.0.1:${servicePort}/api/v1/analyze/free`, connections, seconds);
+      printComparison(wrkBaseline, wrkSubject);
+    } else {
+      process.stdout.write('\nwrk not installed (apt-get install wrk): skipping the wrk comparison\n');
+    }
   } finally {
     await Promise.all([stop(echo), stop(service)]);
     rmSync(dataDir, { recursive: true, force: true });

@@ -47,7 +47,8 @@ export async function startService(config: Readonly<Config>, log: Logger, overri
   await initSha256();
   const registry = await loadRegistryFile(config.registryFile ?? SAMPLE_REGISTRY.pathname);
   const store = await openStore(config);
-  const audit = await openAudit(config, log);
+  const now = overrides.now ?? Date.now;
+  const audit = await openAudit(config, log, now);
   const scorer = new ScoreBatcher(config.workers);
   const evaluation: EvaluationDeps = {
     registry,
@@ -56,7 +57,7 @@ export async function startService(config: Readonly<Config>, log: Logger, overri
     audit,
     scorer,
     limits: config.rateLimits,
-    now: overrides.now ?? Date.now,
+    now,
   };
   const routes = buildRoutes(config, evaluation);
   let edge: RunningEdge;
@@ -95,15 +96,16 @@ async function openStore(config: Readonly<Config>): Promise<CacheStore> {
   return config.redisUrl ? RedisStore.connect(config.redisUrl) : new MemoryStore();
 }
 
-async function openAudit(config: Readonly<Config>, log: Logger): Promise<AuditLog> {
-  if (config.auditStore === 'redis' && config.redisUrl) return RedisAuditLog.connect(config.redisUrl);
+async function openAudit(config: Readonly<Config>, log: Logger, now: () => number): Promise<AuditLog> {
+  if (config.auditStore === 'redis' && config.redisUrl) return RedisAuditLog.connect(config.redisUrl, { now });
   const dir = join(config.dataDir, 'audit');
   await mkdir(dir, { recursive: true });
-  const audit = await FileAuditLog.open(dir, { fsync: config.auditFsync });
+  const audit = await FileAuditLog.open(dir, { fsync: config.auditFsync, now });
   const report = audit.openReport;
   if (report.truncatedBytes > 0) {
     log(`audit: cut a torn last record (${report.truncatedBytes} bytes: ${report.reason}); ${report.records} records intact`);
   }
+  if (report.suspectLines > 0) log(`audit: ${report.suspectLines} damaged records inside the log; verify the chain`);
   return audit;
 }
 

@@ -56,7 +56,7 @@ export async function analyze(deps: AnalyzeDeps, request: PlainRequest, channel:
     tier,
     channel,
   };
-  return toResponse(await runOnce(deps, evaluation));
+  return toResponse(await runOnce(deps, evaluation), evaluation.trade.request_id);
 }
 
 async function runOnce(deps: AnalyzeDeps, request: EvaluationRequest) {
@@ -76,7 +76,7 @@ function fingerprint(body: Record<string, unknown>): string {
   return createHash('sha256').update(canonicalize(body) ?? '').digest('hex');
 }
 
-function toResponse(outcome: EvaluationOutcome | { kind: 'conflict' }): PlainResponse {
+function toResponse(outcome: EvaluationOutcome | { kind: 'conflict' }, requestId: string | null): PlainResponse {
   switch (outcome.kind) {
     case 'verdict':
       return json(200, outcome.verdict);
@@ -90,6 +90,7 @@ function toResponse(outcome: EvaluationOutcome | { kind: 'conflict' }): PlainRes
           loc: ['body', 'request_id'],
           msg: 'Value error, request_id was already used with a different request body; use a new request_id for a new trade',
           type: 'value_error',
+          input: requestId,
           ctx: { error: 'idempotency key reused with a different body' },
         },
       ]);

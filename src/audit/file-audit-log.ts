@@ -37,6 +37,8 @@ export interface FileAuditLogOptions {
   batchMs?: number;
   /** Most records in one write; default 4096. */
   maxBatch?: number;
+  /** Clock for record `ts`, in ms; default Date.now (tests pin it). */
+  now?: () => number;
 }
 
 /** A newly created file survives a power cut only once its directory entry is synced too. */
@@ -75,7 +77,9 @@ export class FileAuditLog implements AuditLog, AuditLineSource {
 
   /** Opens (creating if needed) DIR/audit.log, cutting a torn tail; see openReport. */
   static async open(dir: string, options: FileAuditLogOptions = { fsync: 'always' }): Promise<FileAuditLog> {
-    const settings = { fsync: options.fsync, batchMs: options.batchMs ?? 50, maxBatch: options.maxBatch ?? 4096 };
+    const settings = {
+      fsync: options.fsync, batchMs: options.batchMs ?? 50, maxBatch: options.maxBatch ?? 4096, now: options.now ?? Date.now,
+    };
     if (!['always', 'batch', 'off'].includes(settings.fsync)) throw new Error(`unknown fsync mode ${settings.fsync}`);
     await initSha256();
     await mkdir(dir, { recursive: true });
@@ -144,7 +148,7 @@ export class FileAuditLog implements AuditLog, AuditLineSource {
 
   private async commit(entries: AuditEntry[]): Promise<BatchOutcome<AuditRecord>> {
     if (this.failure) throw this.failure;
-    const batch = sealBatch(entries, this.current, (wallet) => this.wallets.get(wallet)?.hash, sha256Hex, Date.now());
+    const batch = sealBatch(entries, this.current, (wallet) => this.wallets.get(wallet)?.hash, sha256Hex, this.options.now());
     if (batch.sealed.length === 0) return batch.outcome;
     const data = batch.sealed.length === 1 ? batch.sealed[0].line : Buffer.concat(batch.sealed.map((s) => s.line));
     await this.guarded(() => this.writeAll(data));

@@ -26,6 +26,8 @@ import { initSha256, sha256Hex } from './sha256.js';
 export interface RedisAuditLogOptions {
   /** Key prefix; default `tg:audit:`. */
   prefix?: string;
+  /** Clock for record `ts`, in ms; default Date.now (tests pin it). */
+  now?: () => number;
   /** Seal-and-append attempts per batch before its appends reject; default 20. */
   maxAttempts?: number;
   /** Most records per script call (the script blocks Redis while it runs); default 256. */
@@ -65,6 +67,7 @@ export class RedisAuditLog implements AuditLog, AuditLineSource {
     private readonly prefix: string,
     private readonly maxAttempts: number,
     maxBatch: number,
+    private readonly now: () => number,
   ) {
     this.keys = {
       head: `${prefix}head`, records: `${prefix}records`, walletHeads: `${prefix}wallet-heads`, claim: `${prefix}claim`,
@@ -80,7 +83,7 @@ export class RedisAuditLog implements AuditLog, AuditLineSource {
     client.on('error', options.onError ?? (() => undefined));
     client.defineCommand('tgAuditAppend', { lua: APPEND_LUA });
     client.defineCommand('tgAuditRelease', { lua: RELEASE_LUA });
-    const log = new RedisAuditLog(client, options.prefix ?? 'tg:audit:', options.maxAttempts ?? 20, options.maxBatch ?? 256);
+    const log = new RedisAuditLog(client, options.prefix ?? 'tg:audit:', options.maxAttempts ?? 20, options.maxBatch ?? 256, options.now ?? Date.now);
     try {
       await client.connect();
       await log.readHeads([]);
@@ -179,7 +182,7 @@ export class RedisAuditLog implements AuditLog, AuditLineSource {
       const missing = [...new Set(entries.map((e) => normalizeWallet(String(e.wallet))))]
         .filter((wallet) => !this.walletCache.has(wallet));
       if (missing.length > 0) await this.readHeads(missing);
-      const batch = sealBatch(entries, this.known, (wallet) => this.walletCache.get(wallet), sha256Hex, Date.now());
+      const batch = sealBatch(entries, this.known, (wallet) => this.walletCache.get(wallet), sha256Hex, this.now());
       const result = batch.sealed.length === 0 ? 'appended' : await this.tryAppend(batch);
       if (result === 'appended') return batch.outcome;
       this.stats.conflicts++;

@@ -15,7 +15,7 @@ after(() => running.stop());
 function rawPost(path: string, chunks: Buffer[], headers: Record<string, string>) {
   return new Promise<{ status: number; body: string; headers: Record<string, unknown> }>((resolve, reject) => {
     const url = new URL(path, running.base);
-    const req = request(url, { method: 'POST', headers }, (res) => {
+    const req = request(url, { method: 'POST', headers, agent: false }, (res) => {
       let body = '';
       res.on('data', (chunk: Buffer) => (body += chunk.toString()));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
@@ -59,8 +59,8 @@ describe('routing', () => {
   });
 
   it('serves the methodology as markdown, generated from the reason catalogue', async () => {
-    const response = await fetch(`${running.base}/.well-known/methodology.md`);
-    const text = await response.text();
+    const response = await getJson(`${running.base}/.well-known/methodology.md`);
+    const text = response.text;
     assert.equal(response.status, 200);
     assert.equal(response.headers.get('content-type'), 'text/markdown; charset=utf-8');
     assert.match(text, /\| `NOTIONAL_OVER_TIER_LIMIT` \| blocking \| trade \| yes \|/);

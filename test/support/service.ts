@@ -1,5 +1,6 @@
 // Starts the real service in-process on a free loopback port with a throwaway data folder.
 import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startService, type Service, type ServiceOverrides } from '../../src/app.js';
@@ -47,24 +48,47 @@ export function sampleTrade(overrides: Record<string, unknown> = {}): Record<str
   };
 }
 
-export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}) {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, text, json: text ? (JSON.parse(text) as any) : null };
+export interface HttpResult {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: any;
 }
 
-export async function getJson(url: string) {
-  const response = await fetch(url);
-  const text = await response.text();
-  let json: any = null;
+/**
+ * One request on a fresh connection that closes afterwards, so no keep-alive
+ * socket holds the test process open once the suite is done.
+ */
+export function send(method: string, url: string, body?: string | Buffer, headers: Record<string, string> = {}): Promise<HttpResult> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString();
+        const responseHeaders = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) if (typeof value === 'string') responseHeaders.set(name, value);
+        resolve({ status: res.statusCode ?? 0, headers: responseHeaders, text, json: parseOrNull(text) });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+function parseOrNull(text: string): any {
   try {
-    json = JSON.parse(text);
+    return JSON.parse(text);
   } catch {
-    json = null;
+    return null;
   }
-  return { status: response.status, headers: response.headers, text, json };
+}
+
+export function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<HttpResult> {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  return send('POST', url, text, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), ...headers });
+}
+
+export function getJson(url: string, headers: Record<string, string> = {}): Promise<HttpResult> {
+  return send('GET', url, undefined, headers);
 }

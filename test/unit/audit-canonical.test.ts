@@ -1,0 +1,76 @@
+// The fast canonical writer for audit records produces exactly the bytes of the RFC 8785 library.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import canonicalize from 'canonicalize';
+import fc from 'fast-check';
+import { canonicalJson, fastCanonicalJson, type AuditRecordBody } from '../../src/audit/record.js';
+
+const scalar = fc.oneof(
+  fc.string({ unit: 'binary' }),
+  fc.string(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.integer(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.constantFrom(1e21, 1e-7, 5e-324, -0, 0.1, 123456789012345680000),
+);
+
+const hash = fc.stringMatching(/^[0-9a-f]{64}$/);
+
+const body: fc.Arbitrary<AuditRecordBody> = fc.record({
+  seq: fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }),
+  ts: fc.integer({ min: 0, max: 4_102_444_800_000 }),
+  wallet: fc.string({ unit: 'binary' }),
+  channel: fc.constantFrom('free', 'demo', 'rest', 'mcp', 'x402'),
+  request: fc.dictionary(fc.string({ unit: 'binary' }), scalar, { maxKeys: 12 }),
+  decision: fc.constantFrom('allow', 'warn', 'deny'),
+  risk_score: fc.integer({ min: 0, max: 100 }),
+  reasons: fc.array(fc.string({ unit: 'binary' }), { maxLength: 6 }),
+  tier: fc.integer({ min: 1, max: 3 }),
+  price_usd: fc.double({ noNaN: true, noDefaultInfinity: true }),
+  price_source: fc.constantFrom('oracle', 'venue_v4', 'fallback_default', 'unavailable'),
+  prev_hash: hash,
+  wallet_prev_hash: hash,
+}) as fc.Arbitrary<AuditRecordBody>;
+
+/** The library's verdict: its text, or the fact that it refuses the value. */
+function reference(value: AuditRecordBody): string | 'refused' {
+  try {
+    return canonicalize(value) ?? 'refused';
+  } catch {
+    return 'refused';
+  }
+}
+
+describe('fast canonical audit JSON', () => {
+  it('equals the canonicalize library whenever it answers, and refuses only what the library refuses', () => {
+    fc.assert(
+      fc.property(body, (value) => {
+        const fast = fastCanonicalJson(value);
+        const expected = reference(value);
+        if (fast !== null) assert.equal(fast, expected);
+        let actual: string | 'refused';
+        try {
+          actual = canonicalJson(value);
+        } catch {
+          actual = 'refused';
+        }
+        assert.equal(actual, expected);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('takes the fast path for an evaluation record and hands nested requests to the library', () => {
+    const value = {
+      seq: 1, ts: 2, wallet: '0xab', channel: 'free', decision: 'allow', risk_score: 8, tier: 1,
+      request: { wallet: '0xab', amount: 1.5, side: 'buy', deadline: null, allow_unregistered: false },
+      reasons: ['PRICE_FALLBACK_DEFAULT: x'], price_usd: 350.25, price_source: 'fallback_default',
+      prev_hash: '0'.repeat(64), wallet_prev_hash: '0'.repeat(64),
+    } as AuditRecordBody;
+    assert.equal(fastCanonicalJson(value), canonicalize(value));
+    const nested = { ...value, request: { inner: { b: 1, a: 2 } } } as unknown as AuditRecordBody;
+    assert.equal(fastCanonicalJson(nested), null);
+    assert.equal(canonicalJson(nested), canonicalize(nested));
+  });
+});

@@ -12,25 +12,31 @@ const WORKER_FILE = new URL('../../workers/score.js', import.meta.url).href;
 
 /**
  * One pool.run() per request tops out near 11k tasks/s on 2 cores (DESIGN.md);
- * batches of up to 64 inputs amortise the message cost across requests that
- * arrived in the same turn of the event loop.
+ * batches amortise the message cost across requests that arrived in the same
+ * turn of the event loop. At most one batch is in flight per thread: under load
+ * the next batch grows while the threads work, instead of waking them per turn.
  */
 export class ScoreBatcher {
   private pending: Pending[] = [];
   private scheduled = false;
+  private inflight = 0;
   private readonly pool: Piscina;
 
-  constructor(threads: number, private readonly maxBatch = 64) {
+  constructor(
+    private readonly threads: number,
+    private readonly maxBatch = 256,
+    private readonly maxPending = 16_384,
+  ) {
     this.pool = new Piscina({
       filename: WORKER_FILE,
       minThreads: threads,
       maxThreads: threads,
-      // Bounded: when the workers fall this far behind, scoring fails (closed) instead of queueing forever.
-      maxQueue: threads * 256,
     });
   }
 
   score(input: RiskInput): Promise<RiskResult> {
+    // Bounded: when the threads fall this far behind, scoring fails (closed) instead of queueing forever.
+    if (this.pending.length >= this.maxPending) return Promise.reject(new Error('scoring queue is full'));
     return new Promise((resolve, reject) => {
       this.pending.push({ input, resolve, reject });
       if (!this.scheduled) {
@@ -42,18 +48,20 @@ export class ScoreBatcher {
 
   private flush(): void {
     this.scheduled = false;
-    const batch = this.pending;
-    this.pending = [];
-    for (let start = 0; start < batch.length; start += this.maxBatch) {
-      this.runBatch(batch.slice(start, start + this.maxBatch));
+    while (this.pending.length > 0 && this.inflight < this.threads) {
+      this.runBatch(this.pending.splice(0, this.maxBatch));
     }
   }
 
   private runBatch(batch: Pending[]): void {
+    this.inflight += 1;
     this.pool.run(batch.map((item) => item.input)).then(
       (results: RiskResult[]) => batch.forEach((item, index) => item.resolve(results[index])),
       (error: unknown) => batch.forEach((item) => item.reject(error)),
-    );
+    ).finally(() => {
+      this.inflight -= 1;
+      this.flush();
+    });
   }
 
   async close(): Promise<void> {

@@ -80,11 +80,18 @@ export class ConfigError extends Error {
 // Environment values are strings; coercion is allowed here and only here.
 const validate = new Ajv({ allErrors: true, coerceTypes: true }).compile(ConfigSchema);
 
+/** One line per variable: a union of literals reads "must be one of ...", anything else Ajv's first message. */
 function describeProblems(errors: NonNullable<typeof validate.errors>, env: Record<string, unknown>): string[] {
-  return errors.map((error) => {
+  const byName = new Map<string, string>();
+  for (const error of errors) {
     const name = error.instancePath.slice(1).split('/')[0];
+    const choices = (ConfigSchema.properties as Record<string, { anyOf?: { const?: unknown }[] }>)[name]?.anyOf;
+    const message = choices ? `must be one of ${choices.map((c) => c.const).join(', ')}` : (error.message ?? 'is invalid');
+    if (!byName.has(name)) byName.set(name, message);
+  }
+  return [...byName].map(([name, message]) => {
     const value = name === 'JWT_SECRET' || name === 'ADMIN_TOKEN' ? '(hidden)' : JSON.stringify(env[name]);
-    return `${name}=${value}: ${error.message ?? 'is invalid'}`;
+    return `${name}=${value}: ${message}`;
   });
 }
 

@@ -1,0 +1,70 @@
+// `npm start`'s entry point as a user meets it: bad configuration, refusing the slow fallback, clean stop.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { freePort } from '../support/redis-server.js';
+import { getJson } from '../support/service.js';
+
+const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
+
+interface Run {
+  code: number | null;
+  output: string;
+}
+
+function runMain(env: Record<string, string>, whileUp?: (output: () => string) => Promise<void>): Promise<Run> {
+  const child = spawn(process.execPath, [MAIN], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk));
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => resolve({ code, output }));
+    if (!whileUp) return;
+    const poll = setInterval(() => {
+      if (!output.includes('listening on')) return;
+      clearInterval(poll);
+      whileUp(() => output).then(() => child.kill('SIGTERM'), (error) => {
+        child.kill('SIGKILL');
+        reject(error);
+      });
+    }, 50);
+    child.once('exit', () => clearInterval(poll));
+  });
+}
+
+describe('start-up', () => {
+  it('exits with status 2 and names each bad variable', async () => {
+    const run = await runMain({ PORT: 'http', RATE_LIMITS: 'maybe' });
+    assert.equal(run.code, 2);
+    assert.match(run.output, /invalid configuration:/);
+    assert.match(run.output, /PORT="http"/);
+    assert.match(run.output, /RATE_LIMITS="maybe"/);
+  });
+
+  it('refuses to run on the JS fallback of uWebSockets.js', async () => {
+    const run = await runMain({ UWS_USE_FALLBACK: '1', PORT: '0' });
+    assert.equal(run.code, 1);
+    assert.match(run.output, /refusing to run/);
+  });
+
+  it('serves, prints where, and stops cleanly on SIGTERM', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'startup-'));
+    const port = await freePort();
+    try {
+      const run = await runMain({ PORT: String(port), DATA_DIR: dataDir }, async () => {
+        const health = await getJson(`http://127.0.0.1:${port}/healthz`);
+        assert.equal(health.status, 200);
+      });
+      assert.equal(run.code, 0);
+      assert.match(run.output, new RegExp(`listening on http://127.0.0.1:${port}`));
+      assert.match(run.output, /registry \(8 assets, chain 4663\): TSLA, NVDA/);
+      assert.match(run.output, /SIGTERM: closing/);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,56 @@
+// Configuration from the environment: defaults, coercion of numbers, and one message per bad variable.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+describe('loadConfig', () => {
+  it('fills the documented defaults', () => {
+    const config = loadConfig({});
+    assert.equal(config.port, 8080);
+    assert.equal(config.host, '127.0.0.1');
+    assert.equal(config.redisUrl, null);
+    assert.equal(config.auditStore, 'file');
+    assert.equal(config.auditFsync, 'batch');
+    assert.equal(config.maxBodyBytes, 65536);
+    assert.equal(config.idempotencyTtlMs, 300_000);
+    assert.deepEqual(config.rateLimits, {
+      enabled: true,
+      windowMs: 60_000,
+      walletPerTier: { 1: 10, 2: 25, 3: 60 },
+      ip: { free: 300, demo: 60, tokenSafety: 60, auditList: 120, auditVerify: 20, mcp: 30 },
+    });
+    assert.equal(Object.isFrozen(config), true);
+  });
+
+  it('reads numbers and switches from text, and defaults the audit store to Redis when Redis is set', () => {
+    const config = loadConfig({ PORT: '9000', RATE_LIMITS: 'off', RATE_LIMIT_WALLET_TIER2: '40', REDIS_URL: 'redis://127.0.0.1:6379' });
+    assert.equal(config.port, 9000);
+    assert.equal(config.rateLimits.enabled, false);
+    assert.equal(config.rateLimits.walletPerTier[2], 40);
+    assert.equal(config.auditStore, 'redis');
+  });
+
+  it('names every bad variable and hides secrets', () => {
+    assert.throws(
+      () => loadConfig({ PORT: 'eighty', AUDIT_FSYNC: 'sometimes', JWT_SECRET: 'short', PAY_TO_ADDRESS: '0x12' }),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        assert.equal(error.problems.length, 4);
+        assert.match(error.message, /PORT="eighty": must be integer/);
+        assert.match(error.message, /AUDIT_FSYNC="sometimes": must be one of always, batch, off/);
+        assert.match(error.message, /JWT_SECRET=\(hidden\): must NOT have fewer than 32 characters/);
+        assert.match(error.message, /PAY_TO_ADDRESS="0x12"/);
+        assert.doesNotMatch(error.message, /short/);
+        return true;
+      },
+    );
+  });
+
+  it('refuses a Redis audit store without Redis', () => {
+    assert.throws(() => loadConfig({ AUDIT_STORE: 'redis' }), /AUDIT_STORE=redis: needs REDIS_URL/);
+  });
+
+  it('treats empty variables as unset', () => {
+    assert.equal(loadConfig({ PORT: '', REDIS_URL: '' }).port, 8080);
+  });
+});

@@ -1,0 +1,86 @@
+// Uniswap v4 arithmetic for the devnet: pool keys and ids, sqrtPriceX96 <-> USD, full-range liquidity.
+import { encodeAbiParameters, keccak256, zeroAddress, type Address, type Hex } from 'viem';
+import { POOL_FEE, POOL_TICK_SPACING, STABLE_DECIMALS, TOKEN_DECIMALS } from './assets.js';
+
+export interface PoolKey {
+  currency0: Address;
+  currency1: Address;
+  fee: number;
+  tickSpacing: number;
+  hooks: Address;
+}
+
+const Q96 = 2n ** 96n;
+const Q192 = Q96 * Q96;
+/** TickMath.MAX_TICK (887272) rounded down to a multiple of the tick spacing. */
+const MAX_TICK = 887272;
+
+/** v4 orders a pool's currencies by address value; currency0 is the lower one. */
+export function poolKeyFor(token: Address, stable: Address): PoolKey {
+  const tokenFirst = BigInt(token) < BigInt(stable);
+  return {
+    currency0: tokenFirst ? token : stable,
+    currency1: tokenFirst ? stable : token,
+    fee: POOL_FEE,
+    tickSpacing: POOL_TICK_SPACING,
+    hooks: zeroAddress,
+  };
+}
+
+/** PoolId = keccak256(abi.encode(PoolKey)), as v4-core's PoolIdLibrary computes it. */
+export function poolIdOf(key: PoolKey): Hex {
+  return keccak256(
+    encodeAbiParameters(
+      [{ type: 'address' }, { type: 'address' }, { type: 'uint24' }, { type: 'int24' }, { type: 'address' }],
+      [key.currency0, key.currency1, key.fee, key.tickSpacing, key.hooks],
+    ),
+  );
+}
+
+/**
+ * sqrt(currency1 base units per currency0 base unit) * 2^96 for a token priced in the
+ * stablecoin. The decimals differ (18 vs 6), so the raw price is USD * 10^(6-18) when the
+ * token is currency0 and its inverse otherwise. Exact integer math on micro-dollars.
+ */
+export function sqrtPriceX96For(priceUsd: number, tokenIsCurrency0: boolean): bigint {
+  const micro = BigInt(Math.round(priceUsd * 1e6));
+  const tokenUnit = 10n ** BigInt(TOKEN_DECIMALS);
+  const stableUnit = 10n ** BigInt(STABLE_DECIMALS);
+  const [numerator, denominator] = tokenIsCurrency0
+    ? [micro * stableUnit, 1_000_000n * tokenUnit]
+    : [1_000_000n * tokenUnit, micro * stableUnit];
+  return isqrt((numerator * Q192) / denominator);
+}
+
+/** The inverse of sqrtPriceX96For: USD per whole token, as a float. */
+export function usdFromSqrtPriceX96(sqrtPriceX96: bigint, tokenIsCurrency0: boolean): number {
+  const raw = Number(sqrtPriceX96) ** 2 / Number(Q192);
+  const scale = 10 ** (TOKEN_DECIMALS - STABLE_DECIMALS);
+  return tokenIsCurrency0 ? raw * scale : scale / raw;
+}
+
+/** The widest range the tick spacing allows: liquidity at every price. */
+export function fullRangeTicks(tickSpacing = POOL_TICK_SPACING): { tickLower: number; tickUpper: number } {
+  const max = Math.floor(MAX_TICK / tickSpacing) * tickSpacing;
+  return { tickLower: -max, tickUpper: max };
+}
+
+/**
+ * Full-range liquidity that holds about `stableAmount` base units of the stablecoin:
+ * amount1 ~ L * sqrtP when the stablecoin is currency1, amount0 ~ L / sqrtP otherwise.
+ */
+export function liquidityForStable(sqrtPriceX96: bigint, stableIsCurrency0: boolean, stableAmount: bigint): bigint {
+  return stableIsCurrency0 ? (stableAmount * sqrtPriceX96) / Q96 : (stableAmount * Q96) / sqrtPriceX96;
+}
+
+/** Floor square root by Newton's method from above (the textbook integer version). */
+function isqrt(value: bigint): bigint {
+  if (value < 2n) return value;
+  let x = value;
+  let y = (x + 1n) >> 1n;
+  while (y < x) {
+    x = y;
+    y = (x + value / x) >> 1n;
+  }
+  return x;
+}

@@ -19,7 +19,14 @@ async function main(): Promise<void> {
   const service = await spawnNode(
     here('../src/main.js'),
     [],
-    { PORT: String(servicePort), DATA_DIR: dataDir, RATE_LIMITS: 'off', AUDIT_FSYNC: process.env.AUDIT_FSYNC ?? 'batch' },
+    {
+      PORT: String(servicePort),
+      DATA_DIR: dataDir,
+      RATE_LIMITS: 'off',
+      AUDIT_FSYNC: process.env.AUDIT_FSYNC ?? 'batch',
+      // The core path on the sample registry: no chain reads in the measurement.
+      REGISTRY_FILE: here('../../registry/sample-registry.json'),
+    },
     /listening on/,
   );
   try {

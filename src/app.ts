@@ -1,7 +1,15 @@
 // Builds the running service from a configuration: stores, registry, pool, routes, edge.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Address } from 'viem';
 import { analyzeRoutes } from './api/analyze.js';
+import { authRoutes } from './api/auth.js';
+import { policyRoutes } from './api/policy.js';
+import { AccessTokens } from './auth/access-tokens.js';
+import { loadJwtSecret } from './auth/jwt-secret.js';
+import { SignIn } from './auth/sign-in.js';
+import { attachChain, type ChainContext } from './chain/attach.js';
+import { ChainHoldingsReader } from './chain/holdings.js';
 import { assetRoutes } from './api/assets.js';
 import { documentRoutes } from './api/documents.js';
 import { healthRoutes } from './api/health.js';
@@ -14,11 +22,11 @@ import type { Config } from './config.js';
 import type { EvaluationDeps } from './evaluation/evaluate-trade.js';
 import { IdempotencyCache } from './evaluation/idempotency.js';
 import { ScoreBatcher } from './evaluation/score-batcher.js';
-import { startEdge, type RunningEdge } from './http/server.js';
-import type { Route } from './http/types.js';
+import { startEdge } from './http/server.js';
+import type { PlainRequest, Route } from './http/types.js';
 import { RateLimiter } from './limits/rate-limiter.js';
 import { ChainedPriceProvider, DefaultPriceProvider } from './prices/price-provider.js';
-import { loadRegistryFile, type Registry } from './registry/registry.js';
+import type { Registry } from './registry/registry.js';
 import type { CacheStore } from './store/cache-store.js';
 import { MemoryStore } from './store/memory-store.js';
 import { RedisStore } from './store/redis-store.js';
@@ -28,68 +36,103 @@ export interface Service {
   port: number;
   config: Readonly<Config>;
   registry: Registry;
+  /** The chain the facts come from; `devnet` is set when the embedded devnet runs. */
+  chain: ChainContext;
   /** The cache store, exposed so operators' tools and tests can read and plant facts. */
   store: CacheStore;
-  /** Stops listening, drains the audit log and releases the pool and stores. */
+  /** Stops listening, drains the audit log and releases the pool, stores and devnet. */
   close(): Promise<void>;
 }
 
 export type Logger = (line: string) => void;
 
-/** For tests: a fixed clock makes market hours and timestamps deterministic. */
+/** For tests: a fixed clock makes market hours, timestamps and token expiry deterministic. */
 export interface ServiceOverrides {
   now?: () => number;
 }
 
-const SAMPLE_REGISTRY = new URL('../../registry/sample-registry.json', import.meta.url);
+/** Everything started so far, closed in reverse order on stop or on a failed start. */
+class Closers {
+  private readonly steps: (() => unknown)[] = [];
+
+  add<T>(resource: T, close: (resource: T) => unknown): T {
+    this.steps.push(() => close(resource));
+    return resource;
+  }
+
+  async closeAll(): Promise<void> {
+    for (const step of this.steps.splice(0).reverse()) await Promise.resolve(step()).catch(() => undefined);
+  }
+}
 
 export async function startService(config: Readonly<Config>, log: Logger, overrides: ServiceOverrides = {}): Promise<Service> {
   await initSha256();
-  const registry = await loadRegistryFile(config.registryFile ?? SAMPLE_REGISTRY.pathname);
-  const store = await openStore(config);
   const now = overrides.now ?? Date.now;
-  const audit = await openAudit(config, log, now);
-  const scorer = new ScoreBatcher(config.workers);
-  const evaluation: EvaluationDeps = {
-    registry,
-    prices: new ChainedPriceProvider([new DefaultPriceProvider()]),
-    store,
-    audit,
-    scorer,
-    limits: config.rateLimits,
-    now,
-  };
-  const routes = buildRoutes(config, evaluation);
-  let edge: RunningEdge;
+  const closers = new Closers();
+  await mkdir(config.dataDir, { recursive: true });
   try {
-    edge = await startEdge(routes, {
-      host: config.host,
-      port: config.port,
-      maxBodyBytes: config.maxBodyBytes,
-      onHandlerError: (error, request) => log(`error: ${request.method} ${request.path}: ${(error as Error).stack ?? error}`),
-    });
+    const chain = closers.add(await attachChain(config, log), (c) => c.close());
+    const store = closers.add(await openStore(config), (s) => s.close());
+    const audit = closers.add(await openAudit(config, log, now), (a) => a.close());
+    const scorer = closers.add(new ScoreBatcher(config.workers), (s) => s.close());
+    const evaluation: EvaluationDeps = {
+      registry: chain.registry,
+      prices: new ChainedPriceProvider([new DefaultPriceProvider()]),
+      store,
+      audit,
+      scorer,
+      limits: config.rateLimits,
+      now,
+    };
+    const routes = await buildRoutes(config, chain, evaluation);
+    const edge = closers.add(await startEdge(routes, edgeOptions(config, log)), (e) => e.close());
+    let closing: Promise<void> | null = null;
+    const close = () => (closing ??= closers.closeAll());
+    return { port: edge.port, config, registry: chain.registry, chain, store, close };
   } catch (error) {
-    await Promise.allSettled([scorer.close(), audit.close(), store.close()]);
+    await closers.closeAll();
     throw error;
   }
-  return { port: edge.port, config, registry, store, close: closer(edge, scorer, audit, store) };
 }
 
-function buildRoutes(config: Readonly<Config>, evaluation: EvaluationDeps): Route[] {
-  const limiter = new RateLimiter(evaluation.store, config.rateLimits, evaluation.now);
-  const idempotency = new IdempotencyCache(evaluation.store, config.idempotencyTtlMs);
+function edgeOptions(config: Readonly<Config>, log: Logger) {
+  return {
+    host: config.host,
+    port: config.port,
+    maxBodyBytes: config.maxBodyBytes,
+    onHandlerError: (error: unknown, request: PlainRequest) =>
+      log(`error: ${request.method} ${request.path}: ${(error as Error).stack ?? error}`),
+  };
+}
+
+async function buildRoutes(config: Readonly<Config>, chain: ChainContext, evaluation: EvaluationDeps): Promise<Route[]> {
+  const { store, now } = evaluation;
+  const limiter = new RateLimiter(store, config.rateLimits, now);
+  const idempotency = new IdempotencyCache(store, config.idempotencyTtlMs);
+  const tokens = new AccessTokens(await loadJwtSecret(config.jwtSecret, config.dataDir), store, now);
+  const token = chain.registry.serviceToken;
+  const holdings = chain.client && token ? new ChainHoldingsReader(chain.client, { address: token.address as Address, decimals: token.decimals }) : null;
+  const signIn = new SignIn(store, signInSettings(config, chain.registry.chainId), chain.client, now);
   return [
     ...rootRoutes({
       name: SERVICE_NAME,
       version: SERVICE_VERSION,
-      chainId: evaluation.registry.chainId,
+      chainId: chain.registry.chainId,
       store: config.redisUrl ? 'redis' : 'memory',
     }),
-    ...healthRoutes(evaluation.store),
-    ...assetRoutes(evaluation.registry),
-    ...analyzeRoutes({ evaluation, idempotency, limiter }),
+    ...healthRoutes(store),
+    ...assetRoutes(chain.registry),
+    ...analyzeRoutes({ evaluation, idempotency, limiter }, { tokens, holdings }),
+    ...authRoutes({ tokens, signIn, holdings, limiter }),
+    ...policyRoutes({ tokens, holdings, store }),
     ...documentRoutes(config),
   ];
+}
+
+/** SIWE binds messages to the service's authority: PUBLIC_BASE_URL when set, else host:port. */
+function signInSettings(config: Readonly<Config>, chainId: number) {
+  const base = new URL(config.publicBaseUrl ?? `http://${config.host}:${config.port}`);
+  return { domain: base.host, uri: base.origin, chainId };
 }
 
 async function openStore(config: Readonly<Config>): Promise<CacheStore> {
@@ -107,17 +150,4 @@ async function openAudit(config: Readonly<Config>, log: Logger, now: () => numbe
   }
   if (report.suspectLines > 0) log(`audit: ${report.suspectLines} damaged records inside the log; verify the chain`);
   return audit;
-}
-
-function closer(edge: RunningEdge, scorer: ScoreBatcher, audit: AuditLog, store: CacheStore) {
-  let closing: Promise<void> | null = null;
-  return () => {
-    closing ??= (async () => {
-      edge.close();
-      await scorer.close();
-      await audit.close();
-      await store.close();
-    })();
-    return closing;
-  };
 }

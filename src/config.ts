@@ -38,6 +38,7 @@ export const ConfigSchema = Type.Object({
   RATE_LIMIT_IP_AUDIT_LIST: Type.Optional(Count),
   RATE_LIMIT_IP_AUDIT_VERIFY: Type.Optional(Count),
   RATE_LIMIT_IP_MCP: Type.Optional(Count),
+  RATE_LIMIT_IP_AUTH: Type.Optional(Count),
 });
 
 export type RawConfig = Static<typeof ConfigSchema>;
@@ -46,7 +47,7 @@ export interface RateLimits {
   enabled: boolean;
   windowMs: number;
   walletPerTier: Readonly<Record<1 | 2 | 3, number>>;
-  ip: Readonly<{ free: number; demo: number; tokenSafety: number; auditList: number; auditVerify: number; mcp: number }>;
+  ip: Readonly<{ free: number; demo: number; tokenSafety: number; auditList: number; auditVerify: number; mcp: number; auth: number }>;
 }
 
 export interface Config {
@@ -152,6 +153,7 @@ function resolveRateLimits(raw: RawConfig): RateLimits {
       auditList: raw.RATE_LIMIT_IP_AUDIT_LIST ?? 120,
       auditVerify: raw.RATE_LIMIT_IP_AUDIT_VERIFY ?? 20,
       mcp: raw.RATE_LIMIT_IP_MCP ?? 30,
+      auth: raw.RATE_LIMIT_IP_AUTH ?? 60,
     }),
   });
 }

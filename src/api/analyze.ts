@@ -3,6 +3,10 @@ import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { errorVerdict, evaluateTrade, type Channel, type EvaluationDeps, type EvaluationOutcome, type EvaluationRequest } from '../evaluation/evaluate-trade.js';
 import type { IdempotencyCache } from '../evaluation/idempotency.js';
+import type { AccessTokens } from '../auth/access-tokens.js';
+import { authenticate } from '../auth/bearer.js';
+import { entitlementOf, previewTier } from '../auth/entitlement.js';
+import type { HoldingsReader } from '../chain/holdings.js';
 import { parseJsonBody } from '../http/json-body.js';
 import { json, tooManyRequests, validationFailed } from '../http/responses.js';
 import type { PlainRequest, PlainResponse, Route } from '../http/types.js';
@@ -17,13 +21,37 @@ export interface AnalyzeDeps {
   limiter: RateLimiter;
 }
 
+export interface SignedInCaller {
+  tokens: AccessTokens;
+  holdings: HoldingsReader | null;
+}
+
+/** Who is evaluating: the signed-in wallet and its entitlement (REST), or nobody (public channels). */
+interface CallerContext {
+  wallet: string;
+  entitledTier: Tier;
+}
+
 const validateTrade = compileValidator(TradeRequest, 'body');
 
-export function analyzeRoutes(deps: AnalyzeDeps): Route[] {
+export function analyzeRoutes(deps: AnalyzeDeps, caller: SignedInCaller): Route[] {
   return [
     publicAnalyzeRoute(deps, '/api/v1/analyze/free', 'free', 'free'),
     publicAnalyzeRoute(deps, '/api/v1/demo/analyze', 'demo', 'demo'),
+    { method: 'post', pattern: '/api/v1/analyze/trade', readsBody: true, handler: (request) => analyzeSignedIn(deps, caller, request) },
   ];
+}
+
+/** analyze/trade: the bearer's wallet, at the tier its holdings grant or the preview tier it asks for. */
+async function analyzeSignedIn(deps: AnalyzeDeps, caller: SignedInCaller, request: PlainRequest): Promise<PlainResponse> {
+  const bearer = await authenticate(caller.tokens, request);
+  if (!bearer.ok) return bearer.response;
+  const preview = previewTier(request.headers['x-preview-tier']);
+  if (!preview.ok) return validationFailed([preview.issue]);
+  const wallet = bearer.claims.wallet;
+  // Holdings unknown (chain down): Tier 1, the entitlement nobody has to prove.
+  const entitlement = await entitlementOf(caller.holdings, wallet, preview.tier).catch(() => entitlementOf(null, wallet, preview.tier));
+  return analyze(deps, request, 'rest', entitlement.effective, { wallet, entitledTier: entitlement.entitled });
 }
 
 function publicAnalyzeRoute(deps: AnalyzeDeps, pattern: string, channel: Channel, bucket: IpBucket): Route {
@@ -36,10 +64,19 @@ function publicAnalyzeRoute(deps: AnalyzeDeps, pattern: string, channel: Channel
 }
 
 /** Shared by every channel that evaluates a REST TradeRequest body at a known tier. */
-export async function analyze(deps: AnalyzeDeps, request: PlainRequest, channel: Channel, tier: Tier): Promise<PlainResponse> {
+export async function analyze(
+  deps: AnalyzeDeps,
+  request: PlainRequest,
+  channel: Channel,
+  tier: Tier,
+  caller?: CallerContext,
+): Promise<PlainResponse> {
   const parsed = parseJsonBody(request, validateTrade);
   if (!parsed.ok) return parsed.response;
   const body = parsed.value;
+  if (caller && body.wallet.toLowerCase() !== caller.wallet) {
+    return json(403, { detail: 'The wallet in the body is not the signed-in wallet' });
+  }
   const evaluation: EvaluationRequest = {
     trade: {
       wallet: body.wallet,
@@ -54,6 +91,7 @@ export async function analyze(deps: AnalyzeDeps, request: PlainRequest, channel:
     },
     body: body as Record<string, unknown>,
     tier,
+    entitledTier: caller?.entitledTier,
     channel,
   };
   return toResponse(await runOnce(deps, evaluation), evaluation.trade.request_id);

@@ -23,6 +23,8 @@ export interface EvaluationRequest {
   /** The JSON the caller sent (defaults applied), recorded in the audit entry as is. */
   body: Record<string, unknown>;
   tier: Tier;
+  /** REST only: the tier the wallet's holdings grant, when `tier` is a preview of another. */
+  entitledTier?: Tier;
   channel: Channel;
 }
 
@@ -34,7 +36,7 @@ export type EvaluationOutcome =
 /** Fails closed: any fact, store, pool or audit failure becomes an `error` outcome, never a verdict. */
 export async function evaluateTrade(deps: EvaluationDeps, request: EvaluationRequest): Promise<EvaluationOutcome> {
   const wallet = request.trade.wallet.toLowerCase();
-  const windowLimit = deps.limits.walletPerTier[request.tier];
+  const windowLimit = deps.limits.walletPerTier[request.entitledTier ?? request.tier];
   let step = 'rate window';
   try {
     const window = await countEvaluation(deps, wallet, windowLimit);
@@ -48,7 +50,7 @@ export async function evaluateTrade(deps: EvaluationDeps, request: EvaluationReq
       nowMs: deps.now(),
     });
     step = 'scoring';
-    const result = await deps.scorer.score(input);
+    const result = capPreview(await deps.scorer.score(input), request);
     step = 'audit append';
     const record = await deps.audit.append({
       wallet,
@@ -65,6 +67,19 @@ export async function evaluateTrade(deps: EvaluationDeps, request: EvaluationReq
   } catch (error) {
     return { kind: 'error', verdict: errorVerdict(request, `${step} failed: ${(error as Error).message}`, deps.now()) };
   }
+}
+
+/**
+ * DESIGN.md: a preview never grants more than the wallet's entitlement, so a
+ * verdict previewed above it is never `allow`.
+ */
+export function capPreview(result: RiskResult, request: EvaluationRequest): RiskResult {
+  const entitled = request.entitledTier;
+  if (entitled === undefined || request.tier <= entitled || result.decision !== 'allow') return result;
+  const reason =
+    `PREVIEW_ABOVE_ENTITLEMENT: evaluated as a preview of Tier ${request.tier}; ` +
+    `the wallet's holdings grant Tier ${entitled}, so this verdict is not an allowance`;
+  return { ...result, decision: 'warn', reasons: [reason, ...result.reasons] };
 }
 
 async function countEvaluation(deps: EvaluationDeps, wallet: string, limit: number) {

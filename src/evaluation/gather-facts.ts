@@ -76,7 +76,7 @@ function parseFactors(flag: string): string[] {
 }
 
 /** A stored policy is `{"blocked_assets": [...]}`; a corrupt one fails the evaluation (closed). */
-function parseBlocked(policy: string | null): string[] {
+export function parseBlocked(policy: string | null): string[] {
   if (policy === null) return [];
   const parsed = JSON.parse(policy) as { blocked_assets?: unknown };
   if (!Array.isArray(parsed.blocked_assets)) throw new Error('stored wallet policy is malformed');

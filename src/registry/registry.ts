@@ -16,10 +16,17 @@ export const RegistryAssetSchema = Type.Object({
 });
 export type RegistryAsset = Static<typeof RegistryAssetSchema>;
 
+const TokenRef = Type.Object({ address: Address, decimals: Type.Integer({ minimum: 0, maximum: 36 }) });
+
 export const RegistryFileSchema = Type.Object({
   chain_id: Type.Integer(),
   assets: Type.Array(RegistryAssetSchema, { minItems: 1, maxItems: 10_000 }),
+  /** The service token whose holdings set the REST tier. */
+  service_token: Type.Optional(TokenRef),
+  /** The 6-decimal EIP-3009 stablecoin x402 payments settle in. */
+  settlement_asset: Type.Optional(TokenRef),
 });
+export type TokenRef = Static<typeof TokenRef>;
 export type RegistryFile = Static<typeof RegistryFileSchema>;
 
 const validateFile = compileValidator(RegistryFileSchema, 'body');
@@ -29,7 +36,12 @@ export class Registry {
   private readonly symbols = new Map<string, RegistryAsset>();
   private readonly addresses = new Map<string, RegistryAsset>();
 
-  constructor(readonly chainId: number, readonly assets: readonly RegistryAsset[]) {
+  constructor(
+    readonly chainId: number,
+    readonly assets: readonly RegistryAsset[],
+    readonly serviceToken: TokenRef | null = null,
+    readonly settlementAsset: TokenRef | null = null,
+  ) {
     for (const asset of assets) {
       const symbol = asset.symbol.toUpperCase();
       const address = asset.contract_address.toLowerCase();
@@ -62,5 +74,9 @@ export async function loadRegistryFile(path: string): Promise<Registry> {
     const lines = checked.detail.map((issue) => `${issue.loc.slice(1).join('.')}: ${issue.msg}`);
     throw new Error(`REGISTRY_FILE ${path} is invalid:\n  ${lines.join('\n  ')}`);
   }
-  return new Registry(checked.value.chain_id, checked.value.assets);
+  return registryFromFile(checked.value);
+}
+
+export function registryFromFile(file: RegistryFile): Registry {
+  return new Registry(file.chain_id, file.assets, file.service_token ?? null, file.settlement_asset ?? null);
 }

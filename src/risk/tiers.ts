@@ -26,3 +26,20 @@ export function tierPolicy(tier: Tier): TierPolicy {
   if (policy === undefined) throw new RangeError(`unknown tier ${String(tier)}; expected 1, 2 or 3`);
   return policy;
 }
+
+/** Spec "Tiers": service-token holdings needed for each REST tier, highest first. */
+export const TIER_THRESHOLDS: readonly { tier: Tier; minTokens: number }[] = Object.freeze([
+  { tier: 3, minTokens: 5_000 },
+  { tier: 2, minTokens: 2_500 },
+  { tier: 1, minTokens: 1_000 },
+]);
+
+/** Wallets below every threshold, or holding none, still get Tier 1 (spec "Tiers"). */
+export function tierForHoldings(tokens: number): Tier {
+  return TIER_THRESHOLDS.find((threshold) => tokens >= threshold.minTokens)?.tier ?? 1;
+}
+
+/** DESIGN.md: preview mode is a wallet below the Tier 1 threshold. */
+export function isPreviewHolder(tokens: number): boolean {
+  return tokens < TIER_THRESHOLDS[TIER_THRESHOLDS.length - 1].minTokens;
+}

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../support/redis-server.js';
-import { getJson } from '../support/service.js';
+import { getJson, SAMPLE_REGISTRY } from '../support/service.js';
 
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 
@@ -55,7 +55,7 @@ describe('start-up', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'startup-'));
     const port = await freePort();
     try {
-      const run = await runMain({ PORT: String(port), DATA_DIR: dataDir }, async () => {
+      const run = await runMain({ PORT: String(port), DATA_DIR: dataDir, REGISTRY_FILE: SAMPLE_REGISTRY }, async () => {
         const health = await getJson(`http://127.0.0.1:${port}/healthz`);
         assert.equal(health.status, 200);
       });

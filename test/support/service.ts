@@ -3,8 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startService, type Service, type ServiceOverrides } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
+
+export const SAMPLE_REGISTRY = fileURLToPath(new URL('../../../registry/sample-registry.json', import.meta.url));
 
 export interface TestService {
   service: Service;
@@ -21,7 +24,8 @@ export async function startTestService(
   overrides: ServiceOverrides = {},
 ): Promise<TestService> {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'guardrail-test-'));
-  const config = loadConfig({ PORT: '0', DATA_DIR: dir, WORKERS: '1', AUDIT_FSYNC: 'off', ...env });
+  // Offline by default: the sample registry and its default prices, no chain node.
+  const config = loadConfig({ PORT: '0', DATA_DIR: dir, WORKERS: '1', AUDIT_FSYNC: 'off', REGISTRY_FILE: SAMPLE_REGISTRY, ...env });
   const logs: string[] = [];
   const service = await startService(config, (line) => logs.push(line), overrides);
   return {

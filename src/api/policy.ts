@@ -1,0 +1,81 @@
+// The caller's PolicyConfig: GET reads it, POST replaces blocked_assets (bearer token required).
+import type { AccessTokens } from '../auth/access-tokens.js';
+import { authenticate } from '../auth/bearer.js';
+import { entitlementOf, previewTier } from '../auth/entitlement.js';
+import type { HoldingsReader } from '../chain/holdings.js';
+import { parseBlocked, policyKey } from '../evaluation/gather-facts.js';
+import { parseJsonBody } from '../http/json-body.js';
+import { json, serviceUnavailable, validationFailed } from '../http/responses.js';
+import type { PlainRequest, PlainResponse, Route } from '../http/types.js';
+import { tierPolicy } from '../risk/tiers.js';
+import { ADDRESS_PATTERN } from '../schemas/common.js';
+import { UpdateConfigRequest } from '../schemas/resources.js';
+import { compileValidator } from '../schemas/validator.js';
+import type { CacheStore } from '../store/cache-store.js';
+
+export interface PolicyDeps {
+  tokens: AccessTokens;
+  holdings: HoldingsReader | null;
+  store: CacheStore;
+}
+
+const validateUpdate = compileValidator(UpdateConfigRequest, 'body');
+const ADDRESS = new RegExp(ADDRESS_PATTERN);
+
+export function policyRoutes(deps: PolicyDeps): Route[] {
+  return [
+    { method: 'get', pattern: '/api/v1/config', handler: (request) => guarded(() => readPolicy(deps, request)) },
+    { method: 'post', pattern: '/api/v1/config', readsBody: true, handler: (request) => guarded(() => writePolicy(deps, request)) },
+  ];
+}
+
+/** Store or chain failures answer 503: a policy that cannot be read or saved is never assumed. */
+async function guarded(next: () => Promise<PlainResponse>): Promise<PlainResponse> {
+  try {
+    return await next();
+  } catch (error) {
+    return serviceUnavailable(`policy unavailable: ${(error as Error).message}`);
+  }
+}
+
+/** Symbols compare upper-case and addresses lower-case; duplicates collapse, first one kept. */
+export function normalizeBlocked(entries: string[]): string[] {
+  const normalized = entries.map((entry) => entry.trim()).map((entry) => (ADDRESS.test(entry) ? entry.toLowerCase() : entry.toUpperCase()));
+  return [...new Set(normalized)];
+}
+
+export async function storedBlocked(store: CacheStore, wallet: string): Promise<string[]> {
+  return parseBlocked(await store.get(policyKey(wallet)));
+}
+
+async function readPolicy(deps: PolicyDeps, request: PlainRequest): Promise<PlainResponse> {
+  const context = await policyContext(deps, request);
+  if (!context.ok) return context.response;
+  return json(200, policyBody(context.wallet, context.maxTradeUsd, await storedBlocked(deps.store, context.wallet)));
+}
+
+async function writePolicy(deps: PolicyDeps, request: PlainRequest): Promise<PlainResponse> {
+  const context = await policyContext(deps, request);
+  if (!context.ok) return context.response;
+  const parsed = parseJsonBody(request, validateUpdate);
+  if (!parsed.ok) return parsed.response;
+  const blocked = normalizeBlocked(parsed.value.blocked_assets);
+  // Policies live in the shared store with no expiry, so every instance enforces the same list.
+  await deps.store.set(policyKey(context.wallet), JSON.stringify({ blocked_assets: blocked }), 0);
+  return json(200, policyBody(context.wallet, context.maxTradeUsd, blocked));
+}
+
+type PolicyContext = { ok: true; wallet: string; maxTradeUsd: number } | { ok: false; response: PlainResponse };
+
+async function policyContext(deps: PolicyDeps, request: PlainRequest): Promise<PolicyContext> {
+  const bearer = await authenticate(deps.tokens, request);
+  if (!bearer.ok) return { ok: false, response: bearer.response };
+  const preview = previewTier(request.headers['x-preview-tier']);
+  if (!preview.ok) return { ok: false, response: validationFailed([preview.issue]) };
+  const entitlement = await entitlementOf(deps.holdings, bearer.claims.wallet, preview.tier);
+  return { ok: true, wallet: bearer.claims.wallet, maxTradeUsd: tierPolicy(entitlement.effective).maxTradeUsd };
+}
+
+function policyBody(wallet: string, maxTradeUsd: number, blocked: string[]) {
+  return { wallet, max_trade_usd: maxTradeUsd, blocked_assets: blocked, editable: true };
+}

@@ -1,0 +1,66 @@
+// Access tokens: HS256 JWTs with a jti, revocable through a deny entry in the shared store.
+import { randomUUID } from 'node:crypto';
+import { errors, jwtVerify, SignJWT } from 'jose';
+import type { CacheStore } from '../store/cache-store.js';
+
+export const TOKEN_LIFETIME_S = 3600;
+const ISSUER = 'trade-guardrail';
+
+export interface TokenClaims {
+  wallet: string;
+  jti: string;
+  /** Expiry, seconds since the epoch. */
+  exp: number;
+}
+
+export type TokenCheck = { ok: true; claims: TokenClaims } | { ok: false; detail: string };
+
+const revokedKey = (jti: string) => `revoked:${jti}`;
+
+export class AccessTokens {
+  constructor(
+    private readonly secret: Uint8Array,
+    private readonly store: CacheStore,
+    private readonly now: () => number = Date.now,
+    readonly lifetimeS = TOKEN_LIFETIME_S,
+  ) {}
+
+  async issue(wallet: string): Promise<string> {
+    const issuedAt = Math.floor(this.now() / 1000);
+    return new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuer(ISSUER)
+      .setAudience(ISSUER)
+      .setSubject(wallet.toLowerCase())
+      .setJti(randomUUID())
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(issuedAt + this.lifetimeS)
+      .sign(this.secret);
+  }
+
+  /** Only HS256 is accepted, so `alg: none` and algorithm swaps are refused by jose. */
+  async check(token: string): Promise<TokenCheck> {
+    let claims: TokenClaims;
+    try {
+      const { payload } = await jwtVerify(token, this.secret, {
+        algorithms: ['HS256'],
+        issuer: ISSUER,
+        audience: ISSUER,
+        currentDate: new Date(this.now()),
+        requiredClaims: ['sub', 'jti', 'exp'],
+      });
+      claims = { wallet: String(payload.sub), jti: String(payload.jti), exp: Number(payload.exp) };
+    } catch (error) {
+      return { ok: false, detail: error instanceof errors.JWTExpired ? 'Token has expired' : 'Invalid token' };
+    }
+    // Revocation is looked up in the shared store, so it holds on every instance at once.
+    if ((await this.store.get(revokedKey(claims.jti))) !== null) return { ok: false, detail: 'Token has been revoked' };
+    return { ok: true, claims };
+  }
+
+  /** Keeps the deny entry until the token would have expired anyway. */
+  async revoke(claims: TokenClaims): Promise<void> {
+    const remainingMs = Math.max(1_000, claims.exp * 1000 - this.now());
+    await this.store.set(revokedKey(claims.jti), '1', remainingMs);
+  }
+}

@@ -1,0 +1,23 @@
+// The viem public client every chain read goes through, devnet or real node alike.
+import { createPublicClient, defineChain, http, type PublicClient } from 'viem';
+
+/** Robinhood Chain as the service sees it; the RPC address comes from configuration. */
+export function robinhoodChain(rpcUrl: string) {
+  return defineChain({
+    id: 4663,
+    name: 'Robinhood Chain',
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  });
+}
+
+/**
+ * Reads fail fast (2 s, no retries) so an evaluation that depends on a dead node
+ * answers with an error within a bounded time instead of hanging (fail closed).
+ */
+export function createChainClient(rpcUrl: string, timeoutMs = 2_000): PublicClient {
+  return createPublicClient({
+    chain: robinhoodChain(rpcUrl),
+    transport: http(rpcUrl, { timeout: timeoutMs, retryCount: 0, batch: false }),
+  }) as PublicClient;
+}

@@ -1,7 +1,7 @@
 // Shared bench plumbing: spawn servers, wait for their port, run autocannon, print ratios.
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePort } from '../src/devnet/free-port.js';
 
 export interface LoadResult {
   label: string;
@@ -12,16 +12,7 @@ export interface LoadResult {
   non2xx: number;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
+export { freePort };
 
 /** Spawns a node script and resolves once `ready` matches a line of its output. */
 export function spawnNode(script: string, args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<ChildProcess> {

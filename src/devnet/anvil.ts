@@ -1,10 +1,9 @@
 // Runs the real anvil binary on a free loopback port and makes sure it never outlives this process.
+import { freePort } from './free-port.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer, type AddressInfo, type Socket } from 'node:net';
-import { join } from 'node:path';
-import { packageRoot } from './sources.js';
+import type { Socket } from 'node:net';
 
 const require = createRequire(import.meta.url);
 
@@ -24,19 +23,22 @@ export interface AnvilProcess {
 const READY_TIMEOUT_MS = 15_000;
 const PORT_ATTEMPTS = 3;
 
-/** The binary @foundry-rs/anvil's bin.mjs would run: its platform package first, then its dist/. */
+/**
+ * The anvil binary from its platform package. We depend on that package directly rather
+ * than on the @foundry-rs/anvil wrapper: the wrapper's other-platform optional packages are
+ * not on every registry mirror, and a lock file missing them breaks `npm ci`.
+ */
 export function anvilBinary(): string {
   const name = process.platform === 'win32' ? 'anvil.exe' : 'anvil';
   const arch = process.arch === 'x64' ? 'amd64' : process.arch;
+  const pkg = `@foundry-rs/anvil-${process.platform}-${arch}`;
   try {
-    const file = require.resolve(`@foundry-rs/anvil-${process.platform}-${arch}/bin/${name}`);
+    const file = require.resolve(`${pkg}/bin/${name}`);
     if (existsSync(file)) return file;
   } catch {
-    // Not installed for this platform; try the wrapper's fallback location.
+    // Not installed for this platform; the error below says what to do.
   }
-  const fallback = join(packageRoot('@foundry-rs/anvil'), '..', 'dist', name);
-  if (existsSync(fallback)) return fallback;
-  throw new Error(`devnet: no anvil binary for ${process.platform}-${process.arch}; reinstall @foundry-rs/anvil`);
+  throw new Error(`devnet: no anvil binary for ${process.platform}-${process.arch}; install ${pkg} or set RPC_URL to a node`);
 }
 
 /**
@@ -105,16 +107,6 @@ function handleFor(launched: Launched, port: number): AnvilProcess {
   return { rpcUrl: `http://127.0.0.1:${port}`, port, pid: launched.child.pid as number, close };
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitReady({ child, stderrTail }: Launched, port: number, chainId: number): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;

@@ -1,8 +1,8 @@
 // Chooses where chain facts come from: a real node (RPC_URL), the embedded devnet, or none (offline).
 import type { PublicClient } from 'viem';
 import type { Config } from '../config.js';
-import { startDevnet, type Devnet } from '../devnet/devnet.js';
-import { loadRegistryFile, registryFromFile, type Registry } from '../registry/registry.js';
+import type { Devnet } from '../devnet/devnet.js';
+import { loadRegistryFile, registryFromFile, type Registry, type VenueConfig } from '../registry/registry.js';
 import { createChainClient } from './public-client.js';
 
 export interface ChainContext {
@@ -28,11 +28,29 @@ export async function attachChain(config: Readonly<Config>, log: (line: string) 
   if (config.registryFile) {
     return { registry: await loadRegistryFile(config.registryFile), client: null, rpcUrl: null, devnet: null, close: async () => undefined };
   }
+  // Loaded only when needed: the devnet's compiler and deployer cost about a second to import.
+  const { startDevnet } = await import('../devnet/devnet.js');
   const devnet = await startDevnet({ log });
   const registry = registryFromFile({
     ...devnet.registry,
     service_token: { address: devnet.contracts.serviceToken, decimals: 18 },
     settlement_asset: { address: devnet.contracts.stablecoin, decimals: 6 },
+    venue: devnetVenue(devnet),
+    multicall3: devnet.contracts.multicall3,
   });
   return { registry, client: createChainClient(devnet.rpcUrl), rpcUrl: devnet.rpcUrl, devnet, close: () => devnet.close() };
+}
+
+/** The devnet's pools: every asset against the 6-decimal stablecoin, fee 3000, tick spacing 60, no hooks. */
+function devnetVenue(devnet: Devnet): VenueConfig {
+  const anyPool = Object.values(devnet.pools)[0];
+  return {
+    state_view: devnet.contracts.stateView,
+    pool_manager: devnet.contracts.poolManager,
+    quote_token: { address: devnet.contracts.stablecoin, decimals: 6 },
+    fee: anyPool?.fee ?? 3000,
+    tick_spacing: anyPool?.tickSpacing ?? 60,
+    hooks: anyPool?.hooks ?? '0x0000000000000000000000000000000000000000',
+    swap_helper: devnet.contracts.swapHelper,
+  };
 }

@@ -1,4 +1,5 @@
-// Gathers everything the pure engine needs for one trade: registry, price, safety flag, policy.
+// Gathers everything the pure engine needs for one trade: registry, price, safety, daily P&L, policy.
+import type { DailyPnlReader } from '../chain/daily-pnl.js';
 import type { PriceProvider } from '../prices/price-provider.js';
 import { UNAVAILABLE } from '../prices/price-provider.js';
 import type { Registry, RegistryAsset } from '../registry/registry.js';
@@ -9,6 +10,8 @@ export interface FactSources {
   registry: Registry;
   prices: PriceProvider;
   store: CacheStore;
+  /** Daily P&L from chain holdings; absent or null offline, where it is flat (0). */
+  dailyPnl?: DailyPnlReader | null;
 }
 
 export interface WindowFacts {
@@ -17,8 +20,9 @@ export interface WindowFacts {
   nowMs: number;
 }
 
-/** Store keys other capabilities write: token-safety danger flags and wallet policies. */
+/** Store keys other capabilities write: token-safety danger flags and latest results, wallet policies. */
 export const dangerKey = (address: string) => `danger:${address.toLowerCase()}`;
+export const safetyKey = (address: string) => `safety:${address.toLowerCase()}`;
 export const policyKey = (wallet: string) => `policy:${wallet.toLowerCase()}`;
 
 /** Rejects when the store cannot answer, so the caller fails closed. */
@@ -30,11 +34,14 @@ export async function gatherFacts(
 ): Promise<RiskInput> {
   const bySymbol = sources.registry.bySymbol(trade.asset);
   const byAddress = sources.registry.byAddress(trade.contract_address);
-  const [price, danger, blocked] = await Promise.all([
+  const [price, danger, latest, blocked, dailyPnlUsd] = await Promise.all([
     // A fake token is priced as the asset it claims to be, so the caller sees the notional it meant.
     bySymbol ? sources.prices.quote(bySymbol) : Promise.resolve(UNAVAILABLE),
     sources.store.get(dangerKey(trade.contract_address)),
+    sources.store.get(safetyKey(trade.contract_address)),
     sources.store.get(policyKey(trade.wallet)),
+    // Rejects when holdings cannot be read, so the evaluation fails closed.
+    sources.dailyPnl ? sources.dailyPnl.pnlUsd(trade.wallet, window.nowMs) : Promise.resolve(0),
   ]);
   return {
     trade,
@@ -42,9 +49,8 @@ export async function gatherFacts(
     registryBySymbol: toFact(bySymbol),
     registryByAddress: toFact(byAddress),
     price,
-    safety: safetyFact(danger),
-    // Daily P&L needs holdings from chain; until that reader exists it is flat.
-    wallet: { windowCount: window.windowCount, windowLimit: window.windowLimit, dailyPnlUsd: 0 },
+    safety: safetyFact(danger, latest),
+    wallet: { windowCount: window.windowCount, windowLimit: window.windowLimit, dailyPnlUsd },
     blockedAssets: parseBlocked(blocked),
     nowMs: window.nowMs,
   };
@@ -60,10 +66,17 @@ function toFact(asset: RegistryAsset | null): RegistryFact | null {
   };
 }
 
-function safetyFact(danger: string | null): SafetyFact {
-  if (danger === null) return { severity: 'unchecked', flaggedDanger: false, riskFactors: [] };
-  const factors = parseFactors(danger);
-  return { severity: 'danger', flaggedDanger: true, riskFactors: factors };
+/**
+ * A danger flag (24 h) wins; otherwise the latest token-safety result (`safety:<address>`,
+ * minutes), else `unchecked`. Evaluations never run a sell simulation inline.
+ */
+function safetyFact(danger: string | null, latest: string | null): SafetyFact {
+  if (danger !== null) return { severity: 'danger', flaggedDanger: true, riskFactors: parseFactors(danger) };
+  if (latest === null) return { severity: 'unchecked', flaggedDanger: false, riskFactors: [] };
+  const parsed = JSON.parse(latest) as { severity?: unknown };
+  const severity = parsed.severity;
+  if (severity !== 'safe' && severity !== 'warn' && severity !== 'danger') throw new Error('stored token-safety result is malformed');
+  return { severity, flaggedDanger: false, riskFactors: parseFactors(latest) };
 }
 
 function parseFactors(flag: string): string[] {

@@ -1,4 +1,5 @@
 // The price-provider contract and the built-in-default source (oracle and venue sources plug in here).
+import { ChainUnavailableError } from '../chain/errors.js';
 import type { PriceFact } from '../risk/types.js';
 import type { RegistryAsset } from '../registry/registry.js';
 
@@ -23,6 +24,8 @@ export class DefaultPriceProvider implements PriceProvider {
 /**
  * Asks each source in order and keeps the first that prices the asset; a source
  * that throws counts as unavailable, so one dead source never yields an allow.
+ * A source that throws ChainUnavailableError (the node did not answer) ends the
+ * chain at `unavailable`: an RPC outage must not quietly become a default price.
  */
 export class ChainedPriceProvider implements PriceProvider {
   constructor(private readonly sources: readonly PriceProvider[]) {}
@@ -32,8 +35,9 @@ export class ChainedPriceProvider implements PriceProvider {
       try {
         const fact = await source.quote(asset);
         if (fact.source !== 'unavailable') return fact;
-      } catch {
-        // A failing source falls through to the next one; the last resort is unavailable.
+      } catch (error) {
+        if (error instanceof ChainUnavailableError) return UNAVAILABLE;
+        // Any other failure falls through to the next source; the last resort is unavailable.
       }
     }
     return UNAVAILABLE;

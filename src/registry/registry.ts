@@ -18,6 +18,31 @@ export type RegistryAsset = Static<typeof RegistryAssetSchema>;
 
 const TokenRef = Type.Object({ address: Address, decimals: Type.Integer({ minimum: 0, maximum: 36 }) });
 
+/**
+ * The v4 venue the service prices against and sells through in token-safety checks: every
+ * asset's pool is (asset, quote_token, fee, tick_spacing, hooks).
+ */
+export const VenueSchema = Type.Object({
+  state_view: Address,
+  pool_manager: Address,
+  /** The USD stablecoin pools quote in; valued at 1 USD. */
+  quote_token: TokenRef,
+  fee: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
+  tick_spacing: Type.Integer({ minimum: 1, maximum: 32_767 }),
+  hooks: Type.Optional(Address),
+  /** Where SwapHelper's runtime code is deployed on this chain; absent: compiled from contracts/. */
+  swap_helper: Type.Optional(Address),
+});
+export type VenueConfig = Static<typeof VenueSchema>;
+/** A venue with its defaults filled in. */
+export type Venue = Readonly<VenueConfig & { hooks: string }>;
+
+const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
+/** Multicall3's canonical address (the same on every chain that has it). */
+export const MULTICALL3_CANONICAL = '0xcA11bde05977b3631167028862bE2a173976CA11';
+/** Oracle rounds older than this are stale unless the file says otherwise. */
+export const DEFAULT_ORACLE_MAX_AGE_SECONDS = 3_600;
+
 export const RegistryFileSchema = Type.Object({
   chain_id: Type.Integer(),
   assets: Type.Array(RegistryAssetSchema, { minItems: 1, maxItems: 10_000 }),
@@ -25,23 +50,43 @@ export const RegistryFileSchema = Type.Object({
   service_token: Type.Optional(TokenRef),
   /** The 6-decimal EIP-3009 stablecoin x402 payments settle in. */
   settlement_asset: Type.Optional(TokenRef),
+  /** The v4 venue for `venue_v4` prices and token-safety sell simulations; absent: no venue. */
+  venue: Type.Optional(VenueSchema),
+  /** Multicall3 on this chain; default the canonical address. */
+  multicall3: Type.Optional(Address),
+  /** Oracle staleness limit in seconds (default 3600). */
+  oracle_max_age_seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 30 * 86_400 })),
 });
 export type TokenRef = Static<typeof TokenRef>;
 export type RegistryFile = Static<typeof RegistryFileSchema>;
 
 const validateFile = compileValidator(RegistryFileSchema, 'body');
 
+/** Chain-level settings of a registry file beyond its assets. */
+export interface RegistryChainOptions {
+  venue?: VenueConfig | null;
+  multicall3?: string;
+  oracleMaxAgeSeconds?: number;
+}
+
 /** Lookups are case-insensitive on symbols and addresses. */
 export class Registry {
   private readonly symbols = new Map<string, RegistryAsset>();
   private readonly addresses = new Map<string, RegistryAsset>();
+  readonly venue: Venue | null;
+  readonly multicall3: string;
+  readonly oracleMaxAgeSeconds: number;
 
   constructor(
     readonly chainId: number,
     readonly assets: readonly RegistryAsset[],
     readonly serviceToken: TokenRef | null = null,
     readonly settlementAsset: TokenRef | null = null,
+    options: RegistryChainOptions = {},
   ) {
+    this.venue = options.venue ? Object.freeze({ ...options.venue, hooks: options.venue.hooks ?? ZERO_ADDRESS }) : null;
+    this.multicall3 = options.multicall3 ?? MULTICALL3_CANONICAL;
+    this.oracleMaxAgeSeconds = options.oracleMaxAgeSeconds ?? DEFAULT_ORACLE_MAX_AGE_SECONDS;
     for (const asset of assets) {
       const symbol = asset.symbol.toUpperCase();
       const address = asset.contract_address.toLowerCase();
@@ -58,6 +103,16 @@ export class Registry {
 
   byAddress(address: string): RegistryAsset | null {
     return this.addresses.get(address.toLowerCase()) ?? null;
+  }
+
+  /** True for the registry's own contracts: listed assets, the service token and the settlement asset. */
+  lists(address: string): boolean {
+    const lower = address.toLowerCase();
+    return (
+      this.addresses.has(lower) ||
+      this.serviceToken?.address.toLowerCase() === lower ||
+      this.settlementAsset?.address.toLowerCase() === lower
+    );
   }
 }
 
@@ -78,5 +133,9 @@ export async function loadRegistryFile(path: string): Promise<Registry> {
 }
 
 export function registryFromFile(file: RegistryFile): Registry {
-  return new Registry(file.chain_id, file.assets, file.service_token ?? null, file.settlement_asset ?? null);
+  return new Registry(file.chain_id, file.assets, file.service_token ?? null, file.settlement_asset ?? null, {
+    venue: file.venue ?? null,
+    multicall3: file.multicall3,
+    oracleMaxAgeSeconds: file.oracle_max_age_seconds,
+  });
 }

@@ -1,0 +1,41 @@
+// Builds the chain-backed fact sources once per service: prices, daily P&L, token safety, balance simulation.
+import { getAddress } from 'viem';
+import { OraclePriceProvider } from '../prices/oracle-price.js';
+import { OracleWithVenueCheck } from '../prices/oracle-with-venue.js';
+import { ChainedPriceProvider, DefaultPriceProvider, type PriceProvider } from '../prices/price-provider.js';
+import { VenuePriceProvider } from '../prices/venue-price.js';
+import { ChainProbeCode } from '../safety/probe-code.js';
+import { TokenSafetyChecker } from '../safety/token-safety.js';
+import type { CacheStore } from '../store/cache-store.js';
+import type { ChainContext } from './attach.js';
+import { BalanceSimulator } from './balance-simulation.js';
+import { ChainDailyPnl, type DailyPnlReader } from './daily-pnl.js';
+
+export interface ChainFacts {
+  prices: PriceProvider;
+  /** Null offline (no chain client): daily P&L is flat. */
+  dailyPnl: DailyPnlReader | null;
+  /** Null offline: the endpoints answer 503. */
+  safety: TokenSafetyChecker | null;
+  balances: BalanceSimulator | null;
+}
+
+/**
+ * Price order: oracle (checked against the venue), then venue, then the registry default,
+ * then unavailable. Offline only the registry default exists.
+ */
+export function chainFacts(chain: ChainContext, store: CacheStore, now: () => number): ChainFacts {
+  const { client, registry } = chain;
+  if (client === null) return { prices: new ChainedPriceProvider([new DefaultPriceProvider()]), dailyPnl: null, safety: null, balances: null };
+  const multicall3 = getAddress(registry.multicall3);
+  const oracle = new OraclePriceProvider(client, { multicall3, maxAgeSeconds: registry.oracleMaxAgeSeconds });
+  const venue = registry.venue ? new VenuePriceProvider(client, registry.venue, { multicall3 }) : null;
+  const prices = new ChainedPriceProvider([new OracleWithVenueCheck(oracle, venue), new DefaultPriceProvider()]);
+  const code = new ChainProbeCode(client, multicall3, registry.venue?.swap_helper ?? null);
+  return {
+    prices,
+    dailyPnl: new ChainDailyPnl(client, registry, prices, store),
+    safety: new TokenSafetyChecker({ client, registry, store, code, now }),
+    balances: new BalanceSimulator(client),
+  };
+}

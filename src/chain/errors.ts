@@ -1,0 +1,68 @@
+// Tells a contract's own refusal (a revert) apart from a node that did not answer, which must fail closed.
+import {
+  BaseError,
+  ContractFunctionRevertedError,
+  ContractFunctionZeroDataError,
+  ExecutionRevertedError,
+  RawContractError,
+  type Hex,
+} from 'viem';
+
+/**
+ * The node did not answer (down, timing out, refusing) or answered nonsense. Callers turn it
+ * into `unavailable` prices, `error` verdicts and HTTP 503, never into an allow.
+ */
+export class ChainUnavailableError extends Error {
+  constructor(what: string, cause?: unknown) {
+    super(`${what} failed: ${describeCause(cause)}`);
+    this.name = 'ChainUnavailableError';
+  }
+}
+
+/** True when the contract itself refused: a revert, or no code / no data to decode. */
+export function isRevert(error: unknown): boolean {
+  if (!(error instanceof BaseError)) return false;
+  const found = error.walk(
+    (e) =>
+      e instanceof ContractFunctionRevertedError ||
+      e instanceof ExecutionRevertedError ||
+      e instanceof RawContractError ||
+      e instanceof ContractFunctionZeroDataError,
+  );
+  return found !== null && found !== undefined;
+}
+
+/** The raw revert data of a failed call, when the node returned any. */
+export function revertData(error: unknown): Hex | null {
+  if (!(error instanceof BaseError)) return null;
+  const raw = error.walk((e) => e instanceof RawContractError || e instanceof ContractFunctionRevertedError);
+  if (raw instanceof RawContractError) return typeof raw.data === 'string' ? raw.data : (raw.data?.data ?? null);
+  if (raw instanceof ContractFunctionRevertedError) return raw.raw ?? null;
+  const data = (error.walk((e) => typeof (e as { data?: unknown }).data === 'string') as { data?: Hex } | null)?.data;
+  return data ?? null;
+}
+
+/**
+ * Runs a read whose revert is an answer (`onRevert`), while a node failure rejects with
+ * ChainUnavailableError.
+ */
+export async function orOnRevert<T, F>(read: Promise<T>, onRevert: F, what: string): Promise<T | F> {
+  try {
+    return await read;
+  } catch (error) {
+    if (isRevert(error)) return onRevert;
+    throw new ChainUnavailableError(what, error);
+  }
+}
+
+/** viem's short message and details, with any URL (which may carry an RPC credential) removed. */
+export function describeCause(cause: unknown): string {
+  if (cause === undefined) return 'no answer';
+  const text =
+    cause instanceof BaseError
+      ? [cause.shortMessage, cause.details].filter((part) => part && part.length > 0).join(': ')
+      : cause instanceof Error
+        ? cause.message
+        : String(cause);
+  return text.replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, '<rpc>').replace(/\s+/g, ' ').trim().slice(0, 300);
+}

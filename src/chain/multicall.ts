@@ -1,0 +1,58 @@
+// Many contract reads in one eth_call through Multicall3's aggregate3, with per-read failures kept apart.
+import { decodeFunctionResult, encodeFunctionData, parseAbi, type Abi, type Address, type Hex, type PublicClient } from 'viem';
+import { ChainUnavailableError } from './errors.js';
+
+export const multicall3Abi = parseAbi([
+  'struct Call3 { address target; bool allowFailure; bytes callData; }',
+  'struct Result { bool success; bytes returnData; }',
+  'function aggregate3(Call3[] calls) payable returns (Result[] returnData)',
+  'function getCurrentBlockTimestamp() view returns (uint256 timestamp)',
+  'function getEthBalance(address addr) view returns (uint256 balance)',
+]);
+
+export interface ContractRead {
+  address: Address;
+  abi: Abi;
+  functionName: string;
+  args?: readonly unknown[];
+}
+
+/** A read that reverted or returned undecodable data is `ok: false`; only the node failing rejects. */
+export type ReadResult = { ok: true; value: unknown } | { ok: false };
+
+/**
+ * One RPC request whatever the number of reads. Rejects with ChainUnavailableError when the
+ * node (or Multicall3 itself) fails, so callers fail closed instead of reading "no data".
+ */
+export async function readMany(client: PublicClient, multicall3: Address, reads: readonly ContractRead[], what: string): Promise<ReadResult[]> {
+  const calls = reads.map((read) => ({ target: read.address, allowFailure: true, callData: encode(read) }));
+  let results: readonly { success: boolean; returnData: Hex }[];
+  try {
+    // aggregate3 is payable, so it goes through eth_call directly rather than readContract.
+    const { data } = await client.call({ to: multicall3, data: encodeFunctionData({ abi: multicall3Abi, functionName: 'aggregate3', args: [calls] }) });
+    results = decodeFunctionResult({ abi: multicall3Abi, functionName: 'aggregate3', data: data ?? '0x' });
+  } catch (error) {
+    throw new ChainUnavailableError(what, error);
+  }
+  if (results.length !== reads.length) throw new ChainUnavailableError(what, new Error('Multicall3 answered the wrong number of results'));
+  return results.map((result, index) => decode(reads[index], result));
+}
+
+function encode(read: ContractRead): Hex {
+  return encodeFunctionData({ abi: read.abi, functionName: read.functionName, args: read.args ?? [] } as never);
+}
+
+function decode(read: ContractRead, result: { success: boolean; returnData: Hex }): ReadResult {
+  if (!result.success || result.returnData === '0x') return { ok: false };
+  try {
+    const value = decodeFunctionResult({ abi: read.abi, functionName: read.functionName, data: result.returnData } as never);
+    return { ok: true, value };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** Multicall3's own view of the latest block's timestamp, as a read to batch with others. */
+export function blockTimestampRead(multicall3: Address): ContractRead {
+  return { address: multicall3, abi: multicall3Abi, functionName: 'getCurrentBlockTimestamp' };
+}

@@ -1,0 +1,62 @@
+// Prices from the registry venue's Uniswap v4 pool, read through StateView (slot0 and liquidity).
+import { getAddress, type Address, type PublicClient } from 'viem';
+import { readMany } from '../chain/multicall.js';
+import { ReadCache } from '../chain/read-cache.js';
+import { poolIdOf, quotePerToken, stateViewAbi, venuePoolKey } from '../chain/venue-pool.js';
+import type { RegistryAsset, Venue } from '../registry/registry.js';
+import type { PriceFact } from '../risk/types.js';
+import { UNAVAILABLE, type PriceProvider } from './price-provider.js';
+
+export interface VenueReading {
+  usd: number;
+  liquidity: bigint;
+}
+
+/**
+ * The quote token is a USD stablecoin valued at 1 USD. A pool that is not initialised or
+ * holds no liquidity gives no reading; a node that does not answer rejects.
+ */
+export class VenuePriceProvider implements PriceProvider {
+  private readonly cache: ReadCache<VenueReading | null>;
+  private readonly stateView: Address;
+  private readonly multicall3: Address;
+
+  constructor(private readonly client: PublicClient, private readonly venue: Venue, options: { multicall3: string; ttlMs?: number }) {
+    this.cache = new ReadCache(options.ttlMs ?? 2_000);
+    this.stateView = getAddress(venue.state_view);
+    this.multicall3 = getAddress(options.multicall3);
+  }
+
+  reading(asset: RegistryAsset): Promise<VenueReading | null> {
+    const key = venuePoolKey(this.venue, asset.contract_address);
+    if (key === null) return Promise.resolve(null);
+    const poolId = poolIdOf(key);
+    const tokenIsCurrency0 = key.currency0 === getAddress(asset.contract_address);
+    return this.cache.get(poolId, () => this.read(poolId, tokenIsCurrency0, asset.decimals));
+  }
+
+  async quote(asset: RegistryAsset): Promise<PriceFact> {
+    const reading = await this.reading(asset);
+    return reading ? { usd: reading.usd, source: 'venue_v4', stale: false, deviationBps: null } : UNAVAILABLE;
+  }
+
+  private async read(poolId: `0x${string}`, tokenIsCurrency0: boolean, decimals: number): Promise<VenueReading | null> {
+    const [slot0, liquidity] = await readMany(
+      this.client,
+      this.multicall3,
+      [
+        { address: this.stateView, abi: stateViewAbi, functionName: 'getSlot0', args: [poolId] },
+        { address: this.stateView, abi: stateViewAbi, functionName: 'getLiquidity', args: [poolId] },
+      ],
+      `venue read of pool ${poolId}`,
+    );
+    if (!slot0.ok || !liquidity.ok) return null;
+    const sqrtPriceX96 = (slot0.value as readonly [bigint, number, number, number])[0];
+    const depth = liquidity.value as bigint;
+    if (sqrtPriceX96 === 0n || depth === 0n) return null;
+    const price = quotePerToken(sqrtPriceX96, tokenIsCurrency0, decimals, this.venue.quote_token.decimals);
+    if (!Number.isFinite(price) || price <= 0) return null;
+    // Ten significant digits: float noise of the square must not leak into notionals and audit records.
+    return { usd: Number(price.toPrecision(10)), liquidity: depth };
+  }
+}

@@ -1,0 +1,69 @@
+// Static reading of EVM runtime code: the function selectors it dispatches on and the opcodes it contains.
+import { getAddress, hexToBytes, type Address, type Hex } from 'viem';
+
+export interface BytecodeScan {
+  /** 4-byte selectors pushed by PUSH3/PUSH4 (the dispatcher's comparisons), as 0x-prefixed lower-case hex. */
+  selectors: Set<string>;
+  /** SELFDESTRUCT (0xff) appears as an instruction, not inside push data or metadata. */
+  selfdestruct: boolean;
+  /** DELEGATECALL (0xf4) appears as an instruction. */
+  delegatecall: boolean;
+  /** The target of an EIP-1167 minimal proxy (clone), or null. */
+  cloneOf: Address | null;
+}
+
+const PUSH1 = 0x60;
+const PUSH3 = 0x62;
+const PUSH4 = 0x63;
+const PUSH32 = 0x7f;
+const DELEGATECALL = 0xf4;
+const SELFDESTRUCT = 0xff;
+
+// EIP-1167: 363d3d373d3d3d363d73 <20-byte target> 5af43d82803e903d91602b57fd5bf3
+const CLONE_PREFIX = '363d3d373d3d3d363d73';
+const CLONE_SUFFIX = '5af43d82803e903d91602b57fd5bf3';
+
+export function scanBytecode(code: Hex): BytecodeScan {
+  const bytes = withoutMetadata(hexToBytes(code));
+  const selectors = new Set<string>();
+  let selfdestruct = false;
+  let delegatecall = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const op = bytes[i];
+    if (op >= PUSH1 && op <= PUSH32) {
+      const size = op - PUSH1 + 1;
+      // solc pushes a selector whose first byte is zero with PUSH3.
+      if (op === PUSH4 || op === PUSH3) selectors.add(selectorHex(bytes.subarray(i + 1, i + 1 + size)));
+      i += size;
+      continue;
+    }
+    if (op === SELFDESTRUCT) selfdestruct = true;
+    if (op === DELEGATECALL) delegatecall = true;
+  }
+  return { selectors, selfdestruct, delegatecall, cloneOf: cloneTarget(code) };
+}
+
+/**
+ * solc appends CBOR metadata whose length is the last two bytes; its bytes are data, not
+ * code, and may contain 0xff or 0xf4 by chance.
+ */
+function withoutMetadata(bytes: Uint8Array): Uint8Array {
+  if (bytes.length < 2) return bytes;
+  const length = (bytes[bytes.length - 2] << 8) | bytes[bytes.length - 1];
+  const start = bytes.length - 2 - length;
+  // A CBOR map header (0xa1-0xa5) where the metadata should begin.
+  if (length > 0 && start >= 0 && bytes[start] >= 0xa1 && bytes[start] <= 0xa5) return bytes.subarray(0, start);
+  return bytes;
+}
+
+function selectorHex(pushed: Uint8Array): string {
+  const padded = new Uint8Array(4);
+  padded.set(pushed.subarray(0, 4), 4 - Math.min(4, pushed.length));
+  return `0x${Buffer.from(padded).toString('hex')}`;
+}
+
+function cloneTarget(code: Hex): Address | null {
+  const hex = code.toLowerCase().slice(2);
+  if (hex.length !== 90 || !hex.startsWith(CLONE_PREFIX) || !hex.endsWith(CLONE_SUFFIX)) return null;
+  return getAddress(`0x${hex.slice(CLONE_PREFIX.length, CLONE_PREFIX.length + 40)}`);
+}

@@ -1,0 +1,60 @@
+// Runtime code the safety probes run at a throwaway address: SwapHelper (sells) and Multicall3 (transfers).
+import { getAddress, type Address, type Hex, type PublicClient } from 'viem';
+import { ChainUnavailableError } from '../chain/errors.js';
+import { ReadCache } from '../chain/read-cache.js';
+
+export interface ProbeCode {
+  swapHelper(): Promise<Hex>;
+  multicall(): Promise<Hex>;
+}
+
+/** SwapHelper's code compiled from contracts/ when no chain address carries it. */
+export type CompiledSwapHelper = () => Promise<Hex>;
+
+/**
+ * Code is immutable, so each is read once (failures are retried on the next call). SwapHelper
+ * has no constructor, immutables or state, so its runtime code works at any address.
+ */
+export class ChainProbeCode implements ProbeCode {
+  private readonly cache = new ReadCache<Hex>(Number.MAX_SAFE_INTEGER);
+
+  constructor(
+    private readonly client: PublicClient,
+    private readonly multicall3: string,
+    private readonly swapHelperAddress: string | null,
+    private readonly compiled: CompiledSwapHelper = compiledSwapHelper,
+  ) {}
+
+  swapHelper(): Promise<Hex> {
+    const at = this.swapHelperAddress;
+    return this.cache.get('swapHelper', () => (at ? this.codeAt(getAddress(at)) : this.compiled()));
+  }
+
+  multicall(): Promise<Hex> {
+    return this.cache.get('multicall', () => this.codeAt(getAddress(this.multicall3)));
+  }
+
+  private async codeAt(address: Address): Promise<Hex> {
+    let code: Hex | undefined;
+    try {
+      code = await this.client.getCode({ address });
+    } catch (error) {
+      throw new ChainUnavailableError(`code read of ${address}`, error);
+    }
+    if (code === undefined || code === '0x') throw new Error(`no contract code at ${address}, which the safety probe needs`);
+    return code;
+  }
+}
+
+/** Compiles (or loads from the solc cache) the repository's contracts; loaded only when needed. */
+async function compiledSwapHelper(): Promise<Hex> {
+  const [{ compileContracts }, { repoRoot }, { join }] = await Promise.all([
+    import('../devnet/compile.js'),
+    import('../devnet/sources.js'),
+    import('node:path'),
+  ]);
+  const root = repoRoot();
+  const cacheDir = process.env.DEVNET_CACHE_DIR ?? join(root, '.cache', 'solc');
+  const { artifacts } = await compileContracts({ root, cacheDir });
+  return artifacts.SwapHelper.deployedBytecode;
+}

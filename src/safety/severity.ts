@@ -1,0 +1,123 @@
+// The token-safety rules: evidence in, severity and `CODE: words` risk factors out (pure, deterministic).
+import type { ContractFacts, OwnerFacts } from './contract-facts.js';
+import type { Capability } from './selectors.js';
+import type { SellSimulation } from './sell-simulation.js';
+
+export type Severity = 'safe' | 'warn' | 'danger';
+
+/** A sell tax above this is `danger`; above TAX_WARN_BPS it is `warn`. */
+export const TAX_DANGER_BPS = 3_000;
+export const TAX_WARN_BPS = 100;
+
+export interface SafetyEvidence {
+  facts: ContractFacts;
+  sell: SellSimulation | null;
+  /** The registry's own contract (listed asset, service token or settlement asset). */
+  listed: boolean;
+}
+
+export interface SafetyFindings {
+  severity: Severity;
+  is_honeypot: boolean;
+  risk_factors: string[];
+}
+
+interface Finding {
+  level: Severity | 'advisory';
+  text: string;
+}
+
+/**
+ * Rules (the methodology documents them):
+ * - danger: no code; no balanceOf (not a token); the sell (or transfer) reverts (honeypot);
+ *   a sell tax above 30%.
+ * - warn: a sell tax above 1%; no sell could be simulated; blacklist, pause or fee-setting
+ *   functions; mint with an owner that is one key (EOA, a non-multisig contract, or a role
+ *   holder when there is no owner()); an upgradeable proxy; SELFDESTRUCT; DELEGATECALL.
+ * - Privileged functions are ADVISORY (no effect) when owner() is renounced, mint when the
+ *   owner is a multisig of threshold 2 or more, and all of them for the registry's own
+ *   tokens: a regulated issuer of tokenized stocks mints, and may pause and freeze, by design.
+ *   Behaviour (honeypot, tax, no code) is never excused.
+ */
+export function classify(evidence: SafetyEvidence): SafetyFindings {
+  const { facts, sell } = evidence;
+  if (!facts.hasCode) return { severity: 'danger', is_honeypot: false, risk_factors: [`NO_CODE: no contract code at ${facts.address}; it is not a token`] };
+  const findings = [...sellFindings(sell), ...capabilityFindings(evidence)];
+  const rank = { danger: 0, warn: 1, safe: 2, advisory: 3 } as const;
+  const ordered = [...findings].sort((a, b) => rank[a.level] - rank[b.level]);
+  return {
+    severity: ordered.some((f) => f.level === 'danger') ? 'danger' : ordered.some((f) => f.level === 'warn') ? 'warn' : 'safe',
+    is_honeypot: sell !== null && sell.simulated && !sell.ok,
+    risk_factors: ordered.map((f) => (f.level === 'advisory' ? `ADVISORY: ${f.text}` : f.text)),
+  };
+}
+
+function sellFindings(sell: SellSimulation | null): Finding[] {
+  if (sell?.not_a_token) return [{ level: 'danger', text: 'NOT_A_TOKEN: the contract does not answer balanceOf(address); it is not an ERC-20 token' }];
+  if (sell === null || !sell.simulated) {
+    return [{ level: 'warn', text: `SELL_NOT_SIMULATED: ${sell?.detail ?? 'no sell simulation ran'}; the token may not be sellable` }];
+  }
+  const how = sell.method === 'venue_v4' ? 'a simulated sell of one token through the venue pool' : 'a simulated transfer of one token';
+  if (!sell.ok) return [{ level: 'danger', text: `HONEYPOT: ${how} reverted (${sell.revert_reason}); holders cannot sell` }];
+  const tax = sell.tax_bps ?? 0;
+  if (tax <= TAX_WARN_BPS) return [];
+  const words = `${how} delivered ${percent(10_000 - tax)} of the tokens sent (${tax} bps taken on transfer)`;
+  return [{ level: tax > TAX_DANGER_BPS ? 'danger' : 'warn', text: `${tax > TAX_DANGER_BPS ? 'SELL_TAX_EXTREME' : 'SELL_TAX'}: ${words}` }];
+}
+
+const CAPABILITY_WORDS: Readonly<Record<Exclude<Capability, 'upgrade'>, [string, string]>> = {
+  mint: ['MINT_CAPABILITY', 'create new supply'],
+  blacklist: ['BLACKLIST_CAPABILITY', 'freeze chosen holders'],
+  pause: ['PAUSE_CAPABILITY', 'stop all transfers'],
+  feeSetter: ['FEE_SETTER', 'change transfer fees or who pays them'],
+};
+
+function capabilityFindings({ facts, listed }: SafetyEvidence): Finding[] {
+  const findings: Finding[] = [];
+  const excuse = (level: Severity, why: string | null): Finding['level'] => (listed || why !== null ? 'advisory' : level);
+  const suffix = (why: string | null) => (listed ? ' (a registry issuer control)' : why ? ` (${why})` : '');
+  for (const [capability, [code, power]] of Object.entries(CAPABILITY_WORDS) as [Exclude<Capability, 'upgrade'>, [string, string]][]) {
+    const functions = facts.capabilities.get(capability);
+    if (!functions) continue;
+    const why = inertBecause(capability, facts.owner);
+    findings.push({ level: excuse('warn', why), text: `${code}: ${functions.join(', ')} let ${controller(facts.owner)} ${power}${suffix(why)}` });
+  }
+  // A clone's target is fixed; only EIP-1967 proxies (direct or beacon) can change their code.
+  if (facts.proxy && facts.proxy.kind !== 'clone') {
+    const admin = facts.proxy.admin ? `, admin ${facts.proxy.admin}` : '';
+    const text = `UPGRADEABLE_PROXY: ${proxyWords(facts.proxy.kind)} to implementation ${facts.proxy.implementation}${admin}; the code holders run can change`;
+    findings.push({ level: excuse('warn', null), text: text + suffix(null) });
+  }
+  if (facts.selfdestruct) findings.push({ level: excuse('warn', null), text: `SELFDESTRUCT: the code contains SELFDESTRUCT${suffix(null)}` });
+  if (facts.delegatecall) {
+    const upgrade = facts.capabilities.get('upgrade');
+    const via = upgrade ? ` (${upgrade.join(', ')}: an upgradeable implementation)` : '';
+    findings.push({ level: excuse('warn', null), text: `DELEGATECALL: the code can run other contracts' code against its own storage${via}${suffix(null)}` });
+  }
+  return findings;
+}
+
+/** Why a privileged function cannot hurt holders, or null when it can. */
+function inertBecause(capability: Capability, owner: OwnerFacts): string | null {
+  if (owner.kind === 'renounced') return 'owner renounced';
+  if (capability === 'mint' && owner.kind === 'multisig') return `owner is a ${owner.threshold}-of-${owner.signers ?? '?'} multisig`;
+  return null;
+}
+
+function controller(owner: OwnerFacts): string {
+  switch (owner.kind) {
+    case 'none': return 'whoever holds the privileged role (no owner())';
+    case 'renounced': return 'nobody now';
+    case 'eoa': return `the owner ${owner.address} (a single key)`;
+    case 'multisig': return `the ${owner.threshold}-of-${owner.signers ?? '?'} multisig owner ${owner.address}`;
+    case 'contract': return `the owner contract ${owner.address}`;
+  }
+}
+
+function proxyWords(kind: 'eip1967' | 'beacon' | 'clone'): string {
+  return kind === 'eip1967' ? 'an EIP-1967 proxy' : 'an EIP-1967 beacon proxy';
+}
+
+function percent(bps: number): string {
+  return `${(bps / 100).toLocaleString('en-US', { maximumFractionDigits: 2 })}%`;
+}

@@ -1,0 +1,141 @@
+// Fail closed: a node that hangs or dies yields error verdicts and 503s within a bounded time, never an allow.
+import { freePort } from '../../src/devnet/free-port.js';
+import assert from 'node:assert/strict';
+import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import { createChainClient } from '../../src/chain/public-client.js';
+import type { Devnet } from '../../src/devnet/devnet.js';
+import { postJson, startTestService, type TestService } from '../support/service.js';
+import { startPlainAnvil, stopProcess, timed } from './chain-support.js';
+
+// A Tuesday during the NYSE session.
+const OPEN_MARKET = Date.UTC(2026, 10, 17, 15, 0, 0);
+/** The client's 2 s timeout plus room for the rest of the evaluation. */
+const BOUND_MS = 2_500;
+let running: TestService;
+let devnet: Devnet;
+let walletSeq = 0;
+
+before(async () => {
+  running = await startTestService({ REGISTRY_FILE: '', RATE_LIMITS: 'off' }, undefined, { now: () => OPEN_MARKET });
+  devnet = running.service.chain.devnet!;
+});
+after(() => running.stop());
+
+/** A wallet no earlier evaluation has cached holdings for. */
+const freshWallet = () => `0x${(0xfa11ed00 + ++walletSeq).toString(16).padStart(40, '0')}`;
+const tsla = () => running.service.registry.bySymbol('TSLA')!;
+
+function evaluate(wallet = freshWallet()) {
+  return postJson(`${running.base}/api/v1/analyze/free`, { wallet, asset: 'TSLA', contract_address: tsla().contract_address, side: 'buy', amount: 1 });
+}
+
+/** Not an allow: an error verdict (HTTP 503) or a deny with no price. */
+function assertClosed(response: { status: number; json: any; text: string }): void {
+  assert.notEqual(response.json.decision, 'allow', response.text);
+  if (response.status === 503) {
+    assert.equal(typeof response.json.error, 'string');
+    assert.equal(response.json.audit_seq, null);
+  } else {
+    assert.deepEqual([response.status, response.json.decision, response.json.price_source], [200, 'deny', 'unavailable']);
+  }
+}
+
+describe('a node that stops answering', () => {
+  it('evaluates on live oracle prices while the node is up', async () => {
+    const response = await evaluate();
+    assert.deepEqual([response.status, response.json.decision, response.json.price_source], [200, 'allow', 'oracle']);
+  });
+
+  it('answers hung reads within the bound: an error verdict, a 503 safety check and balance simulation', async () => {
+    process.kill(devnet.anvil.pid, 'SIGSTOP');
+    await untilState(devnet.anvil.pid, 'T');
+    try {
+      const [verdict, safety, balance] = await Promise.all([
+        timed(() => evaluate()),
+        timed(() => postJson(`${running.base}/api/v1/token-safety`, { contract_address: devnet.contracts.hostile.renounced })),
+        timed(() => postJson(`${running.base}/api/v1/simulate-balance`, { token_address: tsla().contract_address, holder: devnet.wallets[0].address, delta: 1 })),
+      ]);
+      assertClosed(verdict.value);
+      assert.equal(safety.value.status, 503);
+      assert.deepEqual(Object.keys(safety.value.json).sort(), ['detail', 'error']);
+      assert.equal(safety.value.json.detail, 'No token-safety result was produced; do not assume the token is safe');
+      assert.equal(balance.value.status, 503);
+      for (const { ms } of [verdict, safety, balance]) assert.ok(ms < BOUND_MS, `answered in ${Math.round(ms)} ms`);
+    } finally {
+      process.kill(devnet.anvil.pid, 'SIGCONT');
+    }
+  });
+
+  it('reads again by itself once the node answers', async () => {
+    const response = await evaluate();
+    assert.deepEqual([response.status, response.json.decision, response.json.price_source], [200, 'allow', 'oracle']);
+  });
+
+  it('answers quickly and never allows once the node is dead', async () => {
+    process.kill(devnet.anvil.pid, 'SIGKILL');
+    const verdict = await timed(() => evaluate());
+    assertClosed(verdict.value);
+    assert.equal(verdict.value.status, 503);
+    assert.match(verdict.value.json.error, /^fact gathering failed: holdings of 0x[0-9a-fA-F]{40} failed: /);
+    assert.ok(verdict.ms < BOUND_MS, `answered in ${Math.round(verdict.ms)} ms`);
+    const safety = await timed(() => postJson(`${running.base}/api/v1/token-safety`, { contract_address: devnet.contracts.hostile.blacklist }));
+    assert.equal(safety.value.status, 503);
+    assert.ok(safety.ms < BOUND_MS);
+  });
+});
+
+describe('offline (REGISTRY_FILE without RPC_URL)', () => {
+  let offline: TestService;
+  before(async () => {
+    offline = await startTestService();
+  });
+  after(() => offline.stop());
+
+  it('refuses token safety and balance simulation with 503 rather than guess', async () => {
+    const address = '0xa6f91334bed73452616829fac9fa646b4b2b76e0';
+    const safety = await postJson(`${offline.base}/api/v1/token-safety`, { contract_address: address });
+    assert.deepEqual([safety.status, safety.json], [503, {
+      detail: 'No token-safety result was produced; do not assume the token is safe',
+      error: 'token safety needs a chain node (RPC_URL or the embedded devnet)',
+    }]);
+    const balance = await postJson(`${offline.base}/api/v1/simulate-balance`, { token_address: address, holder: address, delta: 1 });
+    assert.deepEqual([balance.status, balance.json], [503, {
+      detail: 'No balance simulation was produced',
+      error: 'balance simulation needs a chain node (RPC_URL or the embedded devnet)',
+    }]);
+  });
+});
+
+describe('reconnection', () => {
+  let anvil: ChildProcess | null = null;
+  after(async () => {
+    if (anvil) await stopProcess(anvil);
+  });
+
+  it('a client whose node went away reads again when a node is back on the same port', async () => {
+    const port = await freePort();
+    const client = createChainClient(`http://127.0.0.1:${port}`);
+    anvil = await startPlainAnvil(port);
+    assert.equal(await client.getChainId(), 31337);
+    await stopProcess(anvil);
+    // getChainId, not getBlockNumber: viem caches block numbers for a few seconds.
+    const down = await timed(() => client.getChainId().then(() => 'up', () => 'down'));
+    assert.equal(down.value, 'down');
+    assert.ok(down.ms < BOUND_MS);
+    anvil = await startPlainAnvil(port);
+    assert.equal(await client.getChainId(), 31337);
+  });
+});
+
+/** Waits until /proc reports the process in `state` (T: stopped), so no request races the signal. */
+async function untilState(pid: number, state: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    if (stat.slice(stat.lastIndexOf(')') + 2).startsWith(state)) return;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  throw new Error(`process ${pid} never reached state ${state}`);
+}
+

@@ -1,0 +1,241 @@
+// Chain-fact logic that needs no node: bytecode scanning, safety rules, price composition, pool math, amounts.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { getAddress, HttpRequestError, toFunctionSelector, type Address } from 'viem';
+import { plainDecimal } from '../../src/chain/balance-simulation.js';
+import { candidateSlots } from '../../src/chain/balance-slot.js';
+import { ChainUnavailableError, describeCause } from '../../src/chain/errors.js';
+import { poolIdOf as venuePoolId, quotePerToken, venuePoolKey } from '../../src/chain/venue-pool.js';
+import { poolIdOf as devnetPoolId, poolKeyFor, sqrtPriceX96For } from '../../src/devnet/pricing.js';
+import type { OraclePriceProvider, OracleReading } from '../../src/prices/oracle-price.js';
+import { deviationBps, OracleWithVenueCheck } from '../../src/prices/oracle-with-venue.js';
+import { ChainedPriceProvider, DefaultPriceProvider, UNAVAILABLE } from '../../src/prices/price-provider.js';
+import type { VenuePriceProvider, VenueReading } from '../../src/prices/venue-price.js';
+import type { RegistryAsset, Venue } from '../../src/registry/registry.js';
+import { scanBytecode } from '../../src/safety/bytecode.js';
+import type { ContractFacts, OwnerFacts } from '../../src/safety/contract-facts.js';
+import { capabilitiesOf, type Capability } from '../../src/safety/selectors.js';
+import type { SellSimulation } from '../../src/safety/sell-simulation.js';
+import { classify } from '../../src/safety/severity.js';
+
+const TOKEN = '0x1111111111111111111111111111111111111111' as Address;
+const OWNER = '0x2222222222222222222222222222222222222222' as Address;
+const sel = (signature: string) => toFunctionSelector(`function ${signature}`).slice(2);
+
+describe('bytecode scan', () => {
+  it('finds PUSH4 selectors and real DELEGATECALL / SELFDESTRUCT instructions only', () => {
+    // PUSH4 mint; PUSH32 whose data holds f4 and ff; PUSH3 of a selector with a leading zero byte; STOP
+    const data = 'f4ff'.repeat(16);
+    const code = `0x63${sel('mint(address,uint256)')}7f${data}62abcdef00` as const;
+    const scan = scanBytecode(code);
+    assert.deepEqual([...scan.selectors].sort(), ['0x00abcdef', `0x${sel('mint(address,uint256)')}`].sort());
+    assert.equal(scan.delegatecall, false);
+    assert.equal(scan.selfdestruct, false);
+    assert.equal(scanBytecode('0x6001f400').delegatecall, true);
+    assert.equal(scanBytecode('0x6001ff').selfdestruct, true);
+  });
+
+  it('ignores solc metadata, which may hold any byte', () => {
+    const metadata = 'a2' + 'ff'.repeat(8) + 'f4'.repeat(4);
+    const length = (metadata.length / 2).toString(16).padStart(4, '0');
+    const scan = scanBytecode(`0x600100${metadata}${length}`);
+    assert.equal(scan.selfdestruct, false);
+    assert.equal(scan.delegatecall, false);
+  });
+
+  it('recognises an EIP-1167 clone and its target', () => {
+    const target = 'bebebebebebebebebebebebebebebebebebebebe';
+    const scan = scanBytecode(`0x363d3d373d3d3d363d73${target}5af43d82803e903d91602b57fd5bf3`);
+    assert.equal(scan.cloneOf?.toLowerCase(), `0x${target}`);
+  });
+
+  it('groups privileged selectors by capability with their signatures', () => {
+    const selectors = new Set([`0x${sel('pause()')}`, `0x${sel('blacklist(address)')}`, `0x${sel('transfer(address,uint256)')}`]);
+    assert.deepEqual(Object.fromEntries(capabilitiesOf(selectors)), { pause: ['pause()'], blacklist: ['blacklist(address)'] });
+  });
+});
+
+function facts(patch: Partial<ContractFacts> = {}): ContractFacts {
+  const owner: OwnerFacts = { kind: 'eoa', address: OWNER, threshold: null, signers: null };
+  return { address: TOKEN, hasCode: true, capabilities: new Map(), selfdestruct: false, delegatecall: false, proxy: null, owner, decimals: 18, ...patch };
+}
+
+function sold(patch: Partial<SellSimulation> = {}): SellSimulation {
+  return {
+    ok: true, simulated: true, not_a_token: false, method: 'venue_v4', probe: OWNER, amount_in: '1000', paid: '1000',
+    received: '1', tax_bps: 0, revert_reason: null, detail: 'sold', ...patch,
+  };
+}
+
+const codes = (factors: string[]) => factors.map((factor) => factor.replace(/^ADVISORY: /, 'ADVISORY:').split(':').slice(0, factor.startsWith('ADVISORY') ? 2 : 1).join(':'));
+
+describe('token-safety rules', () => {
+  it('calls an address without code dangerous', () => {
+    assert.deepEqual(classify({ facts: facts({ hasCode: false }), sell: null, listed: false }), {
+      severity: 'danger',
+      is_honeypot: false,
+      risk_factors: [`NO_CODE: no contract code at ${TOKEN}; it is not a token`],
+    });
+  });
+
+  it('calls a reverting sell a honeypot (danger)', () => {
+    const result = classify({ facts: facts(), sell: sold({ ok: false, paid: null, tax_bps: null, revert_reason: 'TransferNotAllowed' }), listed: false });
+    assert.equal(result.severity, 'danger');
+    assert.equal(result.is_honeypot, true);
+    assert.deepEqual(result.risk_factors, ['HONEYPOT: a simulated sell of one token through the venue pool reverted (TransferNotAllowed); holders cannot sell']);
+  });
+
+  it('grades sell taxes: up to 1% nothing, above 1% warn, above 30% danger', () => {
+    const grade = (tax: number) => classify({ facts: facts(), sell: sold({ tax_bps: tax }), listed: false });
+    assert.equal(grade(100).severity, 'safe');
+    assert.deepEqual(grade(1000), {
+      severity: 'warn',
+      is_honeypot: false,
+      risk_factors: ['SELL_TAX: a simulated sell of one token through the venue pool delivered 90% of the tokens sent (1000 bps taken on transfer)'],
+    });
+    assert.equal(grade(3000).severity, 'warn');
+    assert.equal(grade(3001).severity, 'danger');
+    assert.match(grade(9000).risk_factors[0], /^SELL_TAX_EXTREME: .* delivered 10% /);
+  });
+
+  it('warns on privileged functions a single key controls, and excuses them when renounced', () => {
+    const capabilities = new Map<Capability, string[]>([['mint', ['mint(address,uint256)']], ['pause', ['pause()']]]);
+    const live = classify({ facts: facts({ capabilities: new Map(capabilities) }), sell: sold(), listed: false });
+    assert.equal(live.severity, 'warn');
+    assert.deepEqual(codes(live.risk_factors), ['MINT_CAPABILITY', 'PAUSE_CAPABILITY']);
+    const renounced = facts({ capabilities: new Map(capabilities), owner: { kind: 'renounced', address: null, threshold: null, signers: null } });
+    const inert = classify({ facts: renounced, sell: sold(), listed: false });
+    assert.equal(inert.severity, 'safe');
+    assert.deepEqual(codes(inert.risk_factors), ['ADVISORY:MINT_CAPABILITY', 'ADVISORY:PAUSE_CAPABILITY']);
+  });
+
+  it('excuses mint under a multisig owner but not pause', () => {
+    const owner: OwnerFacts = { kind: 'multisig', address: OWNER, threshold: 2, signers: 3 };
+    const result = classify({ facts: facts({ owner, capabilities: new Map<Capability, string[]>([['mint', ['mint(uint256)']], ['pause', ['pause()']]]) }), sell: sold(), listed: false });
+    assert.equal(result.severity, 'warn');
+    assert.deepEqual(codes(result.risk_factors), ['PAUSE_CAPABILITY', 'ADVISORY:MINT_CAPABILITY']);
+    assert.match(result.risk_factors[1], /2-of-3 multisig/);
+  });
+
+  it('warns on an upgradeable proxy, SELFDESTRUCT and DELEGATECALL, never on a fixed clone', () => {
+    const proxy = { kind: 'eip1967' as const, implementation: OWNER, admin: null };
+    const result = classify({ facts: facts({ proxy, selfdestruct: true, delegatecall: true }), sell: sold(), listed: false });
+    assert.deepEqual(codes(result.risk_factors), ['UPGRADEABLE_PROXY', 'SELFDESTRUCT', 'DELEGATECALL']);
+    const clone = classify({ facts: facts({ proxy: { ...proxy, kind: 'clone' } }), sell: sold(), listed: false });
+    assert.equal(clone.severity, 'safe');
+  });
+
+  it("treats the registry's own issuer controls as advisory, but never its behaviour", () => {
+    const capabilities = new Map<Capability, string[]>([['mint', ['mint(address,uint256)']]]);
+    const listed = classify({ facts: facts({ capabilities: new Map(capabilities) }), sell: sold(), listed: true });
+    assert.equal(listed.severity, 'safe');
+    assert.match(listed.risk_factors[0], /^ADVISORY: MINT_CAPABILITY: .*\(a registry issuer control\)$/);
+    const trap = classify({ facts: facts(), sell: sold({ ok: false, revert_reason: 'EnforcedPause' }), listed: true });
+    assert.equal(trap.severity, 'danger');
+  });
+
+  it('warns when no sell could be simulated and calls a contract without balanceOf no token', () => {
+    const unsimulated = sold({ ok: false, simulated: false, detail: 'no slot' });
+    assert.deepEqual(classify({ facts: facts(), sell: unsimulated, listed: false }).risk_factors, [
+      'SELL_NOT_SIMULATED: no slot; the token may not be sellable',
+    ]);
+    const notToken = classify({ facts: facts(), sell: { ...unsimulated, not_a_token: true }, listed: false });
+    assert.equal(notToken.severity, 'danger');
+    assert.match(notToken.risk_factors[0], /^NOT_A_TOKEN: /);
+  });
+});
+
+const ASSET: RegistryAsset = {
+  symbol: 'TSLA', contract_address: TOKEN, decimals: 18, is_native: false, price_feed: OWNER, default_price_usd: 300,
+};
+
+function composition(oracle: OracleReading | null | Error, venue: VenueReading | null | Error) {
+  const answer = <T>(value: T | Error) => (value instanceof Error ? Promise.reject(value) : Promise.resolve(value));
+  const o = { reading: () => answer(oracle) } as unknown as OraclePriceProvider;
+  const v = { reading: () => answer(venue) } as unknown as VenuePriceProvider;
+  return new ChainedPriceProvider([new OracleWithVenueCheck(o, v), new DefaultPriceProvider()]);
+}
+
+describe('price composition', () => {
+  const down = () => new ChainUnavailableError('oracle read', new Error('fetch failed'));
+
+  it('prefers the oracle and measures the venue against it', async () => {
+    assert.deepEqual(await composition({ usd: 100, stale: false, ageSeconds: 5 }, { usd: 103, liquidity: 1n }).quote(ASSET), {
+      usd: 100, source: 'oracle', stale: false, deviationBps: 300,
+    });
+  });
+
+  it('keeps a stale oracle as the oracle, flagged', async () => {
+    assert.deepEqual(await composition({ usd: 100, stale: true, ageSeconds: 9e5 }, null).quote(ASSET), {
+      usd: 100, source: 'oracle', stale: true, deviationBps: null,
+    });
+  });
+
+  it('falls to the venue, then the registry default, then unavailable', async () => {
+    assert.deepEqual(await composition(null, { usd: 99.5, liquidity: 1n }).quote(ASSET), { usd: 99.5, source: 'venue_v4', stale: false, deviationBps: null });
+    assert.deepEqual(await composition(null, null).quote(ASSET), { usd: 300, source: 'fallback_default', stale: false, deviationBps: null });
+    assert.deepEqual(await composition(null, null).quote({ ...ASSET, default_price_usd: null }), UNAVAILABLE);
+  });
+
+  it('answers unavailable, never the default, when the node does not answer', async () => {
+    assert.deepEqual(await composition(down(), down()).quote(ASSET), UNAVAILABLE);
+    assert.deepEqual(await composition(down(), null).quote(ASSET), UNAVAILABLE);
+    // One source answered: its price stands.
+    assert.equal((await composition(down(), { usd: 99, liquidity: 1n }).quote(ASSET)).source, 'venue_v4');
+  });
+
+  it('rounds deviation to whole basis points', () => {
+    assert.equal(deviationBps(350.25, 350.25), 0);
+    assert.equal(deviationBps(367.7625, 350.25), 476);
+  });
+});
+
+describe('venue pool math', () => {
+  const venue: Venue = {
+    state_view: OWNER, pool_manager: OWNER, quote_token: { address: getAddress('0x00000000000000000000000000000000000000aa'), decimals: 6 },
+    fee: 3000, tick_spacing: 60, hooks: '0x0000000000000000000000000000000000000000',
+  };
+
+  it('builds the same pool key and id as the devnet deployment', () => {
+    for (const token of [TOKEN, '0x0000000000000000000000000000000000000001'] as Address[]) {
+      const key = venuePoolKey(venue, token);
+      assert.deepEqual(key, poolKeyFor(token, venue.quote_token.address as Address));
+      assert.equal(venuePoolId(key!), devnetPoolId(key!));
+    }
+    assert.equal(venuePoolKey(venue, venue.quote_token.address), null);
+  });
+
+  it('inverts sqrtPriceX96 on either side of the pool', () => {
+    for (const [price, tokenIsCurrency0] of [[350.25, true], [350.25, false], [0.0123, true], [91234.5, false]] as const) {
+      const usd = quotePerToken(sqrtPriceX96For(price, tokenIsCurrency0), tokenIsCurrency0, 18, 6);
+      assert.ok(Math.abs(usd - price) / price < 1e-9, `${price} ${tokenIsCurrency0}: ${usd}`);
+    }
+  });
+});
+
+describe('amounts and errors', () => {
+  it('writes JSON numbers as plain decimals for parseUnits', () => {
+    assert.equal(plainDecimal(-2.5), '-2.5');
+    assert.equal(plainDecimal(1e-7), '0.0000001');
+    assert.equal(plainDecimal(-1.25e-8), '-0.0000000125');
+    assert.equal(plainDecimal(1.5e21), '1500000000000000000000');
+  });
+
+  it('probes slots 0-64 in both mapping layouts plus the ERC-7201 namespace, or the hint in each', () => {
+    assert.equal(candidateSlots(null).length, 65 * 2 + 1);
+    assert.deepEqual(candidateSlots(3), [
+      { slot: 3, layout: 'solidity' },
+      { slot: 3, layout: 'vyper' },
+      { slot: 3, layout: 'erc7201' },
+    ]);
+  });
+
+  it('keeps RPC addresses (which may hold credentials) out of error messages', () => {
+    const cause = new HttpRequestError({ url: 'https://user:secret@rpc.example/v2/KEY', details: 'fetch failed' });
+    const message = new ChainUnavailableError('oracle read', cause).message;
+    assert.equal(message.includes('secret'), false);
+    assert.equal(message.includes('KEY'), false);
+    assert.match(message, /^oracle read failed: HTTP request failed/);
+    assert.equal(describeCause(new Error('see http://10.0.0.1:8545/abc')), 'see <rpc>');
+  });
+});

@@ -63,6 +63,15 @@ export interface AuditLineSource {
   readLines(fromSeq: number, count: number): Promise<Buffer[]>;
 }
 
+/** Both stores also hand one wallet's chain to verification as stored bytes. */
+export interface AuditWalletLineSource {
+  /**
+   * The wallet's newest `count` stored lines (address compared lower-case), oldest
+   * first; null where the store's index names a record it cannot produce.
+   */
+  readWalletLines(wallet: string, count: number): Promise<Array<Buffer | null>>;
+}
+
 /** Counters both stores keep; `writes` counts group commits, not appends. */
 export interface AuditLogStats {
   appends: number;

@@ -14,7 +14,7 @@ import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   AuditLogClosedError, type AuditEntry, type AuditHead, type AuditLineSource, type AuditLog,
-  type AuditLogStats, type AuditRecord,
+  type AuditLogStats, type AuditRecord, type AuditWalletLineSource,
 } from './audit-log.js';
 import { scanLog, type LineOffsets, type OpenReport, type WalletChain } from './file-scan.js';
 import { clampLimit } from './list-limit.js';
@@ -51,7 +51,7 @@ async function syncDirectory(dir: string): Promise<void> {
   }
 }
 
-export class FileAuditLog implements AuditLog, AuditLineSource {
+export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineSource {
   readonly stats: AuditLogStats = { appends: 0, writes: 0, fsyncs: 0, bytes: 0, conflicts: 0 };
   private readonly committer: GroupCommitter<AuditEntry, AuditRecord>;
   private closing: Promise<void> | undefined;
@@ -130,6 +130,15 @@ export class FileAuditLog implements AuditLog, AuditLineSource {
     const first = Math.max(0, Math.floor(fromSeq) - 1);
     const last = first + clampLimit(count, Math.max(0, this.offsets.count - first));
     return last > first ? this.readLineRange(first, last) : [];
+  }
+
+  async readWalletLines(wallet: string, count: number): Promise<Array<Buffer | null>> {
+    const chain = this.wallets.get(normalizeWallet(wallet));
+    const n = clampLimit(count, chain?.lines.length ?? 0);
+    if (!chain || n === 0) return [];
+    const wanted = chain.lines.slice(chain.lines.length - n);
+    // A line the file no longer holds (cut under a running service) is null for the verifier to report.
+    return Promise.all(wanted.map((lineNo) => this.readLineRange(lineNo, lineNo + 1).then(([line]) => line, () => null)));
   }
 
   /** Drains queued appends, syncs (unless fsync is 'off') and closes the file. */

@@ -14,7 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import {
   AuditLogClosedError, ZERO_HASH, type AuditEntry, type AuditHead, type AuditLineSource, type AuditLog,
-  type AuditLogStats, type AuditRecord,
+  type AuditLogStats, type AuditRecord, type AuditWalletLineSource,
 } from './audit-log.js';
 import { clampLimit } from './list-limit.js';
 import { GroupCommitter, type BatchOutcome } from './group-commit.js';
@@ -52,7 +52,7 @@ interface AppendCommand {
 /** Wallet heads cached between batches; the script re-checks them, so staleness costs a retry, not a fork. */
 const MAX_CACHED_WALLETS = 10_000;
 
-export class RedisAuditLog implements AuditLog, AuditLineSource {
+export class RedisAuditLog implements AuditLog, AuditLineSource, AuditWalletLineSource {
   readonly stats: AuditLogStats = { appends: 0, writes: 0, fsyncs: 0, bytes: 0, conflicts: 0 };
   private readonly committer: GroupCommitter<AuditEntry, AuditRecord>;
   private readonly keys: { head: string; records: string; walletHeads: string; claim: string };
@@ -125,6 +125,13 @@ export class RedisAuditLog implements AuditLog, AuditLineSource {
     const first = Math.max(1, Math.floor(fromSeq));
     const n = clampLimit(count, Math.max(0, seq - first + 1));
     return this.fetch(Array.from({ length: n }, (_, i) => String(first + i)));
+  }
+
+  async readWalletLines(wallet: string, count: number): Promise<Array<Buffer | null>> {
+    const n = clampLimit(count, Number.MAX_SAFE_INTEGER);
+    const seqs = n === 0 ? [] : await this.client.lrange(this.walletKey(normalizeWallet(wallet)), -n, -1);
+    // A seq the wallet's list names but the records hash lacks comes back null for the verifier to report.
+    return seqs.length === 0 ? [] : this.client.hmgetBuffer(this.keys.records, ...seqs);
   }
 
   /** Drains queued appends, then closes the connection. */

@@ -16,6 +16,15 @@ export async function createSha256Hex(): Promise<Sha256Hex> {
   return (bytes) => hasher.init().update(bytes).digest('hex');
 }
 
+/** Bytes in, the 32-byte SHA-256 digest out (a fresh copy); verification compares it with stored hex. */
+export type Sha256Digest = (bytes: Uint8Array) => Uint8Array;
+
+/** Like createSha256Hex, but without building a hex string per record: for the verification hot path. */
+export async function createSha256Digest(): Promise<Sha256Digest> {
+  const hasher: IHasher = await createSHA256();
+  return (bytes) => hasher.init().update(bytes).digest('binary');
+}
+
 /** Loads the process-wide hasher; safe to call more than once. */
 export async function initSha256(): Promise<void> {
   shared ??= await createSha256Hex();

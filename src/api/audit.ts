@@ -1,0 +1,135 @@
+// The audit operations: listings (global, per wallet), verification (global, per wallet) and a raw line export for bulk jobs.
+import { Type, type Static } from '@sinclair/typebox';
+import { readRange, type AuditVerifier } from '../audit/audit-verifier.js';
+import type { VerifyReport } from '../audit/chain-walk.js';
+import { json, validationFailed } from '../http/responses.js';
+import type { PlainRequest, PlainResponse, Route } from '../http/types.js';
+import type { IpBucket, RateLimiter } from '../limits/rate-limiter.js';
+import {
+  AuditGlobalResponse, AuditQuery, AuditVerifyGlobalResponse, AuditVerifyResponse, AuditWalletResponse, WalletPath,
+} from '../schemas/resources.js';
+import { compileValidator, numericParams, type ValidationIssue } from '../schemas/validator.js';
+
+export interface AuditRouteDeps {
+  verifier: AuditVerifier;
+  limiter: RateLimiter;
+}
+
+/** Paging for the bulk verifier: stored lines from `from_seq`, at most `limit` of them. */
+export const AuditExportQuery = Type.Object(
+  {
+    from_seq: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, default: 1000 })),
+  },
+  { additionalProperties: true },
+);
+
+const NEWLINE = Buffer.from('\n');
+const validateQuery = compileValidator(AuditQuery, 'query');
+const validatePath = compileValidator(WalletPath, 'path');
+const validateExport = compileValidator(AuditExportQuery, 'query');
+
+type Handle = (deps: AuditRouteDeps, request: PlainRequest) => Promise<PlainResponse>;
+
+export function auditRoutes(deps: AuditRouteDeps): Route[] {
+  const route = (pattern: string, bucket: IpBucket, handle: Handle): Route => ({
+    method: 'get',
+    pattern,
+    handler: async (request) => (await deps.limiter.checkIp(bucket, request.ip)) ?? guarded(deps, request, handle),
+  });
+  return [
+    route('/api/v1/audit/wallet/:wallet', 'auditList', listWallet),
+    route('/api/v1/audit/global', 'auditList', listGlobal),
+    route('/api/v1/audit/verify/:wallet', 'auditVerify', verifyWallet),
+    route('/api/v1/audit/verify', 'auditVerify', verifyGlobal),
+    route('/api/v1/audit/export', 'auditList', exportLines),
+  ];
+}
+
+/** A store that cannot be read answers 503: no listing or verdict on the chain is better than a wrong one. */
+async function guarded(deps: AuditRouteDeps, request: PlainRequest, handle: Handle): Promise<PlainResponse> {
+  try {
+    return await handle(deps, request);
+  } catch (error) {
+    return json(503, { detail: `audit log unavailable: ${(error as Error).message}; do not assume the chain is intact` });
+  }
+}
+
+type Parsed = { ok: true; wallet: string; limit: number } | { ok: false; response: PlainResponse };
+
+/** Path and query together, so one 422 names every bad parameter, as FastAPI does. */
+function parse(request: PlainRequest, withWallet: boolean): Parsed {
+  const issues: ValidationIssue[] = [];
+  let wallet = '';
+  if (withWallet) {
+    const path = validatePath({ wallet: request.params.wallet });
+    if (path.ok) wallet = path.value.wallet.toLowerCase();
+    else issues.push(...path.detail);
+  }
+  const query = validateQuery(numericParams(AuditQuery, request.query));
+  if (!query.ok) issues.push(...query.detail);
+  if (!query.ok || issues.length > 0) return { ok: false, response: validationFailed(issues) };
+  return { ok: true, wallet, limit: query.value.limit ?? 100 };
+}
+
+async function listWallet(deps: AuditRouteDeps, request: PlainRequest): Promise<PlainResponse> {
+  const parsed = parse(request, true);
+  if (!parsed.ok) return parsed.response;
+  const records = await deps.verifier.log.listWallet(parsed.wallet, parsed.limit);
+  const body: Static<typeof AuditWalletResponse> = { wallet: parsed.wallet, count: records.length, records };
+  return json(200, body);
+}
+
+async function listGlobal(deps: AuditRouteDeps, request: PlainRequest): Promise<PlainResponse> {
+  const parsed = parse(request, false);
+  if (!parsed.ok) return parsed.response;
+  const records = await deps.verifier.log.listGlobal(parsed.limit);
+  const body: Static<typeof AuditGlobalResponse> = { count: records.length, records };
+  return json(200, body);
+}
+
+/** The spec's fields, plus `first_broken_seq`; `records` holds the problems found (empty when healthy). */
+function verdictOf(report: VerifyReport) {
+  return {
+    total: report.total,
+    tampered: report.tampered,
+    healthy: report.healthy,
+    records: report.problems,
+    first_broken_seq: report.firstBrokenSeq,
+  };
+}
+
+async function verifyWallet(deps: AuditRouteDeps, request: PlainRequest): Promise<PlainResponse> {
+  const parsed = parse(request, true);
+  if (!parsed.ok) return parsed.response;
+  const report = await deps.verifier.verifyWallet(parsed.wallet, parsed.limit);
+  const body: Static<typeof AuditVerifyResponse> = { wallet: parsed.wallet, ...verdictOf(report) };
+  return json(200, body);
+}
+
+async function verifyGlobal(deps: AuditRouteDeps, request: PlainRequest): Promise<PlainResponse> {
+  const parsed = parse(request, false);
+  if (!parsed.ok) return parsed.response;
+  const body: Static<typeof AuditVerifyGlobalResponse> = verdictOf(await deps.verifier.verifyGlobal(parsed.limit));
+  return json(200, body);
+}
+
+/**
+ * The stored lines themselves (`<hash> <canonical JSON>`, one per line), so a bulk
+ * job hashes exactly the bytes the service hashed. Headers give the head the page
+ * was read against and the `from_seq` of the next page.
+ */
+async function exportLines(deps: AuditRouteDeps, request: PlainRequest): Promise<PlainResponse> {
+  const query = validateExport(numericParams(AuditExportQuery, request.query));
+  if (!query.ok) return validationFailed(query.detail);
+  const head = await deps.verifier.log.head();
+  const from = query.value.from_seq ?? 1;
+  const count = Math.max(0, Math.min(query.value.limit ?? 1000, head.seq - from + 1));
+  const lines = (await readRange(deps.verifier.log, from, count)).filter((line): line is Buffer => line !== null);
+  const text = Buffer.concat(lines.flatMap((line) => [line, NEWLINE]));
+  return {
+    status: 200,
+    headers: { 'x-audit-head-seq': String(head.seq), 'x-audit-head-hash': head.hash, 'x-audit-next-seq': String(from + count) },
+    raw: { contentType: 'text/plain; charset=utf-8', text },
+  };
+}

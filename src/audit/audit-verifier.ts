@@ -1,0 +1,84 @@
+// Verifies the newest records of the live audit log (global or one wallet) on the verification pool.
+import type { AuditLineSource, AuditLog, AuditWalletLineSource } from './audit-log.js';
+import { GENESIS, type ChainAnchor, type ChainEnd, type VerifyReport } from './chain-walk.js';
+import type { LinkField } from './chunk-scan.js';
+import { lineChunks, linesPerChunk } from './chunk-sources.js';
+import { clampLimit } from './list-limit.js';
+import { canonicalBytes, normalizeWallet, parseLine } from './record.js';
+import { initSha256, sha256Hex } from './sha256.js';
+import { verifyChunks } from './verify-chunks.js';
+import { VerifyPool } from './verify-pool.js';
+
+/** Both stores are all three: the log, its global lines and its wallet lines. */
+export type VerifiableAuditLog = AuditLog & AuditLineSource & AuditWalletLineSource;
+
+export class AuditVerifier {
+  private readonly pool: VerifyPool;
+
+  constructor(readonly log: VerifiableAuditLog, threads: number) {
+    this.pool = new VerifyPool(threads);
+  }
+
+  /**
+   * The newest `limit` records of the global chain, each re-hashed and linked to
+   * the one before; the first links to its predecessor when there is one, and the
+   * last must be the head the store reports (a cut tail shows nowhere else).
+   */
+  async verifyGlobal(limit: number): Promise<VerifyReport> {
+    await initSha256();
+    const head = await this.log.head();
+    const count = clampLimit(limit, head.seq);
+    const from = head.seq - count + 1;
+    const lines = await readRange(this.log, Math.max(1, from - 1), from > 1 ? count + 1 : count);
+    const anchor = from > 1 ? anchorOf(lines.shift() ?? null, from - 1) : GENESIS;
+    return this.run(lines, 'prev_hash', anchor, head);
+  }
+
+  /** The wallet's newest `limit` records on its own chain (`wallet_prev_hash`). */
+  async verifyWallet(wallet: string, limit: number): Promise<VerifyReport> {
+    await initSha256();
+    const count = clampLimit(limit, Number.MAX_SAFE_INTEGER);
+    if (count === 0) return this.run([], 'wallet_prev_hash', GENESIS);
+    const lines = await this.log.readWalletLines(normalizeWallet(wallet), count + 1);
+    const anchor = lines.length > count ? anchorOf(lines.shift() ?? null, 0) : GENESIS;
+    return this.run(lines, 'wallet_prev_hash', anchor);
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+
+  private run(lines: Array<Buffer | null>, field: LinkField, anchor: ChainAnchor, head?: ChainEnd): Promise<VerifyReport> {
+    // A record the store cannot produce is skipped: the record after it then fails its link (and seq).
+    const present = lines.filter((line): line is Buffer => line !== null);
+    const chunks = lineChunks(present, linesPerChunk(present.length, this.pool.threads));
+    return verifyChunks(this.pool, chunks, { field, anchor, head });
+  }
+}
+
+/**
+ * Lines `from` .. `from + count - 1`. When the batch read fails (a record missing
+ * from Redis, a file cut under the service) each line is read alone and the
+ * unreadable ones come back null.
+ */
+export async function readRange(source: AuditLineSource, from: number, count: number): Promise<Array<Buffer | null>> {
+  if (count <= 0) return [];
+  try {
+    return await source.readLines(from, count);
+  } catch {
+    const one = (seq: number) => source.readLines(seq, 1).then(([line]) => line ?? null, () => null);
+    return Promise.all(Array.from({ length: count }, (_, i) => one(from + i)));
+  }
+}
+
+/** The record before a range: the first record may name its stored or its real hash. */
+function anchorOf(line: Buffer | null, fallbackSeq: number): ChainAnchor {
+  if (line === null || line.length <= 65) return { seq: fallbackSeq, hashes: [] };
+  let seq = fallbackSeq;
+  try {
+    seq = parseLine(line).seq;
+  } catch {
+    // A damaged predecessor is not judged here; its position still gives the seq.
+  }
+  return { seq, hashes: [line.toString('latin1', 0, 64), sha256Hex(canonicalBytes(line))] };
+}

@@ -1,0 +1,117 @@
+// Where a bulk verification reads a whole chain: a log file, a JSON-lines export of records, or a running service.
+import { createReadStream } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
+import canonicalize from 'canonicalize';
+import type { AuditHead } from './audit-log.js';
+import { DEFAULT_CHUNK_BYTES, SpareBlocks, fileChunks, lineChunks } from './chunk-sources.js';
+import type { Chunk } from './verify-pool.js';
+
+export interface ChainSource {
+  /** What is being verified, for the report. */
+  name: string;
+  /** Units of `total` for progress: a file's bytes or a service's records. */
+  unit: 'bytes' | 'records';
+  total: number;
+  /** The head the chain must end at, when the source knows one. */
+  head?: AuditHead;
+  chunks: AsyncIterable<Chunk>;
+  /** Takes back a walked chunk's buffer for reuse (file sources). */
+  recycle?: (buffer: ArrayBuffer) => void;
+}
+
+const RECORDS_PER_CHUNK = 4096;
+
+/** A data directory (DATA_DIR or its audit/ folder), a log file, a JSON-lines file, or an http(s) base URL. */
+export async function openChainSource(location: string, pageSize = 10_000): Promise<ChainSource> {
+  if (/^https?:\/\//.test(location)) return serviceSource(location, pageSize);
+  const path = await logPath(location);
+  const { size } = await stat(path);
+  if (await startsWithBrace(path)) return { name: path, unit: 'bytes', total: size, chunks: recordChunks(path) };
+  const blocks = new SpareBlocks();
+  return {
+    name: path, unit: 'bytes', total: size, chunks: fileChunks(path, DEFAULT_CHUNK_BYTES, blocks), recycle: (buffer) => blocks.give(buffer),
+  };
+}
+
+async function logPath(location: string): Promise<string> {
+  const info = await stat(location);
+  if (!info.isDirectory()) return location;
+  for (const candidate of [join(location, 'audit', 'audit.log'), join(location, 'audit.log')]) {
+    if (await stat(candidate).then((s) => s.isFile(), () => false)) return candidate;
+  }
+  throw new Error(`${location} holds neither audit/audit.log nor audit.log`);
+}
+
+/** A stored log starts with a hash; a JSON-lines export of records starts with `{`. */
+async function startsWithBrace(path: string): Promise<boolean> {
+  const fh = await open(path, 'r');
+  try {
+    const { buffer, bytesRead } = await fh.read(Buffer.alloc(64), 0, 64, 0);
+    const text = buffer.toString('latin1', 0, bytesRead).trimStart();
+    return text.startsWith('{');
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * Records as the listing API returns them (the stored JSON plus `hash`), one per
+ * line, oldest first. Each becomes `<hash> <RFC 8785 canonical JSON without hash>`,
+ * which is the stored line whenever the record is intact. A line that is not a JSON
+ * object goes through as it is and is reported unparseable.
+ */
+async function* recordChunks(path: string): AsyncGenerator<Chunk> {
+  let batch: Buffer[] = [];
+  for await (const text of createInterface({ input: createReadStream(path), crlfDelay: Infinity })) {
+    batch.push(storedLineOf(text));
+    if (batch.length === RECORDS_PER_CHUNK) {
+      yield* lineChunks(batch, RECORDS_PER_CHUNK);
+      batch = [];
+    }
+  }
+  yield* lineChunks(batch, RECORDS_PER_CHUNK);
+}
+
+export function storedLineOf(text: string): Buffer {
+  try {
+    const { hash, ...body } = JSON.parse(text) as Record<string, unknown>;
+    const canonical = typeof hash === 'string' ? canonicalize(body) : undefined;
+    if (canonical !== undefined) return Buffer.from(`${hash} ${canonical}`, 'utf8');
+  } catch {
+    // Falls through: verification reports the line as it is.
+  }
+  return Buffer.from(text, 'utf8');
+}
+
+/** Pages through GET /api/v1/audit/export up to the head the first page names. */
+async function serviceSource(base: string, pageSize: number): Promise<ChainSource> {
+  const first = await fetchPage(base, 1, pageSize);
+  const head = { seq: Number(first.headers.get('x-audit-head-seq')), hash: first.headers.get('x-audit-head-hash') ?? '' };
+  if (!Number.isSafeInteger(head.seq)) throw new Error(`${base} did not answer with an audit head; is it this service?`);
+  async function* pages(): AsyncGenerator<Chunk> {
+    let page = first;
+    for (;;) {
+      const buffer = await page.arrayBuffer();
+      if (buffer.byteLength > 0) yield { buffer, length: buffer.byteLength };
+      const next = Number(page.headers.get('x-audit-next-seq'));
+      if (!(next <= head.seq)) return;
+      page = await fetchPage(base, next, Math.min(pageSize, head.seq - next + 1));
+    }
+  }
+  return { name: base, unit: 'records', total: head.seq, head, chunks: pages() };
+}
+
+/** One page; waits out a 429 as its Retry-After asks. */
+async function fetchPage(base: string, from: number, limit: number): Promise<Response> {
+  const url = new URL(`/api/v1/audit/export?from_seq=${from}&limit=${limit}`, base);
+  for (let attempt = 1; ; attempt++) {
+    const response = await fetch(url);
+    if (response.status === 200) return response;
+    const detail = await response.text();
+    if (response.status !== 429 || attempt === 20) throw new Error(`GET ${url.pathname} answered ${response.status}: ${detail}`);
+    await sleep(1000 * Number(response.headers.get('retry-after') ?? 1));
+  }
+}

@@ -1,0 +1,26 @@
+// Piscina task module: re-hashes one chunk of stored audit lines and reads their seqs and links.
+import * as crypto from 'node:crypto';
+import { move, transferableSymbol, valueSymbol } from 'piscina';
+import { scanChunk } from '../src/audit/chunk-scan.js';
+import { createSha256Digest, type Sha256Digest } from '../src/audit/sha256.js';
+import type { Hasher, VerifyResult, VerifyTask } from '../src/audit/verify-pool.js';
+
+// One hash-wasm instance per thread: it is not re-entrant, and each thread runs one task at a time.
+const digests: Record<Hasher, Sha256Digest> = {
+  'hash-wasm': await createSha256Digest(),
+  // The one-shot hash() (Node 20.12+) skips a Hash object per record.
+  'node:crypto': typeof crypto.hash === 'function'
+    ? (bytes) => crypto.hash('sha256', bytes, 'buffer')
+    : (bytes) => crypto.createHash('sha256').update(bytes).digest(),
+};
+
+// Piscina calls the default export. The chunk arrived transferred; the scan's columns
+// and the chunk itself go back transferred too, so no record bytes are copied.
+export default function verifyChunk(task: VerifyTask) {
+  const scan = scanChunk(new Uint8Array(task.buffer, 0, task.length), task.field, digests[task.hasher]);
+  const result: VerifyResult = { ...scan, buffer: task.buffer, length: task.length };
+  return move({
+    [transferableSymbol]: [scan.seqs.buffer, scan.flags.buffer, scan.starts.buffer, task.buffer],
+    [valueSymbol]: result,
+  } as never);
+}

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { freePort, printComparison, runLoad, spawnNode, stop } from './harness.js';
 import { tradeBody } from './trade-body.js';
 import { runWrk, wrkAvailable } from './wrk.js';
+import { runMcpLoad } from './mcp-scenario.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
@@ -26,6 +27,7 @@ async function main(): Promise<void> {
       AUDIT_FSYNC: process.env.AUDIT_FSYNC ?? 'batch',
       // The core path on the sample registry: no chain reads in the measurement.
       REGISTRY_FILE: here('../../registry/sample-registry.json'),
+      MCP_SESSIONS_PER_IP: String(connections * 2),
     },
     /listening on/,
   );
@@ -35,6 +37,9 @@ async function main(): Promise<void> {
     const baseline = await runLoad({ label: 'uWS echo', url: `http://127.0.0.1:${echoPort}/echo`, connections, seconds, body: tradeBody });
     const subject = await runLoad({ label: 'analyze/free (full path)', url: `http://127.0.0.1:${servicePort}/api/v1/analyze/free`, connections, seconds, body: tradeBody });
     printComparison(baseline, subject);
+    process.stdout.write('\nMCP: tools/call evaluate_trade, one session per connection\n');
+    const mcp = await runMcpLoad(`http://127.0.0.1:${servicePort}/mcp-http/mcp`, connections, seconds);
+    printComparison(subject, mcp);
     if (await wrkAvailable()) {
       process.stdout.write('\nwrk -t1 (lighter load generator, closer to the true ceiling)\n');
       const wrkBaseline = await runWrk('uWS echo (wrk)', `http://127.0.0.1:${echoPort}/echo`, connections, seconds);

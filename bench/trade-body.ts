@@ -10,12 +10,10 @@ export function walletFor(n: number): string {
   return `0x${(n % 1_000_000).toString(16).padStart(40, '0')}`;
 }
 
+export function tradeFields(n: number) {
+  return { wallet: walletFor(n), asset: asset.symbol, contract_address: asset.contract_address, side: 'buy', amount: 1 };
+}
+
 export function tradeBody(n: number): string {
-  return JSON.stringify({
-    wallet: walletFor(n),
-    asset: asset.symbol,
-    contract_address: asset.contract_address,
-    side: 'buy',
-    amount: 1,
-  });
+  return JSON.stringify(tradeFields(n));
 }

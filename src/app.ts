@@ -4,17 +4,28 @@ import { join } from 'node:path';
 import type { Address } from 'viem';
 import { analyzeRoutes } from './api/analyze.js';
 import { authRoutes } from './api/auth.js';
+import { mcpRoutes } from './api/mcp.js';
 import { policyRoutes } from './api/policy.js';
+import { simulateBalanceRoutes } from './api/simulate-balance.js';
+import { tokenSafetyRoutes } from './api/token-safety.js';
+import { verifyAuditTrail } from './audit/verify-audit-trail.js';
+import { createMcpServer } from './mcp/server.js';
+import { McpSessions } from './mcp/sessions.js';
+import type { McpToolDeps, PaymentTerms } from './mcp/tool-handlers.js';
 import { AccessTokens } from './auth/access-tokens.js';
 import { loadJwtSecret } from './auth/jwt-secret.js';
 import { SignIn } from './auth/sign-in.js';
 import { attachChain, type ChainContext } from './chain/attach.js';
+import { chainFacts, type ChainFacts } from './chain/chain-facts.js';
+import { simulateBalanceTool } from './chain/balance-simulation.js';
+import { checkTokenSafetyTool } from './safety/token-safety.js';
 import { ChainHoldingsReader } from './chain/holdings.js';
 import { assetRoutes } from './api/assets.js';
+import { auditRoutes } from './api/audit.js';
 import { documentRoutes } from './api/documents.js';
 import { healthRoutes } from './api/health.js';
 import { rootRoutes } from './api/root.js';
-import type { AuditLog } from './audit/audit-log.js';
+import { AuditVerifier, type VerifiableAuditLog } from './audit/audit-verifier.js';
 import { FileAuditLog } from './audit/file-audit-log.js';
 import { RedisAuditLog } from './audit/redis-audit-log.js';
 import { initSha256 } from './audit/sha256.js';
@@ -25,7 +36,6 @@ import { ScoreBatcher } from './evaluation/score-batcher.js';
 import { startEdge } from './http/server.js';
 import type { PlainRequest, Route } from './http/types.js';
 import { RateLimiter } from './limits/rate-limiter.js';
-import { ChainedPriceProvider, DefaultPriceProvider } from './prices/price-provider.js';
 import type { Registry } from './registry/registry.js';
 import type { CacheStore } from './store/cache-store.js';
 import { MemoryStore } from './store/memory-store.js';
@@ -75,16 +85,19 @@ export async function startService(config: Readonly<Config>, log: Logger, overri
     const store = closers.add(await openStore(config), (s) => s.close());
     const audit = closers.add(await openAudit(config, log, now), (a) => a.close());
     const scorer = closers.add(new ScoreBatcher(config.workers), (s) => s.close());
+    const verifier = closers.add(new AuditVerifier(audit, config.workers), (v) => v.close());
+    const facts = chainFacts(chain, store, now);
     const evaluation: EvaluationDeps = {
       registry: chain.registry,
-      prices: new ChainedPriceProvider([new DefaultPriceProvider()]),
+      prices: facts.prices,
+      dailyPnl: facts.dailyPnl,
       store,
       audit,
       scorer,
       limits: config.rateLimits,
       now,
     };
-    const routes = await buildRoutes(config, chain, evaluation);
+    const routes = await buildRoutes(config, chain, evaluation, verifier, closers, facts);
     const edge = closers.add(await startEdge(routes, edgeOptions(config, log)), (e) => e.close());
     let closing: Promise<void> | null = null;
     const close = () => (closing ??= closers.closeAll());
@@ -105,33 +118,67 @@ function edgeOptions(config: Readonly<Config>, log: Logger) {
   };
 }
 
-async function buildRoutes(config: Readonly<Config>, chain: ChainContext, evaluation: EvaluationDeps): Promise<Route[]> {
+async function buildRoutes(
+  config: Readonly<Config>, chain: ChainContext, evaluation: EvaluationDeps, verifier: AuditVerifier, closers: Closers,
+  facts: ChainFacts,
+): Promise<Route[]> {
   const { store, now } = evaluation;
   const limiter = new RateLimiter(store, config.rateLimits, now);
-  const idempotency = new IdempotencyCache(store, config.idempotencyTtlMs);
+  const analyze = { evaluation, idempotency: new IdempotencyCache(store, config.idempotencyTtlMs), limiter };
   const tokens = new AccessTokens(await loadJwtSecret(config.jwtSecret, config.dataDir), store, now);
   const token = chain.registry.serviceToken;
   const holdings = chain.client && token ? new ChainHoldingsReader(chain.client, { address: token.address as Address, decimals: token.decimals }) : null;
   const signIn = new SignIn(store, signInSettings(config, chain.registry.chainId), chain.client, now);
+  const mcp: McpToolDeps = {
+    analyze,
+    registry: chain.registry,
+    payment: paymentTerms(config, chain),
+    checkTokenSafety: (address) => checkTokenSafetyTool(facts.safety, address),
+    simulateBalance: (args) => simulateBalanceTool(facts.balances, args),
+    verifyWalletTrail: (wallet, limit) => verifyAuditTrail(verifier, { wallet, limit }) as Promise<Record<string, unknown>>,
+  };
+  const identity = { name: SERVICE_NAME, version: SERVICE_VERSION };
+  const sessions = closers.add(new McpSessions(config.mcpSessions, () => createMcpServer(identity, mcp), now), (s) => s.closeAll());
   return [
-    ...rootRoutes({
-      name: SERVICE_NAME,
-      version: SERVICE_VERSION,
-      chainId: chain.registry.chainId,
-      store: config.redisUrl ? 'redis' : 'memory',
-    }),
+    ...rootRoutes({ ...identity, chainId: chain.registry.chainId, store: config.redisUrl ? 'redis' : 'memory' }),
     ...healthRoutes(store),
     ...assetRoutes(chain.registry),
-    ...analyzeRoutes({ evaluation, idempotency, limiter }, { tokens, holdings }),
+    ...analyzeRoutes(analyze, { tokens, holdings }),
     ...authRoutes({ tokens, signIn, holdings, limiter }),
     ...policyRoutes({ tokens, holdings, store }),
-    ...documentRoutes(config),
+    ...tokenSafetyRoutes({ checker: facts.safety, limiter }),
+    ...simulateBalanceRoutes(facts.balances),
+    ...auditRoutes({ verifier, limiter }),
+    ...mcpRoutes({ sessions, limiter, limits: config.mcpSessions }),
+    ...documentRoutes(config, publicBase(config), SERVICE_NAME),
   ];
+}
+
+function publicBase(config: Readonly<Config>): string {
+  return (config.publicBaseUrl ?? `http://${config.host}:${config.port}`).replace(/\/$/, '');
+}
+
+/**
+ * Spec "x402 payment": 100000 base units (0.10) of the 6-decimal settlement stablecoin,
+ * 300 s validity. The devnet's deployer receives payments unless PAY_TO_ADDRESS says otherwise.
+ */
+function paymentTerms(config: Readonly<Config>, chain: ChainContext): PaymentTerms | null {
+  const asset = chain.registry.settlementAsset;
+  const payTo = config.payToAddress ?? chain.devnet?.deployer ?? null;
+  if (!asset || !payTo) return null;
+  return {
+    network: `eip155:${chain.registry.chainId}`,
+    asset: asset.address,
+    amount: '100000',
+    pay_to: payTo,
+    resource: `${publicBase(config)}/api/x402/analyze`,
+    max_timeout_seconds: 300,
+  };
 }
 
 /** SIWE binds messages to the service's authority: PUBLIC_BASE_URL when set, else host:port. */
 function signInSettings(config: Readonly<Config>, chainId: number) {
-  const base = new URL(config.publicBaseUrl ?? `http://${config.host}:${config.port}`);
+  const base = new URL(publicBase(config));
   return { domain: base.host, uri: base.origin, chainId };
 }
 
@@ -139,7 +186,7 @@ async function openStore(config: Readonly<Config>): Promise<CacheStore> {
   return config.redisUrl ? RedisStore.connect(config.redisUrl) : new MemoryStore();
 }
 
-async function openAudit(config: Readonly<Config>, log: Logger, now: () => number): Promise<AuditLog> {
+async function openAudit(config: Readonly<Config>, log: Logger, now: () => number): Promise<VerifiableAuditLog> {
   if (config.auditStore === 'redis' && config.redisUrl) return RedisAuditLog.connect(config.redisUrl, { now });
   const dir = join(config.dataDir, 'audit');
   await mkdir(dir, { recursive: true });

@@ -39,6 +39,8 @@ export const ConfigSchema = Type.Object({
   RATE_LIMIT_IP_AUDIT_VERIFY: Type.Optional(Count),
   RATE_LIMIT_IP_MCP: Type.Optional(Count),
   RATE_LIMIT_IP_AUTH: Type.Optional(Count),
+  MCP_SESSIONS_PER_IP: Type.Optional(Count),
+  MCP_SESSION_IDLE_SECONDS: Type.Optional(Count),
 });
 
 export type RawConfig = Static<typeof ConfigSchema>;
@@ -68,6 +70,7 @@ export interface Config {
   auditFsync: 'always' | 'batch' | 'off';
   idempotencyTtlMs: number;
   rateLimits: RateLimits;
+  mcpSessions: Readonly<{ perIp: number; idleMs: number }>;
 }
 
 /** A bad environment, with one line per offending variable. */
@@ -134,6 +137,7 @@ function resolveConfig(raw: RawConfig): Config {
     auditFsync: raw.AUDIT_FSYNC ?? 'batch',
     idempotencyTtlMs: (raw.IDEMPOTENCY_TTL_SECONDS ?? 300) * 1000,
     rateLimits: resolveRateLimits(raw),
+    mcpSessions: Object.freeze({ perIp: raw.MCP_SESSIONS_PER_IP ?? 5, idleMs: (raw.MCP_SESSION_IDLE_SECONDS ?? 300) * 1000 }),
   };
 }
 

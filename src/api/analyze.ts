@@ -97,7 +97,8 @@ export async function analyze(
   return toResponse(await runOnce(deps, evaluation), evaluation.trade.request_id);
 }
 
-async function runOnce(deps: AnalyzeDeps, request: EvaluationRequest) {
+/** Evaluates once per request_id (scoped to channel and wallet); shared by REST and MCP. */
+export async function runOnce(deps: AnalyzeDeps, request: EvaluationRequest): Promise<EvaluationOutcome | { kind: 'conflict' }> {
   const compute = () => evaluateTrade(deps.evaluation, request);
   const requestId = request.trade.request_id;
   if (requestId === null) return compute();

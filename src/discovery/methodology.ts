@@ -1,4 +1,6 @@
 // Renders the risk methodology document from the live catalogue, tiers and limits, so it cannot drift.
+import { REHASH_EXAMPLE } from '../audit/rehash-example.js';
+import { chainFactsSection } from '../chain/methodology-section.js';
 import type { Config } from '../config.js';
 import { REASON_CODES } from '../risk/reason-codes.js';
 import { TIER_POLICIES } from '../risk/tiers.js';
@@ -17,6 +19,7 @@ export function renderMethodology(config: Readonly<Config>): string {
     tierSection(config),
     reasonSection(),
     decisionsSection(config),
+    chainFactsSection(),
     auditSection(),
   ].join('\n');
 }
@@ -94,6 +97,51 @@ function auditSection(): string {
     'reasons, tier, price_usd, price_source, prev_hash, wallet_prev_hash}`; `hash` is the lower-case hex SHA-256',
     'of those canonical bytes. `prev_hash` is the hash of record `seq - 1` (64 zeros for the first record);',
     "`wallet_prev_hash` is the hash of the same wallet's previous record, so one wallet's chain verifies alone.",
+    '',
+    auditRecipe(),
+    auditVerification(),
+  ].join('\n');
+}
+
+function auditRecipe(): string {
+  return [
+    '### Re-hashing a record yourself',
+    '',
+    'The listings (`GET /api/v1/audit/global`, `GET /api/v1/audit/wallet/{wallet}`, newest first) return each record',
+    'as stored plus its `hash`. To check one: remove `hash`, write the rest in RFC 8785 canonical form (keys sorted by',
+    'UTF-16 code units, no whitespace, numbers and strings as ECMAScript `JSON.stringify` writes them), take SHA-256',
+    'of its UTF-8 bytes, and compare the lower-case hex with `hash`. Then each `prev_hash` must equal the `hash` of',
+    'the record one seq lower (`wallet_prev_hash` in a wallet listing). In plain Node, with the listing on stdin:',
+    '',
+    '```js',
+    REHASH_EXAMPLE.trimEnd(),
+    '```',
+    '',
+  ].join('\n');
+}
+
+function auditVerification(): string {
+  return [
+    '### Verification',
+    '',
+    '`GET /api/v1/audit/verify` checks the newest `limit` records (default 100, at most 1000) of the global chain and',
+    '`GET /api/v1/audit/verify/{wallet}` those of one wallet: each record\'s stored bytes are hashed as stored (never',
+    're-serialized), seqs must run up by one (in a wallet, increase), and each record must link to the one before it;',
+    "the first links to its predecessor when there is one, and the global chain must end at the store's head, since a",
+    'cut tail leaves no other trace. `total` is the records checked; `tampered` the records that fail, plus each',
+    'record missing from a cut tail; `healthy` is true only when `tampered` is 0. `records` lists the first 100',
+    'problems in stored order as `{seq, hash, problem}` with `problem` one of `hash_mismatch` (bytes and hash',
+    'differ), `broken_link`, `seq_gap` (records missing before it), `reorder` (stored out of seq order),',
+    '`unparseable`, `truncated` (the chain ends before the head; `hash` null) and `head_mismatch`. `first_broken_seq`',
+    'is the seq of the first record, in stored order, whose hash, seq or link fails (null when healthy): every record',
+    'stored before it verified. A record whose bytes fail stands for the seq expected at its place, and a link may name',
+    "the previous record's stored or its real hash, so one damaged record is reported once. A deleted record is",
+    'reported at the record after the hole; two swapped records at the first one out of place.',
+    '',
+    'The whole chain: `npm run audit:verify -- <DATA_DIR | audit.log | records.jsonl | http://host:port>`, which',
+    'pages a running service through `GET /api/v1/audit/export?from_seq=&limit=` (the stored lines as they are).',
+    'Exit status 0 only when healthy. A log file alone cannot show a cut tail: `--head SEQ:HASH` (an `audit_seq` and',
+    '`audit_hash` from a verdict) requires the chain to reach that record with that hash.',
     '',
   ].join('\n');
 }

@@ -1,0 +1,167 @@
+// The six MCP tools: names, descriptions, input and output schemas, annotations. The server and the card share them.
+import { Type, type TSchema } from '@sinclair/typebox';
+import { Address } from '../schemas/common.js';
+import { McpTradeRequest } from '../schemas/trade.js';
+
+export interface ToolDefinition {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: TSchema;
+  outputSchema: TSchema;
+}
+
+/** Spec "MCP interface": every tool is read-only, non-destructive and idempotent. */
+export const TOOL_ANNOTATIONS = Object.freeze({
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: true,
+});
+
+const VerdictOutput = Type.Object({
+  decision: Type.Union([Type.Literal('allow'), Type.Literal('warn'), Type.Literal('deny')]),
+  reasons: Type.Array(Type.String()),
+  tier: Type.Integer({ minimum: 1, maximum: 3 }),
+  max_trade_usd: Type.Number(),
+  calculated_notional_usd: Type.Number(),
+  price_usd: Type.Number(),
+  price_source: Type.String(),
+  risk_score: Type.Integer({ minimum: 0, maximum: 100 }),
+  request_id: Type.Union([Type.String(), Type.Null()]),
+  audit_hash: Type.Union([Type.String(), Type.Null()]),
+  audit_seq: Type.Union([Type.Integer(), Type.Null()]),
+});
+
+const PaidTradeInput = Type.Object(
+  { ...McpTradeRequest.properties, payment_proof: Type.Optional(Type.String({ minLength: 1, maxLength: 16384 })) },
+  { additionalProperties: false },
+);
+
+const ChallengeOrVerdict = Type.Object({
+  status: Type.Optional(Type.Literal('payment_required')),
+  network: Type.Optional(Type.String()),
+  asset: Type.Optional(Type.String()),
+  amount: Type.Optional(Type.String()),
+  pay_to: Type.Optional(Type.String()),
+  resource: Type.Optional(Type.String()),
+  description: Type.Optional(Type.String()),
+  max_timeout_seconds: Type.Optional(Type.Integer()),
+  tier_granted: Type.Optional(Type.Literal(2)),
+  ...Type.Partial(VerdictOutput).properties,
+});
+
+const ERROR_NOTE =
+  'If the result is an error (isError, with an `error` string), no result was produced: treat it as a failure, never as success.';
+
+export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
+  {
+    name: 'evaluate_trade',
+    title: 'Evaluate a trade before executing it',
+    description:
+      'Call before every trade on Robinhood Chain (chain 4663). Returns allow, warn or deny with reasons, a 0-100 risk score, ' +
+      'the USD price and its source, and the hash and sequence number of the audit record written for this decision. ' +
+      'Always Tier 1 (max notional 5,000 USD). Resolve `asset` and `contract_address` with get_supported_assets first: ' +
+      'an address that does not match the registry entry for the symbol is denied as a suspected fake token. `amount` is ' +
+      'in token units, not USD. Reuse `request_id` only to retry a call whose answer you never saw. deny means do not trade; ' +
+      `reasons starting with ADVISORY: are context only. ${ERROR_NOTE} For a trade, an error is a hard stop: do not trade.`,
+    inputSchema: McpTradeRequest,
+    outputSchema: VerdictOutput,
+  },
+  {
+    name: 'evaluate_trade_paid',
+    title: 'Evaluate a trade at Tier 2, paid per call with x402',
+    description:
+      'The same evaluation as evaluate_trade at Tier 2 (max notional 25,000 USD), paid per call. Call it without ' +
+      '`payment_proof` to get the payment challenge (status payment_required: network, asset, amount in base units, pay_to, ' +
+      'resource, max_timeout_seconds); settle it with an x402 client, then call again with the proof to get the verdict. ' +
+      ERROR_NOTE,
+    inputSchema: PaidTradeInput,
+    outputSchema: ChallengeOrVerdict,
+  },
+  {
+    name: 'check_token_safety',
+    title: 'Check a token contract for honeypot and ownership risks',
+    description:
+      'Heuristic safety check of an ERC-20 contract (bytecode analysis, owner checks, a simulated sell; not an audit). ' +
+      'Returns severity safe, warn or danger, the risk factors found, and whether a simulated sell succeeded. A danger ' +
+      `result makes the next evaluation of that contract a deny for 24 hours. ${ERROR_NOTE} On error do not assume the token is safe.`,
+    inputSchema: Type.Object({ contract_address: Address }, { additionalProperties: false }),
+    outputSchema: Type.Object({
+      severity: Type.Union([Type.Literal('safe'), Type.Literal('warn'), Type.Literal('danger')]),
+      risk_factors: Type.Array(Type.String()),
+      sell_simulation_ok: Type.Boolean(),
+    }),
+  },
+  {
+    name: 'simulate_balance',
+    title: 'Simulate a token balance after a trade',
+    description:
+      "Reads the holder's current balance of a token and returns it before and after a signed change `delta` " +
+      '(negative means spend), in token units as decimal strings. Read-only: uses eth_call with a state override and ' +
+      `never sends a transaction. ${ERROR_NOTE}`,
+    inputSchema: Type.Object(
+      {
+        token_address: Address,
+        holder: Address,
+        delta: Type.Number(),
+        decimals: Type.Optional(Type.Integer({ minimum: 0, maximum: 36, default: 18 })),
+      },
+      { additionalProperties: false },
+    ),
+    outputSchema: Type.Object({ before: Type.String(), after: Type.String(), delta: Type.String() }),
+  },
+  {
+    name: 'get_supported_assets',
+    title: 'List the official asset registry',
+    description:
+      'The official registry: each symbol with its canonical contract address, decimals and whether it is native. Use it ' +
+      'to fill `asset` and `contract_address` before evaluate_trade, and refresh it periodically rather than caching it ' +
+      `forever. ${ERROR_NOTE}`,
+    inputSchema: Type.Object({}, { additionalProperties: false }),
+    outputSchema: Type.Object({
+      assets: Type.Array(
+        Type.Object({
+          symbol: Type.String(),
+          contract_address: Type.String(),
+          decimals: Type.Integer({ default: 18 }),
+          is_native: Type.Boolean({ default: false }),
+        }),
+      ),
+    }),
+  },
+  {
+    name: 'verify_audit_trail',
+    title: "Verify a wallet's audit trail",
+    description:
+      "Recomputes the SHA-256 hash of the wallet's newest `limit` audit records and checks their chain links. healthy is " +
+      'true only when every hash and link holds; first_broken_seq names the first record that fails. ' +
+      `${ERROR_NOTE} On error do not assume the chain is intact.`,
+    inputSchema: Type.Object(
+      { wallet: Address, limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })) },
+      { additionalProperties: false },
+    ),
+    outputSchema: Type.Object({
+      healthy: Type.Boolean(),
+      records_checked: Type.Integer(),
+      first_broken_seq: Type.Union([Type.Integer(), Type.Null()]),
+    }),
+  },
+];
+
+/** Plain JSON Schema as the wire carries it (TypeBox's bookkeeping and $id removed). */
+export function wireSchema(schema: TSchema): Record<string, unknown> {
+  const { $id: _id, ...rest } = JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
+  return rest;
+}
+
+export function listedTools() {
+  return TOOL_DEFINITIONS.map((tool) => ({
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: wireSchema(tool.inputSchema),
+    outputSchema: wireSchema(tool.outputSchema),
+    annotations: { title: tool.title, ...TOOL_ANNOTATIONS },
+  }));
+}

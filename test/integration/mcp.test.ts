@@ -1,0 +1,197 @@
+// The MCP channel driven by the SDK's own Client over streamable HTTP against the running service.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { getJson, postJson, startTestService, type TestService } from '../support/service.js';
+
+let clock = Date.UTC(2026, 10, 17, 15, 0, 0);
+let running: TestService;
+const clients: Client[] = [];
+
+before(async () => {
+  // Generous session and request limits here; the limits themselves are tested on their own instances.
+  running = await startTestService({ REGISTRY_FILE: '', RATE_LIMIT_IP_MCP: '1000', MCP_SESSIONS_PER_IP: '50' }, undefined, { now: () => clock });
+});
+after(async () => {
+  await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
+  await running.stop();
+});
+
+async function connect(base = running.base): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp-http/mcp`));
+  const client = new Client({ name: 'guardrail-test', version: '1.0.0' });
+  await client.connect(transport);
+  clients.push(client);
+  return { client, transport };
+}
+
+function tsla() {
+  return running.service.registry.bySymbol('TSLA')!.contract_address;
+}
+
+const WALLET = '0x00000000000000000000000000000000000000a1';
+
+describe('MCP server', () => {
+  it('initializes with protocol 2025-06-18, logging, and a fixed tool list', async () => {
+    const { client, transport } = await connect();
+    assert.equal(transport.protocolVersion, '2025-06-18');
+    assert.deepEqual(client.getServerCapabilities(), { logging: {}, tools: { listChanged: false } });
+    assert.equal(client.getServerVersion()?.name, 'trade-guardrail');
+  });
+
+  it('lists the six tools with strict input schemas and read-only annotations', async () => {
+    const { client } = await connect();
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((tool) => tool.name), [
+      'evaluate_trade', 'evaluate_trade_paid', 'check_token_safety', 'simulate_balance', 'get_supported_assets', 'verify_audit_trail',
+    ]);
+    const evaluate = tools[0];
+    assert.equal(evaluate.inputSchema.additionalProperties, false);
+    assert.deepEqual(evaluate.inputSchema.required, ['wallet', 'asset', 'contract_address', 'side', 'amount']);
+    const props = evaluate.inputSchema.properties as Record<string, Record<string, unknown>>;
+    assert.equal(props.wallet.pattern, '^0x[a-fA-F0-9]{40}$');
+    assert.equal(props.max_slippage_bps.maximum, 10000);
+    for (const tool of tools) {
+      assert.equal(tool.outputSchema?.type, 'object', tool.name);
+      assert.deepEqual(
+        { ...tool.annotations, title: undefined },
+        { title: undefined, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+      );
+    }
+  });
+
+  it('evaluates a trade at Tier 1 into the same audit chain, channel mcp', async () => {
+    const { client } = await connect();
+    const answer = await client.callTool({
+      name: 'evaluate_trade',
+      arguments: { wallet: WALLET, asset: 'TSLA', contract_address: tsla(), side: 'buy', amount: 1, request_id: 'mcp-1' },
+    });
+    assert.equal(answer.isError, undefined);
+    const verdict = answer.structuredContent as Record<string, unknown>;
+    assert.equal(verdict.tier, 1);
+    assert.equal(verdict.max_trade_usd, 5000);
+    assert.equal(verdict.request_id, 'mcp-1');
+    assert.match(String(verdict.audit_hash), /^[0-9a-f]{64}$/);
+    assert.deepEqual(JSON.parse((answer.content as { text: string }[])[0].text), verdict);
+    const listed = await getJson(`${running.base}/api/v1/audit/wallet/${WALLET}?limit=1`);
+    assert.equal(listed.json.records[0].channel, 'mcp');
+    assert.equal(listed.json.records[0].seq, verdict.audit_seq);
+  });
+
+  it('denies a contract that does not match the registry', async () => {
+    const { client } = await connect();
+    const answer = await client.callTool({
+      name: 'evaluate_trade',
+      arguments: { wallet: WALLET, asset: 'TSLA', contract_address: `0x${'9'.repeat(40)}`, side: 'sell', amount: 1 },
+    });
+    const verdict = answer.structuredContent as { decision: string; reasons: string[] };
+    assert.equal(verdict.decision, 'deny');
+    assert.match(verdict.reasons[0], /^FAKE_TOKEN_SUSPECTED: /);
+  });
+
+  it('answers bad arguments with an error result naming the field', async () => {
+    const { client } = await connect();
+    const answer = await client.callTool({
+      name: 'evaluate_trade',
+      arguments: { wallet: WALLET, asset: 'TSLA', contract_address: tsla(), side: 'buy', amount: 1, max_slippage_bps: 20000, deadline: 5 },
+    });
+    assert.equal(answer.isError, true);
+    const error = answer.structuredContent as { error: string; detail: { loc: string[]; type: string }[] };
+    assert.equal(error.error, 'invalid arguments');
+    assert.deepEqual(error.detail.map((issue) => [issue.loc, issue.type]), [
+      [['deadline'], 'extra_forbidden'],
+      [['max_slippage_bps'], 'less_than_equal'],
+    ]);
+  });
+
+  it('shares the per-wallet window with REST', async () => {
+    const { client } = await connect();
+    const wallet = '0x00000000000000000000000000000000000000b2';
+    const body = { wallet, asset: 'TSLA', contract_address: tsla(), side: 'buy', amount: 1 };
+    for (let i = 0; i < 10; i += 1) assert.equal((await postJson(`${running.base}/api/v1/analyze/free`, body)).status, 200);
+    const answer = await client.callTool({ name: 'evaluate_trade', arguments: body });
+    assert.equal(answer.isError, true);
+    assert.match((answer.structuredContent as { error: string }).error, /^rate limited: 10 evaluations per 60 s for this wallet/);
+  });
+
+  it('lists the registry and verifies an audit trail', async () => {
+    const { client } = await connect();
+    const assets = (await client.callTool({ name: 'get_supported_assets', arguments: {} })).structuredContent as { assets: { symbol: string; decimals: number }[] };
+    assert.deepEqual(assets.assets.map((asset) => asset.symbol), running.service.registry.assets.map((asset) => asset.symbol));
+    assert.equal(assets.assets[0].decimals, 18);
+    const verified = await client.callTool({ name: 'verify_audit_trail', arguments: { wallet: WALLET } });
+    assert.deepEqual(verified.structuredContent, { healthy: true, records_checked: 2, first_broken_seq: null });
+  });
+
+  it('returns the payment challenge without a proof and refuses a proof it cannot verify', async () => {
+    const { client } = await connect();
+    const args = { wallet: WALLET, asset: 'TSLA', contract_address: tsla(), side: 'buy', amount: 1 };
+    const challenge = (await client.callTool({ name: 'evaluate_trade_paid', arguments: args })).structuredContent as Record<string, unknown>;
+    assert.deepEqual(
+      { ...challenge, asset: undefined, pay_to: undefined, resource: undefined },
+      {
+        status: 'payment_required', network: 'eip155:4663', asset: undefined, amount: '100000', pay_to: undefined, resource: undefined,
+        description: 'One trade evaluation at Tier 2 (max notional 25,000 USD)', max_timeout_seconds: 300, tier_granted: 2,
+      },
+    );
+    assert.equal(String(challenge.asset).toLowerCase(), running.service.registry.settlementAsset?.address.toLowerCase());
+    const paid = await client.callTool({ name: 'evaluate_trade_paid', arguments: { ...args, payment_proof: 'proof' } });
+    assert.equal(paid.isError, true);
+    assert.equal((paid.structuredContent as Record<string, unknown>).decision, undefined);
+  });
+});
+
+describe('MCP sessions', () => {
+  it('allows five sessions per client IP and frees one on DELETE', async () => {
+    const service = await startTestService();
+    try {
+      const open = await Promise.all(Array.from({ length: 5 }, () => connect(service.base)));
+      await assert.rejects(connect(service.base), /429|Too many MCP sessions/);
+      await open[0].transport.terminateSession();
+      await connect(service.base);
+    } finally {
+      await service.stop();
+    }
+  });
+
+  it('expires a session after 300 s idle', async () => {
+    const { client } = await connect();
+    clock += 301_000;
+    try {
+      await assert.rejects(client.listTools(), /Session not found|404/);
+    } finally {
+      clock -= 301_000;
+    }
+  });
+
+  it('answers 429 with Retry-After and the limit headers past 30 requests a minute', async () => {
+    const service = await startTestService({ RATE_LIMIT_IP_MCP: '3' });
+    try {
+      const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+      const headers = { accept: 'application/json, text/event-stream' };
+      for (let i = 0; i < 3; i += 1) assert.equal((await postJson(`${service.base}/mcp-http/mcp`, init, headers)).status, 200);
+      const refused = await postJson(`${service.base}/mcp-http/mcp`, init, headers);
+      assert.equal(refused.status, 429);
+      assert.ok(Number(refused.headers.get('retry-after')) >= 1);
+      assert.equal(refused.headers.get('x-ratelimit-limit'), '3');
+      assert.equal(refused.headers.get('x-ratelimit-window'), '60');
+    } finally {
+      await service.stop();
+    }
+  });
+});
+
+describe('server card', () => {
+  it('serves version 1.0.3 with the registered tools at every alias', async () => {
+    const { client } = await connect();
+    const { tools } = await client.listTools();
+    for (const path of ['/.well-known/mcp-server-card.json', '/.well-known/mcp/server-card.json', '/.well-known/mcp.json']) {
+      const card = await getJson(`${running.base}${path}`);
+      assert.equal(card.status, 200);
+      assert.equal(card.json.version, '1.0.3');
+      assert.equal(card.json.protocolVersion, '2025-06-18');
+      assert.deepEqual(card.json.tools, JSON.parse(JSON.stringify(tools)));
+    }
+  });
+});

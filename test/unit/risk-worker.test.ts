@@ -1,15 +1,17 @@
 // The Piscina scoring worker, run in a real pool, returns exactly what the in-thread engine returns.
+// Batches cross the thread boundary as JSON text (see ScoreBatcher), so this also shows that
+// nothing the engine reads or writes is lost in that encoding.
 import { deepStrictEqual } from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { Piscina } from 'piscina';
 import { evaluateRisk } from '../../src/risk/evaluate-risk.js';
-import type { RiskInput, RiskResult } from '../../src/risk/types.js';
+import type { RiskResult } from '../../src/risk/types.js';
 import { riskInput } from './risk-arbitraries.js';
 import { makeInput } from './risk-fixtures.js';
 
 // From dist/test/unit/ this resolves to dist/workers/score.js, the compiled worker.
-const pool = new Piscina<RiskInput[], RiskResult[]>({
+const pool = new Piscina<string, string>({
   filename: new URL('../../workers/score.js', import.meta.url).href,
   minThreads: 1,
   maxThreads: 2,
@@ -23,11 +25,11 @@ describe('workers/score.js through Piscina', () => {
   it('scores a batch of fixed and generated inputs exactly as the in-thread engine does', async () => {
     const inputs = [makeInput(), ...fc.sample(riskInput, { numRuns: 256, seed: 4663 })];
     const batches = [inputs.slice(0, 64), inputs.slice(64, 128), inputs.slice(128, 192), inputs.slice(192)];
-    const results = await Promise.all(batches.map((batch) => pool.run(batch)));
+    const results = await Promise.all(batches.map(async (batch) => JSON.parse(await pool.run(JSON.stringify(batch))) as RiskResult[]));
     deepStrictEqual(results.flat(), inputs.map((input) => evaluateRisk(input)));
   });
 
   it('an empty batch gives an empty result', async () => {
-    deepStrictEqual(await pool.run([]), []);
+    deepStrictEqual(JSON.parse(await pool.run('[]')), []);
   });
 });

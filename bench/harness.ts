@@ -15,8 +15,10 @@ export interface LoadResult {
 export { freePort };
 
 /** Spawns a node script and resolves once `ready` matches a line of its output. */
-export function spawnNode(script: string, args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function spawnNode(
+  script: string, args: string[], env: NodeJS.ProcessEnv, ready: RegExp, nodeFlags: string[] = [],
+): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [...nodeFlags, script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let seen = '';
     const timer = setTimeout(() => reject(new Error(`${script} did not become ready:\n${seen}`)), 30_000);

@@ -16,6 +16,7 @@ import {
   AuditLogClosedError, type AuditEntry, type AuditHead, type AuditLineSource, type AuditLog,
   type AuditLogStats, type AuditRecord, type AuditWalletLineSource,
 } from './audit-log.js';
+import { lockDirectory, type DirLock } from './dir-lock.js';
 import { scanLog, type LineOffsets, type OpenReport, type WalletChain } from './file-scan.js';
 import { clampLimit } from './list-limit.js';
 import { GroupCommitter, type BatchOutcome } from './group-commit.js';
@@ -62,6 +63,7 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
   private unsynced = false;
 
   private constructor(
+    private readonly lock: DirLock,
     private readonly fh: FileHandle,
     readonly path: string,
     private readonly options: Required<FileAuditLogOptions>,
@@ -75,7 +77,10 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
     this.committer = new GroupCommitter((entries) => this.commit(entries), options.maxBatch);
   }
 
-  /** Opens (creating if needed) DIR/audit.log, cutting a torn tail; see openReport. */
+  /**
+   * Opens (creating if needed) DIR/audit.log, cutting a torn tail; see openReport.
+   * Refuses (DirectoryLocked) while another live process has the directory open.
+   */
   static async open(dir: string, options: FileAuditLogOptions = { fsync: 'always' }): Promise<FileAuditLog> {
     const settings = {
       fsync: options.fsync, batchMs: options.batchMs ?? 50, maxBatch: options.maxBatch ?? 4096, now: options.now ?? Date.now,
@@ -83,8 +88,12 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
     if (!['always', 'batch', 'off'].includes(settings.fsync)) throw new Error(`unknown fsync mode ${settings.fsync}`);
     await initSha256();
     await mkdir(dir, { recursive: true });
+    const lock = await lockDirectory(dir);
     const path = join(dir, AUDIT_FILE_NAME);
-    const fh = await open(path, constants.O_RDWR | constants.O_CREAT, 0o644);
+    const fh = await open(path, constants.O_RDWR | constants.O_CREAT, 0o644).catch(async (error: unknown) => {
+      await lock.release();
+      throw error;
+    });
     try {
       const scan = await scanLog(fh, sha256Hex);
       if (scan.report.truncatedBytes > 0) {
@@ -92,9 +101,10 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
         await fh.datasync();
       }
       if (settings.fsync !== 'off') await syncDirectory(dir);
-      return new FileAuditLog(fh, path, settings, scan.offsets, scan.wallets, scan.head, scan.goodEnd, scan.report);
+      return new FileAuditLog(lock, fh, path, settings, scan.offsets, scan.wallets, scan.head, scan.goodEnd, scan.report);
     } catch (error) {
       await fh.close();
+      await lock.release();
       throw error;
     }
   }
@@ -148,11 +158,15 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
   }
 
   private async shutdown(): Promise<void> {
-    await this.committer.drain();
-    clearTimeout(this.syncTimer);
-    await this.syncing;
-    if (this.options.fsync !== 'off' && this.unsynced && !this.failure) await this.sync();
-    await this.fh.close();
+    try {
+      await this.committer.drain();
+      clearTimeout(this.syncTimer);
+      await this.syncing;
+      if (this.options.fsync !== 'off' && this.unsynced && !this.failure) await this.sync();
+      await this.fh.close();
+    } finally {
+      await this.lock.release();
+    }
   }
 
   private async commit(entries: AuditEntry[]): Promise<BatchOutcome<AuditRecord>> {

@@ -1,7 +1,7 @@
 // `npm start`'s entry point as a user meets it: bad configuration, refusing the slow fallback, clean stop.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -63,6 +63,24 @@ describe('start-up', () => {
       assert.match(run.output, new RegExp(`listening on http://127.0.0.1:${port}`));
       assert.match(run.output, /registry \(8 assets, chain 4663\): TSLA, NVDA/);
       assert.match(run.output, /SIGTERM: closing/);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a second service on the same DATA_DIR, which would fork the audit chain', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'startup-'));
+    const env = { DATA_DIR: dataDir, REGISTRY_FILE: SAMPLE_REGISTRY };
+    const lock = join(dataDir, 'audit', 'audit.lock');
+    try {
+      const first = await runMain({ ...env, PORT: String(await freePort()) }, async () => {
+        const second = await runMain({ ...env, PORT: String(await freePort()) });
+        assert.equal(second.code, 1);
+        assert.match(second.output, /failed to start: .*audit is in use by process \d+ \(lock file .*audit\.lock\); two writers would fork the audit chain/);
+        assert.ok(existsSync(lock), 'the first service still holds its lock');
+      });
+      assert.equal(first.code, 0);
+      assert.equal(existsSync(lock), false, 'a clean stop removes the lock');
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

@@ -1,11 +1,13 @@
 // FileAuditLog: the shared contract plus torn tails, corruption and fsync modes.
 import assert from 'node:assert/strict';
-import { appendFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, describe, it } from 'node:test';
+import { DirectoryLocked, LOCK_FILE_NAME } from '../../src/audit/dir-lock.js';
 import { FileAuditLog, type FileAuditLogOptions } from '../../src/audit/file-audit-log.js';
 import type { AuditRecord } from '../../src/audit/audit-log.js';
 import { WALLET_A, WALLET_B, ZEROS, checkChain, sampleEntry } from '../support/audit-fixtures.js';
@@ -198,3 +200,42 @@ function readLines(file: string): Buffer[] {
 async function lineLength(dir: string, seq: number): Promise<number> {
   return readLines(join(dir, 'audit.log'))[seq - 1].length + 1;
 }
+
+describe('FileAuditLog directory lock', () => {
+  it('refuses a second open of a directory this process already writes, and allows it after close', async () => {
+    const dir = await tempDir();
+    const first = await FileAuditLog.open(dir, { fsync: 'off' });
+    await assert.rejects(FileAuditLog.open(dir, { fsync: 'off' }), (error: Error) =>
+      error instanceof DirectoryLocked && error.message.includes(`in use by process ${process.pid}`));
+    const record = await first.append(sampleEntry(WALLET_A, 0));
+    await first.close();
+    const { log, next } = await reopenAndAppend(dir);
+    assert.deepEqual([next.seq, next.prev_hash], [2, record.hash]);
+    await log.close();
+  });
+
+  it('refuses while another live process holds the lock, naming it', async () => {
+    const dir = await tempDir();
+    const holder = spawn('sleep', ['30'], { stdio: 'ignore' });
+    try {
+      writeFileSync(join(dir, LOCK_FILE_NAME), `${holder.pid}\n`);
+      await assert.rejects(FileAuditLog.open(dir, { fsync: 'off' }), new RegExp(`in use by process ${holder.pid} `));
+      assert.equal(readFileSync(join(dir, LOCK_FILE_NAME), 'utf8'), `${holder.pid}\n`, 'the holder keeps its lock');
+    } finally {
+      holder.kill('SIGKILL');
+    }
+  });
+
+  it('takes over a lock left by a process that died (SIGKILL, power cut) or a torn lock file', async () => {
+    const { dir, records } = await seeded(2);
+    const dead = spawnSync('true').pid;
+    for (const content of [`${dead}\n`, '']) {
+      writeFileSync(join(dir, LOCK_FILE_NAME), content);
+      const log = await FileAuditLog.open(dir, { fsync: 'off' });
+      assert.equal(readFileSync(join(dir, LOCK_FILE_NAME), 'utf8'), `${process.pid}\n`);
+      assert.equal((await log.head()).hash, records[1].hash);
+      await log.close();
+      assert.equal(existsSync(join(dir, LOCK_FILE_NAME)), false);
+    }
+  });
+});

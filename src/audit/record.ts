@@ -62,7 +62,12 @@ export function recordBody(
  * whitespace. Throws on NaN, Infinity and lone surrogates, which JCS cannot express.
  */
 export function canonicalJson(body: AuditRecordBody): string {
-  const text = fastCanonicalJson(body) ?? canonicalize(body);
+  return fastCanonicalJson(body) ?? libraryCanonicalJson(body);
+}
+
+/** The general RFC 8785 path, for records the fast path hands back. */
+function libraryCanonicalJson(body: AuditRecordBody): string {
+  const text = canonicalize(body);
   if (text === undefined) throw new AuditRecordError('audit record has no JSON form');
   return text;
 }
@@ -129,7 +134,8 @@ export function sealRecord(
   checkLinks(seq, ts, prevHash, walletPrevHash);
   const body = recordBody(entry, seq, ts, prevHash, walletPrevHash);
   const fast = fastCanonicalJson(body);
-  const text = fast ?? canonicalJson(body);
+  // The fast path already said no when it returned null: go straight to the library.
+  const text = fast ?? libraryCanonicalJson(body);
   // Encode once with a placeholder hash, hash the body bytes in place, then fill it in.
   const line = Buffer.from(`${ZERO_HASH} ${text}\n`, 'utf8');
   const hash = sha256hex(canonicalBytes(line));

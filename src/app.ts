@@ -28,7 +28,6 @@ import { rootRoutes } from './api/root.js';
 import { AuditVerifier, type VerifiableAuditLog } from './audit/audit-verifier.js';
 import { FileAuditLog } from './audit/file-audit-log.js';
 import { RedisAuditLog } from './audit/redis-audit-log.js';
-import { initSha256 } from './audit/sha256.js';
 import type { Config } from './config.js';
 import type { EvaluationDeps } from './evaluation/evaluate-trade.js';
 import { IdempotencyCache } from './evaluation/idempotency.js';
@@ -76,7 +75,6 @@ class Closers {
 }
 
 export async function startService(config: Readonly<Config>, log: Logger, overrides: ServiceOverrides = {}): Promise<Service> {
-  await initSha256();
   const now = overrides.now ?? Date.now;
   const closers = new Closers();
   await mkdir(config.dataDir, { recursive: true });

@@ -5,7 +5,7 @@ import type { LinkField } from './chunk-scan.js';
 import { lineChunks, linesPerChunk } from './chunk-sources.js';
 import { clampLimit } from './list-limit.js';
 import { canonicalBytes, normalizeWallet, parseLine } from './record.js';
-import { initSha256, sha256Hex } from './sha256.js';
+import { sha256Hex } from './sha256.js';
 import { verifyChunks } from './verify-chunks.js';
 import { VerifyPool } from './verify-pool.js';
 
@@ -25,7 +25,6 @@ export class AuditVerifier {
    * last must be the head the store reports (a cut tail shows nowhere else).
    */
   async verifyGlobal(limit: number): Promise<VerifyReport> {
-    await initSha256();
     const head = await this.log.head();
     const count = clampLimit(limit, head.seq);
     const from = head.seq - count + 1;
@@ -36,7 +35,6 @@ export class AuditVerifier {
 
   /** The wallet's newest `limit` records on its own chain (`wallet_prev_hash`). */
   async verifyWallet(wallet: string, limit: number): Promise<VerifyReport> {
-    await initSha256();
     const count = clampLimit(limit, Number.MAX_SAFE_INTEGER);
     if (count === 0) return this.run([], 'wallet_prev_hash', GENESIS);
     const lines = await this.log.readWalletLines(normalizeWallet(wallet), count + 1);

@@ -22,7 +22,7 @@ import { clampLimit } from './list-limit.js';
 import { GroupCommitter, type BatchOutcome } from './group-commit.js';
 import { normalizeWallet, parseLine } from './record.js';
 import { sealBatch, type SealedBatch } from './seal-batch.js';
-import { initSha256, sha256Hex } from './sha256.js';
+import { sha256Hex } from './sha256.js';
 
 export type { OpenReport } from './file-scan.js';
 export const AUDIT_FILE_NAME = 'audit.log';
@@ -86,7 +86,6 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
       fsync: options.fsync, batchMs: options.batchMs ?? 50, maxBatch: options.maxBatch ?? 4096, now: options.now ?? Date.now,
     };
     if (!['always', 'batch', 'off'].includes(settings.fsync)) throw new Error(`unknown fsync mode ${settings.fsync}`);
-    await initSha256();
     await mkdir(dir, { recursive: true });
     const lock = await lockDirectory(dir);
     const path = join(dir, AUDIT_FILE_NAME);

@@ -1,6 +1,6 @@
 // Pure audit-record sealing and parsing: RFC 8785 canonical bytes, hash, log line.
 import canonicalize from 'canonicalize';
-import { ZERO_HASH, type AuditEntry, type AuditRecord } from './audit-log.js';
+import type { AuditEntry, AuditRecord } from './audit-log.js';
 import type { Sha256Hex } from './sha256.js';
 
 /** A stored line is `<64 hex hash> <canonical JSON>`; the JSON starts here. */
@@ -72,53 +72,82 @@ function libraryCanonicalJson(body: AuditRecordBody): string {
   return text;
 }
 
-// JSON.stringify writes a lone surrogate as a \ud800-style escape; RFC 8785 refuses those, so
-// seeing one sends the record to the library (an escaped backslash followed by "ud8" only
-// costs the slow path).
-const SURROGATE_ESCAPE = /\\ud[89a-f]/i;
-const FIRST_CHAR_DIGIT = /^\d/;
+// Strings free of these characters serialize as themselves between quotes (RFC 8785 section
+// 3.2.2.2 escapes only quote, backslash and controls). Any surrogate, paired or lone, sends the
+// record to the library, which refuses lone ones as JCS requires.
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+const SURROGATE = /[\ud800-\udfff]/;
 
-/**
- * A flat request as an object whose keys were inserted in UTF-16 order, or null to leave
- * it to the library (nested values, non-finite numbers, integer-like keys, which
- * JavaScript objects would reorder, and `__proto__`, which an object literal would not
- * keep as a key). A plain object, not Object.create(null): V8 stringifies those in
- * dictionary mode, several times slower.
- */
-function sortedFlatObject(object: Record<string, unknown>): Record<string, unknown> | null {
-  const sorted: Record<string, unknown> = {};
-  for (const key of Object.keys(object).sort()) {
-    if (key === '__proto__' || FIRST_CHAR_DIGIT.test(key)) return null;
-    const value = object[key];
-    const type = typeof value;
-    const flat = type === 'string' || type === 'boolean' || value === null || (type === 'number' && Number.isFinite(value));
-    if (!flat) return null;
-    sorted[key] = value;
-  }
-  return sorted;
+/** A JSON string literal as RFC 8785 writes it, or null to leave the record to the library. */
+function quote(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  if (!NEEDS_ESCAPE.test(value)) return `"${value}"`;
+  return SURROGATE.test(value) ? null : JSON.stringify(value);
 }
 
-const finite = (...values: number[]) => values.every((value) => typeof value === 'number' && Number.isFinite(value));
+/** ECMAScript Number-to-String, the form RFC 8785 section 3.2.2.3 requires (-0 writes as 0). */
+function numberText(value: unknown): string | null {
+  return typeof value === 'number' && Number.isFinite(value) ? String(value) : null;
+}
+
+function scalarText(value: unknown): string | null {
+  if (typeof value === 'boolean' || value === null) return String(value);
+  return typeof value === 'string' ? quote(value) : numberText(value);
+}
+
+/** Keys in UTF-16 code-unit order (RFC 8785 section 3.2.3); `<` on strings compares code units. */
+function sortedKeys(object: object): string[] {
+  const keys = Object.keys(object);
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i];
+    let j = i - 1;
+    for (; j >= 0 && keys[j] > key; j--) keys[j + 1] = keys[j];
+    keys[j + 1] = key;
+  }
+  return keys;
+}
+
+/** A flat object's canonical text, or null for nested values (left to the library). */
+function flatObjectText(object: Record<string, unknown>): string | null {
+  let text = '';
+  for (const key of sortedKeys(object)) {
+    const name = quote(key);
+    const value = scalarText(object[key]);
+    if (name === null || value === null) return null;
+    text += text === '' ? `${name}:${value}` : `,${name}:${value}`;
+  }
+  return `{${text}}`;
+}
+
+function stringArrayText(values: unknown): string | null {
+  if (!Array.isArray(values)) return null;
+  let text = '';
+  for (const value of values) {
+    const quoted = quote(value);
+    if (quoted === null) return null;
+    text += text === '' ? quoted : `,${quoted}`;
+  }
+  return `[${text}]`;
+}
 
 /**
  * The same bytes as `canonicalize` for the record shape every evaluation writes
- * (a flat request, string reasons), several times faster: the keys are inserted
- * in RFC 8785 order (section 3.2.3) and V8's JSON.stringify writes numbers in the
- * ECMAScript form JCS requires (section 3.2.2.3). Anything else returns null and
- * goes through the library; a property test holds the two equal.
+ * (a flat request, string reasons), several times faster: members are written in
+ * RFC 8785 key order by hand. Anything else (nested requests, surrogates, non-finite
+ * numbers) returns null and goes through the library; a property test holds the two equal.
  */
 export function fastCanonicalJson(body: AuditRecordBody): string | null {
-  const request = sortedFlatObject(body.request);
-  if (request === null || !finite(body.price_usd, body.risk_score, body.seq, body.tier, body.ts)) return null;
-  if (!body.reasons.every((reason) => typeof reason === 'string')) return null;
-  const strings = [body.channel, body.decision, body.prev_hash, body.price_source, body.wallet, body.wallet_prev_hash];
-  if (!strings.every((value) => typeof value === 'string')) return null;
-  const text = JSON.stringify({
-    channel: body.channel, decision: body.decision, prev_hash: body.prev_hash, price_source: body.price_source,
-    price_usd: body.price_usd, reasons: body.reasons, request, risk_score: body.risk_score, seq: body.seq,
-    tier: body.tier, ts: body.ts, wallet: body.wallet, wallet_prev_hash: body.wallet_prev_hash,
-  });
-  return SURROGATE_ESCAPE.test(text) ? null : text;
+  const parts = [
+    quote(body.channel), quote(body.decision), quote(body.prev_hash), quote(body.price_source),
+    numberText(body.price_usd), stringArrayText(body.reasons), flatObjectText(body.request),
+    numberText(body.risk_score), numberText(body.seq), numberText(body.tier), numberText(body.ts),
+    quote(body.wallet), quote(body.wallet_prev_hash),
+  ];
+  if (parts.includes(null)) return null;
+  const [channel, decision, prev, source, price, reasons, request, score, seq, tier, ts, wallet, walletPrev] = parts;
+  return `{"channel":${channel},"decision":${decision},"prev_hash":${prev},"price_source":${source},` +
+    `"price_usd":${price},"reasons":${reasons},"request":${request},"risk_score":${score},"seq":${seq},` +
+    `"tier":${tier},"ts":${ts},"wallet":${wallet},"wallet_prev_hash":${walletPrev}}`;
 }
 
 /**
@@ -136,16 +165,22 @@ export function sealRecord(
   const fast = fastCanonicalJson(body);
   // The fast path already said no when it returned null: go straight to the library.
   const text = fast ?? libraryCanonicalJson(body);
-  // Encode once with a placeholder hash, hash the body bytes in place, then fill it in.
-  const line = Buffer.from(`${ZERO_HASH} ${text}\n`, 'utf8');
-  const hash = sha256hex(canonicalBytes(line));
-  line.write(hash, 0, 'latin1');
+  const hash = sha256hex(text);
+  const line = Buffer.from(`${hash} ${text}\n`, 'utf8');
   // Detached from the caller's objects: a flat request and string reasons copy cheaply;
   // anything deeper is parsed back from the bytes.
-  const detached = fast !== null
-    ? { ...body, request: { ...body.request }, reasons: body.reasons.slice(), hash }
-    : { ...(JSON.parse(text) as AuditRecordBody), hash };
-  return { record: detached, line };
+  const record = fast !== null ? detachedRecord(body, hash) : { ...(JSON.parse(text) as AuditRecordBody), hash };
+  return { record, line };
+}
+
+/** One literal with every field (not a spread), so each record shares one fast object shape. */
+function detachedRecord(body: AuditRecordBody, hash: string): AuditRecord {
+  return {
+    seq: body.seq, ts: body.ts, wallet: body.wallet, channel: body.channel, request: { ...body.request },
+    decision: body.decision, risk_score: body.risk_score, reasons: body.reasons.slice(), tier: body.tier,
+    price_usd: body.price_usd, price_source: body.price_source, prev_hash: body.prev_hash,
+    wallet_prev_hash: body.wallet_prev_hash, hash,
+  };
 }
 
 /** The canonical JSON bytes of a line (with or without its trailing newline). */

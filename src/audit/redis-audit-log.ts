@@ -21,7 +21,7 @@ import { GroupCommitter, type BatchOutcome } from './group-commit.js';
 import { normalizeWallet, parseLine } from './record.js';
 import { APPEND_LUA, RELEASE_LUA } from './redis-append-script.js';
 import { sealBatch, type SealedBatch } from './seal-batch.js';
-import { initSha256, sha256Hex } from './sha256.js';
+import { sha256Hex } from './sha256.js';
 
 export interface RedisAuditLogOptions {
   /** Key prefix; default `tg:audit:`. */
@@ -76,7 +76,6 @@ export class RedisAuditLog implements AuditLog, AuditLineSource, AuditWalletLine
   }
 
   static async connect(url: string, options: RedisAuditLogOptions = {}): Promise<RedisAuditLog> {
-    await initSha256();
     const client = new Redis(url, {
       lazyConnect: true, maxRetriesPerRequest: 2, commandTimeout: options.commandTimeoutMs ?? 5000,
     });

@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ZERO_HASH, type AuditEntry } from '../../src/audit/audit-log.js';
 import { LINE_BODY_OFFSET, sealRecord } from '../../src/audit/record.js';
-import { initSha256, sha256Hex } from '../../src/audit/sha256.js';
+import { sha256Hex } from '../../src/audit/sha256.js';
 
 const TS0 = Date.UTC(2026, 0, 5, 14, 30, 0);
 
@@ -50,7 +50,7 @@ export interface GoldenRecord {
   hash: string;
 }
 
-/** Seals GOLDEN_ENTRIES into one chain (initSha256 must have resolved). */
+/** Seals GOLDEN_ENTRIES into one chain. */
 export function goldenChain(): GoldenRecord[] {
   const walletHeads = new Map<string, string>();
   let prev = ZERO_HASH;
@@ -66,7 +66,6 @@ export function goldenChain(): GoldenRecord[] {
 }
 
 async function main(): Promise<void> {
-  await initSha256();
   const out = process.argv[2] ?? join(process.cwd(), 'test', 'golden', 'audit-records.json');
   const document = {
     about: 'Golden audit chain. hash = lower-case hex SHA-256 of the UTF-8 bytes of canonical (RFC 8785 JSON of the record without hash); the stored line is hash, one space, canonical, newline. Wallets are stored lower-case.',

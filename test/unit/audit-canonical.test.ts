@@ -69,6 +69,9 @@ describe('fast canonical audit JSON', () => {
       prev_hash: '0'.repeat(64), wallet_prev_hash: '0'.repeat(64),
     } as AuditRecordBody;
     assert.equal(fastCanonicalJson(value), canonicalize(value));
+    const escaped = { ...value, request: JSON.parse('{"10":"a\\"b\\\\c\\n","__proto__":"x","é":1e21,"2":true}') } as unknown as AuditRecordBody;
+    assert.equal(fastCanonicalJson(escaped), canonicalize(escaped));
+    assert.notEqual(fastCanonicalJson(escaped), null, "escapes and integer-like keys stay on the fast path");
     const nested = { ...value, request: { inner: { b: 1, a: 2 } } } as unknown as AuditRecordBody;
     assert.equal(fastCanonicalJson(nested), null);
     assert.equal(canonicalJson(nested), canonicalize(nested));

@@ -6,7 +6,7 @@ import { ZERO_HASH, type AuditEntry } from '../../src/audit/audit-log.js';
 import {
   AuditRecordError, canonicalJson, lineHashMatches, parseLine, recordBody, sealRecord,
 } from '../../src/audit/record.js';
-import { createSha256Hex, initSha256, sha256Hex } from '../../src/audit/sha256.js';
+import { createSha256Hex, sha256Hex } from '../../src/audit/sha256.js';
 import { nodeSha256, sampleEntry } from '../support/audit-fixtures.js';
 import { goldenChain, type GoldenRecord } from '../golden/generate-audit-records.js';
 
@@ -20,7 +20,6 @@ const TOP_LEVEL_KEYS = [
 ];
 
 before(async () => {
-  await initSha256();
 });
 
 describe('golden audit records', () => {

@@ -1,6 +1,7 @@
 // Sends risk scoring to the Piscina pool in micro-batches gathered per event-loop turn.
 import { Piscina } from 'piscina';
 import type { RiskInput, RiskResult } from '../risk/types.js';
+import { decodeResults, encodeInputs } from '../risk/wire.js';
 
 interface Pending {
   input: RiskInput;
@@ -15,9 +16,9 @@ const WORKER_FILE = new URL('../../workers/score.js', import.meta.url).href;
  * batches amortise the message cost across requests that arrived in the same
  * turn of the event loop. At most one batch is in flight per thread: under load
  * the next batch grows while the threads work, instead of waking them per turn.
- * Batches travel as JSON text: one string copy is cheaper on the event loop than
- * structured-cloning each nested input, and every field is finite JSON already
- * (request values came from JSON; the engine clamps what it computes).
+ * Batches travel as compact JSON text (risk/wire.ts): one string copy is cheaper on
+ * the event loop than structured-cloning each nested input, and every field is
+ * finite JSON already (request values came from JSON; the engine clamps what it computes).
  */
 export class ScoreBatcher {
   private pending: Pending[] = [];
@@ -58,9 +59,9 @@ export class ScoreBatcher {
 
   private runBatch(batch: Pending[]): void {
     this.inflight += 1;
-    this.pool.run(JSON.stringify(batch.map((item) => item.input))).then(
+    this.pool.run(encodeInputs(batch.map((item) => item.input))).then(
       (text: string) => {
-        const results = JSON.parse(text) as RiskResult[];
+        const results = decodeResults(text);
         batch.forEach((item, index) => item.resolve(results[index]));
       },
       (error: unknown) => batch.forEach((item) => item.reject(error)),

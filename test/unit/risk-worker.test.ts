@@ -1,12 +1,12 @@
 // The Piscina scoring worker, run in a real pool, returns exactly what the in-thread engine returns.
-// Batches cross the thread boundary as JSON text (see ScoreBatcher), so this also shows that
-// nothing the engine reads or writes is lost in that encoding.
+// Batches cross the thread boundary in the compact form of risk/wire.ts, so this also shows
+// that nothing the engine reads or writes is lost in that encoding.
 import { deepStrictEqual } from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { Piscina } from 'piscina';
 import { evaluateRisk } from '../../src/risk/evaluate-risk.js';
-import type { RiskResult } from '../../src/risk/types.js';
+import { decodeResults, encodeInputs } from '../../src/risk/wire.js';
 import { riskInput } from './risk-arbitraries.js';
 import { makeInput } from './risk-fixtures.js';
 
@@ -25,11 +25,11 @@ describe('workers/score.js through Piscina', () => {
   it('scores a batch of fixed and generated inputs exactly as the in-thread engine does', async () => {
     const inputs = [makeInput(), ...fc.sample(riskInput, { numRuns: 256, seed: 4663 })];
     const batches = [inputs.slice(0, 64), inputs.slice(64, 128), inputs.slice(128, 192), inputs.slice(192)];
-    const results = await Promise.all(batches.map(async (batch) => JSON.parse(await pool.run(JSON.stringify(batch))) as RiskResult[]));
+    const results = await Promise.all(batches.map(async (batch) => decodeResults(await pool.run(encodeInputs(batch)))));
     deepStrictEqual(results.flat(), inputs.map((input) => evaluateRisk(input)));
   });
 
   it('an empty batch gives an empty result', async () => {
-    deepStrictEqual(JSON.parse(await pool.run('[]')), []);
+    deepStrictEqual(decodeResults(await pool.run(encodeInputs([]))), []);
   });
 });

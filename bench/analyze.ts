@@ -3,13 +3,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, printComparison, runLoad, spawnNode, stop } from './harness.js';
+import { freePort, printComparison, runLoad, spawnNode, stop, type LoadResult } from './harness.js';
 import { tradeBody } from './trade-body.js';
 import { runWrk, wrkAvailable } from './wrk.js';
 import { runMcpLoad } from './mcp-scenario.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
+/** Microseconds of CPU a second echo burns per request; 0 skips that comparison. */
+const burnUs = Number(process.env.BENCH_BURN_US ?? 0);
 /** The flags `npm start` gives node (package.json), so the bench measures the service as it ships. */
 const SERVICE_NODE_FLAGS = ['--max-semi-space-size=32'];
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
@@ -40,6 +42,7 @@ async function main(): Promise<void> {
     const baseline = await runLoad({ label: 'uWS echo', url: `http://127.0.0.1:${echoPort}/echo`, connections, seconds, body: tradeBody });
     const subject = await runLoad({ label: 'analyze/free (full path)', url: `http://127.0.0.1:${servicePort}/api/v1/analyze/free`, connections, seconds, body: tradeBody });
     printComparison(baseline, subject);
+    if (burnUs > 0) await compareBurningEcho(subject);
     process.stdout.write('\nMCP: tools/call evaluate_trade, one session per connection\n');
     const mcp = await runMcpLoad(`http://127.0.0.1:${servicePort}/mcp-http/mcp`, connections, seconds);
     printComparison(subject, mcp);
@@ -54,6 +57,22 @@ async function main(): Promise<void> {
   } finally {
     await Promise.all([stop(echo), stop(service)]);
     rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The same load on an echo that burns `burnUs` of CPU per request on its event loop: a
+ * server with no pipeline at all but the evaluation's cost, so its latency is what the
+ * machine allows at that cost with the load generator sharing the cores.
+ */
+async function compareBurningEcho(subject: LoadResult): Promise<void> {
+  const port = await freePort();
+  const burning = await spawnNode(here('./echo-server.js'), [String(port), String(burnUs)], {}, /listening/);
+  try {
+    const label = `uWS echo burning ${burnUs} us`;
+    printComparison(await runLoad({ label, url: `http://127.0.0.1:${port}/echo`, connections, seconds, body: tradeBody }), subject);
+  } finally {
+    await stop(burning);
   }
 }
 

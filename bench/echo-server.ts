@@ -1,8 +1,16 @@
 // The trivial uWS echo server every benchmark is compared against: read the body, send it back.
+// An optional second argument burns that many microseconds of CPU per request before answering:
+// an echo that costs what an evaluation costs, to show what latency the machine itself allows.
 import { loadNativeUws } from '../src/http/uws.js';
 
 const uws = loadNativeUws();
 const port = Number(process.argv[2] ?? 0);
+const burnNs = BigInt(Math.round(Number(process.argv[3] ?? 0) * 1000));
+
+function burn(): void {
+  const until = process.hrtime.bigint() + burnNs;
+  while (burnNs > 0n && process.hrtime.bigint() < until);
+}
 
 uws
   .App()
@@ -12,6 +20,7 @@ uws
     res.onData((chunk, isLast) => {
       chunks.push(Buffer.from(new Uint8Array(chunk)));
       if (!isLast) return;
+      burn();
       res.cork(() => res.writeHeader('content-type', 'application/json').end(Buffer.concat(chunks)));
     });
   })

@@ -34,12 +34,10 @@ export async function gatherFacts(
 ): Promise<RiskInput> {
   const bySymbol = sources.registry.bySymbol(trade.asset);
   const byAddress = sources.registry.byAddress(trade.contract_address);
-  const [price, danger, latest, blocked, dailyPnlUsd] = await Promise.all([
+  const [price, [danger, latest, blocked], dailyPnlUsd] = await Promise.all([
     // A fake token is priced as the asset it claims to be, so the caller sees the notional it meant.
     bySymbol ? sources.prices.quote(bySymbol) : Promise.resolve(UNAVAILABLE),
-    sources.store.get(dangerKey(trade.contract_address)),
-    sources.store.get(safetyKey(trade.contract_address)),
-    sources.store.get(policyKey(trade.wallet)),
+    sources.store.getMany([dangerKey(trade.contract_address), safetyKey(trade.contract_address), policyKey(trade.wallet)]),
     // Rejects when holdings cannot be read, so the evaluation fails closed.
     sources.dailyPnl ? sources.dailyPnl.pnlUsd(trade.wallet, window.nowMs) : Promise.resolve(0),
   ]);

@@ -20,6 +20,8 @@ export interface CacheStore {
   /** Resolves when the store answers; rejects when it does not. */
   ping(): Promise<void>;
   get(key: string): Promise<string | null>;
+  /** Several values in one round trip, in the order of `keys`; null where a key is absent. */
+  getMany(keys: readonly string[]): Promise<Array<string | null>>;
   /** Sets a value; ttlMs <= 0 means no expiry (and clears an earlier TTL). */
   set(key: string, value: string, ttlMs: number): Promise<void>;
   /** Atomic: sets only when the key is absent; true when this call set it. */

@@ -84,6 +84,10 @@ export class MemoryStore implements CacheStore {
     return this.liveValue(key);
   }
 
+  async getMany(keys: readonly string[]): Promise<Array<string | null>> {
+    return keys.map((key) => this.liveValue(key));
+  }
+
   async set(key: string, value: string, ttlMs: number): Promise<void> {
     this.values.set(key, new ValueEntry(value, expiryFor(ttlMs, Date.now())));
   }

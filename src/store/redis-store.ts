@@ -146,6 +146,12 @@ export class RedisStore implements CacheStore {
     return this.redis.get(this.prefix + key);
   }
 
+  /** MGET: one command for the evaluation's several flags (a single node, so one slot question never arises). */
+  async getMany(keys: readonly string[]): Promise<Array<string | null>> {
+    if (keys.length === 0) return [];
+    return this.redis.mget(keys.map((key) => this.prefix + key));
+  }
+
   async set(key: string, value: string, ttlMs: number): Promise<void> {
     // A plain SET also clears an earlier TTL, matching "ttlMs <= 0 means no expiry".
     if (ttlMs > 0) await this.redis.set(this.prefix + key, value, 'PX', Math.ceil(ttlMs));

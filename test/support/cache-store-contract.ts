@@ -73,6 +73,17 @@ function valueCases(ctx: StoreRef): void {
     assert.equal(await store.get(key), null);
   });
 
+  it('getMany answers in key order, null where absent, and agrees with get', async () => {
+    const store = use(ctx);
+    const [a, b, missing] = [freshKey('many-a'), freshKey('many-b'), freshKey('many-missing')];
+    await store.set(a, 'alpha', 0);
+    await store.set(b, '', 60_000);
+    assert.deepEqual(await store.getMany([b, missing, a, a]), ['', null, 'alpha', 'alpha']);
+    assert.deepEqual(await store.getMany([]), []);
+    await store.delete(a);
+    assert.deepEqual(await store.getMany([a, b]), [null, '']);
+  });
+
   it('stores the empty string and unicode exactly', async () => {
     const store = use(ctx);
     const empty = freshKey('empty');

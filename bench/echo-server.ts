@@ -8,8 +8,9 @@ const port = Number(process.argv[2] ?? 0);
 const burnNs = BigInt(Math.round(Number(process.argv[3] ?? 0) * 1000));
 
 function burn(): void {
+  if (burnNs === 0n) return;
   const until = process.hrtime.bigint() + burnNs;
-  while (burnNs > 0n && process.hrtime.bigint() < until);
+  while (process.hrtime.bigint() < until);
 }
 
 uws

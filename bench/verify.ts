@@ -6,7 +6,6 @@
 // also run with node:crypto to show what the SHA-256 primitive costs. Each figure
 // is the best of BENCH_ROUNDS interleaved runs, so a neighbour's burst of CPU does
 // not decide it.
-import * as crypto from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -16,7 +15,7 @@ import type { AuditEntry, AuditHead } from '../src/audit/audit-log.js';
 import { ZERO_HASH } from '../src/audit/audit-log.js';
 import { DEFAULT_CHUNK_BYTES, SpareBlocks, fileChunks } from '../src/audit/chunk-sources.js';
 import { sealRecord } from '../src/audit/record.js';
-import { createSha256Digest } from '../src/audit/sha256.js';
+import { createSha256Digest, opensslOneShot, opensslSha256Digest, sha256Hex } from '../src/audit/sha256.js';
 import { verifyChunks } from '../src/audit/verify-chunks.js';
 import { VerifyPool, type Hasher } from '../src/audit/verify-pool.js';
 
@@ -25,13 +24,7 @@ const THREADS = Number(process.env.BENCH_THREADS ?? availableParallelism());
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const WALLETS = 10_000;
 
-/** node:crypto's one-shot hash() (Node 20.12+) is its fastest form for small inputs; createHash otherwise. */
-const ONE_SHOT = typeof crypto.hash === 'function';
-const NODE_HASH = ONE_SHOT ? 'hash()' : 'createHash()';
-const nodeHex = (bytes: Uint8Array | string) =>
-  ONE_SHOT ? crypto.hash('sha256', bytes) : crypto.createHash('sha256').update(bytes).digest('hex');
-const nodeDigest = (bytes: Uint8Array) =>
-  ONE_SHOT ? crypto.hash('sha256', bytes, 'buffer') : crypto.createHash('sha256').update(bytes).digest();
+const NODE_HASH = opensslOneShot ? 'hash()' : 'createHash()';
 const wallet = (n: number) => `0x${(n % WALLETS).toString(16).padStart(40, '0')}`;
 
 /** The shape /api/v1/analyze/free records: the request as sent, Tier 1, a default price. */
@@ -60,7 +53,7 @@ async function buildLog(path: string): Promise<AuditHead> {
   let batch: Buffer[] = [];
   for (let n = 1; n <= RECORDS; n++) {
     const e = entry(n);
-    const { record, line } = sealRecord(e, n, 1_767_225_600_000 + n, head.hash, walletHeads.get(e.wallet) ?? ZERO_HASH, nodeHex);
+    const { record, line } = sealRecord(e, n, 1_767_225_600_000 + n, head.hash, walletHeads.get(e.wallet) ?? ZERO_HASH, sha256Hex);
     walletHeads.set(e.wallet, record.hash);
     head = { seq: n, hash: record.hash };
     batch.push(line);
@@ -101,7 +94,7 @@ async function rawRate(path: string, hasher: Hasher): Promise<number> {
 async function hashWorker(): Promise<void> {
   const { buffers, lengths, hasher } = workerData as { buffers: ArrayBuffer[]; lengths: number[]; hasher: Hasher };
   const wasm = await createSha256Digest();
-  const digest = hasher === 'hash-wasm' ? wasm : nodeDigest;
+  const digest = hasher === 'hash-wasm' ? wasm : opensslSha256Digest;
   const chunks = buffers.map((buffer, n) => new Uint8Array(buffer, 0, lengths[n]));
   const bounds = chunks.map((bytes) => {
     const text = Buffer.from(bytes.buffer, 0, bytes.length);

@@ -1,17 +1,13 @@
 // Piscina task module: re-hashes one chunk of stored audit lines and reads their seqs and links.
-import * as crypto from 'node:crypto';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { scanChunk } from '../src/audit/chunk-scan.js';
-import { createSha256Digest, type Sha256Digest } from '../src/audit/sha256.js';
+import { createSha256Digest, opensslSha256Digest, type Sha256Digest } from '../src/audit/sha256.js';
 import type { Hasher, VerifyResult, VerifyTask } from '../src/audit/verify-pool.js';
 
 // One hash-wasm instance per thread: it is not re-entrant, and each thread runs one task at a time.
 const digests: Record<Hasher, Sha256Digest> = {
   'hash-wasm': await createSha256Digest(),
-  // The one-shot hash() (Node 20.12+) skips a Hash object per record.
-  'node:crypto': typeof crypto.hash === 'function'
-    ? (bytes) => crypto.hash('sha256', bytes, 'buffer')
-    : (bytes) => crypto.createHash('sha256').update(bytes).digest(),
+  'node:crypto': opensslSha256Digest,
 };
 
 // Piscina calls the default export. The chunk arrived transferred; the scan's columns

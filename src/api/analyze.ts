@@ -1,6 +1,6 @@
 // The public analyze operations (analyze/free and demo/analyze): TradeRequest in, Verdict out, at Tier 1.
-import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
+import { sha256Hex } from '../audit/sha256.js';
 import { errorVerdict, evaluateTrade, type Channel, type EvaluationDeps, type EvaluationOutcome, type EvaluationRequest } from '../evaluation/evaluate-trade.js';
 import type { IdempotencyCache } from '../evaluation/idempotency.js';
 import type { AccessTokens } from '../auth/access-tokens.js';
@@ -112,7 +112,7 @@ export async function runOnce(deps: AnalyzeDeps, request: EvaluationRequest): Pr
 }
 
 function fingerprint(body: Record<string, unknown>): string {
-  return createHash('sha256').update(canonicalize(body) ?? '').digest('hex');
+  return sha256Hex(canonicalize(body) ?? '');
 }
 
 function toResponse(outcome: EvaluationOutcome | { kind: 'conflict' }, requestId: string | null): PlainResponse {

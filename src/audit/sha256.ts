@@ -24,8 +24,8 @@ export async function createSha256Digest(): Promise<Sha256Digest> {
   return (bytes) => hasher.init().update(bytes).digest('binary');
 }
 
-// crypto.hash() is Node 20.12+; createHash is the same OpenSSL digest with more set-up per call.
-const oneShot = typeof crypto.hash === 'function';
+/** crypto.hash() is Node 20.12+; createHash is the same OpenSSL digest with more set-up per call. */
+export const opensslOneShot = typeof crypto.hash === 'function';
 
 /**
  * The process-wide hasher for sealing appends and checking single lines. Every
@@ -34,5 +34,10 @@ const oneShot = typeof crypto.hash === 'function';
  * Same function, same digest: a record sealed here verifies with either.
  */
 export function sha256Hex(bytes: Uint8Array | string): string {
-  return oneShot ? crypto.hash('sha256', bytes, 'hex') : crypto.createHash('sha256').update(bytes).digest('hex');
+  return opensslOneShot ? crypto.hash('sha256', bytes, 'hex') : crypto.createHash('sha256').update(bytes).digest('hex');
+}
+
+/** OpenSSL's digest as bytes: the verification pool's `node:crypto` hasher. */
+export function opensslSha256Digest(bytes: Uint8Array): Uint8Array {
+  return opensslOneShot ? crypto.hash('sha256', bytes, 'buffer') : crypto.createHash('sha256').update(bytes).digest();
 }

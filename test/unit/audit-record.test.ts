@@ -6,7 +6,7 @@ import { ZERO_HASH, type AuditEntry } from '../../src/audit/audit-log.js';
 import {
   AuditRecordError, canonicalJson, lineHashMatches, parseLine, recordBody, sealRecord,
 } from '../../src/audit/record.js';
-import { createSha256Hex, sha256Hex } from '../../src/audit/sha256.js';
+import { createSha256Hex, opensslSha256Digest, sha256Hex } from '../../src/audit/sha256.js';
 import { nodeSha256, sampleEntry } from '../support/audit-fixtures.js';
 import { goldenChain, type GoldenRecord } from '../golden/generate-audit-records.js';
 
@@ -117,6 +117,7 @@ describe('sha256', () => {
       assert.equal(sha256Hex(input), expected);
       assert.equal(sha256Hex(Buffer.from(input, 'utf8')), expected);
       assert.equal(independent(input), expected);
+      assert.equal(Buffer.from(opensslSha256Digest(Buffer.from(input, 'utf8'))).toString('hex'), expected);
     }
     assert.equal(sha256Hex('abc'), 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
   });

@@ -44,13 +44,10 @@ export async function evaluateTrade(deps: EvaluationDeps, request: EvaluationReq
       return { kind: 'limited', retryAfterMs: window.retryAfterMs, limit: windowLimit, windowMs: deps.limits.windowMs };
     }
     step = 'fact gathering';
-    const input = await gatherFacts(deps, request.trade, tierPolicy(request.tier), {
-      windowCount: window.count,
-      windowLimit,
-      nowMs: deps.now(),
-    });
+    const facts = { windowCount: window.count, windowLimit, nowMs: deps.now() };
+    const input = await gatherFacts(deps, request.trade, tierPolicy(request.tier), facts, request.entitledTier);
     step = 'scoring';
-    const result = capPreview(await deps.scorer.score(input), request);
+    const result = await deps.scorer.score(input);
     step = 'audit append';
     const record = await deps.audit.append({
       wallet,
@@ -67,19 +64,6 @@ export async function evaluateTrade(deps: EvaluationDeps, request: EvaluationReq
   } catch (error) {
     return { kind: 'error', verdict: errorVerdict(request, `${step} failed: ${(error as Error).message}`, deps.now()) };
   }
-}
-
-/**
- * DESIGN.md: a preview never grants more than the wallet's entitlement, so a
- * verdict previewed above it is never `allow`.
- */
-export function capPreview(result: RiskResult, request: EvaluationRequest): RiskResult {
-  const entitled = request.entitledTier;
-  if (entitled === undefined || request.tier <= entitled || result.decision !== 'allow') return result;
-  const reason =
-    `PREVIEW_ABOVE_ENTITLEMENT: evaluated as a preview of Tier ${request.tier}; ` +
-    `the wallet's holdings grant Tier ${entitled}, so this verdict is not an allowance`;
-  return { ...result, decision: 'warn', reasons: [reason, ...result.reasons] };
 }
 
 async function countEvaluation(deps: EvaluationDeps, wallet: string, limit: number) {

@@ -3,7 +3,7 @@ import type { DailyPnlReader } from '../chain/daily-pnl.js';
 import type { PriceProvider } from '../prices/price-provider.js';
 import { UNAVAILABLE } from '../prices/price-provider.js';
 import type { Registry, RegistryAsset } from '../registry/registry.js';
-import type { RegistryFact, RiskInput, SafetyFact, TierPolicy, TradeInput } from '../risk/types.js';
+import type { RegistryFact, RiskInput, SafetyFact, Tier, TierPolicy, TradeInput } from '../risk/types.js';
 import type { CacheStore } from '../store/cache-store.js';
 
 export interface FactSources {
@@ -31,6 +31,7 @@ export async function gatherFacts(
   trade: TradeInput,
   policy: TierPolicy,
   window: WindowFacts,
+  entitledTier: Tier = policy.tier,
 ): Promise<RiskInput> {
   const bySymbol = sources.registry.bySymbol(trade.asset);
   const byAddress = sources.registry.byAddress(trade.contract_address);
@@ -44,6 +45,7 @@ export async function gatherFacts(
   return {
     trade,
     policy,
+    entitledTier,
     registryBySymbol: toFact(bySymbol),
     registryByAddress: toFact(byAddress),
     price,

@@ -25,6 +25,12 @@ function fakeToken(input: RiskInput, d: Derived): string | null {
 }
 
 const CHECKS: Readonly<Record<OverrideCode, Check>> = {
+  // DESIGN decision on x-preview-tier: a preview never grants more than the entitlement, so it
+  // never says allow or warn (a warn would tell the caller the trade may proceed).
+  PREVIEW_ABOVE_ENTITLEMENT: (input) =>
+    input.policy.tier > input.entitledTier
+      ? `evaluated as a preview of Tier ${input.policy.tier}; the wallet's holdings grant Tier ${input.entitledTier}, so this verdict is not an allowance`
+      : null,
   // Spec "Hard overrides": the pair does not match the official registry entry.
   FAKE_TOKEN_SUSPECTED: fakeToken,
   UNREGISTERED_ASSET: (input, d) =>

@@ -16,6 +16,10 @@ export interface ReasonCodeInfo {
 
 // Weights are deliberately absent: the spec ("Risk score") keeps per-signal weights unpublished.
 export const REASON_CODES = {
+  PREVIEW_ABOVE_ENTITLEMENT: {
+    meaning: "The trade was evaluated as a preview of a tier above the one the wallet's holdings grant; a preview is never an allowance.",
+    kind: 'blocking', category: 'wallet', forcesDeny: true,
+  },
   FAKE_TOKEN_SUSPECTED: {
     meaning: 'The asset / contract_address pair does not match the official registry entry (suspected fake token).',
     kind: 'blocking', category: 'registry', forcesDeny: true,
@@ -113,6 +117,7 @@ export type OverrideCode = {
 
 /** Fixed priority: `RiskResult.override` names the first override that fired in this order. */
 export const OVERRIDE_PRIORITY: readonly OverrideCode[] = Object.freeze([
+  'PREVIEW_ABOVE_ENTITLEMENT',
   'FAKE_TOKEN_SUSPECTED',
   'UNREGISTERED_ASSET',
   'CONTRACT_FLAGGED_DANGER',

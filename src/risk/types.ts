@@ -62,6 +62,11 @@ export interface TierPolicy {
 export interface RiskInput {
   trade: TradeInput;
   policy: TierPolicy;
+  /**
+   * The highest tier the caller has proven (holdings, payment, or the channel's fixed
+   * tier). Equal to `policy.tier` except for a REST preview above the wallet's holdings.
+   */
+  entitledTier: Tier;
   /** Registry entry for the requested symbol, or null when the symbol is unknown. */
   registryBySymbol: RegistryFact | null;
   /** Registry entry that owns `contract_address`, or null when none does. */

@@ -32,7 +32,7 @@ function inputOut(input: RiskInput): unknown[] {
     price.usd, price.source, price.stale, price.deviationBps,
     safety.severity, safety.flaggedDanger, safety.riskFactors,
     wallet.windowCount, wallet.windowLimit, wallet.dailyPnlUsd,
-    input.blockedAssets, input.nowMs,
+    input.blockedAssets, input.nowMs, input.entitledTier,
   ];
 }
 
@@ -45,6 +45,7 @@ function inputIn(w: any[]): RiskInput {
       deadline: w[6], allow_unregistered: w[7],
     },
     policy: { tier: w[8], maxTradeUsd: w[9], advisoryFloorUsd: w[10], dailyLossLimitUsd: w[11] },
+    entitledTier: w[26],
     registryBySymbol: bySymbol,
     registryByAddress: w[13] === SAME_AS_SYMBOL ? bySymbol : registryIn(w[13]),
     price: { usd: w[14], source: w[15], stale: w[16], deviationBps: w[17] },

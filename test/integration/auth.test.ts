@@ -89,7 +89,8 @@ describe('preview tiers', () => {
     const token = await tokenFor(wallet);
     const verdict = await postJson(url('/api/v1/analyze/trade'), trade(wallet.address), { ...bearer(token), 'x-preview-tier': '3' });
     assert.equal(verdict.json.tier, 3);
-    assert.equal(verdict.json.decision, 'warn');
+    // A hard override: the score keeps its band, the decision is deny (never warn or allow).
+    assert.equal(verdict.json.decision, 'deny');
     assert.match(verdict.json.reasons[0], /^PREVIEW_ABOVE_ENTITLEMENT: evaluated as a preview of Tier 3; the wallet's holdings grant Tier 1/);
     const config = await getJson(url('/api/v1/config'), { ...bearer(token), 'x-preview-tier': '2' });
     assert.equal(config.json.max_trade_usd, 25000);

@@ -39,6 +39,7 @@ const trade = fc.record({
 const rawInput: fc.Arbitrary<RiskInput> = fc.record({
   trade,
   policy: fc.constantFrom<Tier>(1, 2, 3).map(tierPolicy),
+  entitledTier: fc.constantFrom<Tier>(1, 2, 3),
   registryBySymbol: fc.option(registryFact, { nil: null }),
   registryByAddress: fc.option(registryFact, { nil: null }),
   price: fc.record({
@@ -66,13 +67,20 @@ const rawInput: fc.Arbitrary<RiskInput> = fc.record({
  * deadline within a minute of `nowMs`, so matched trades and near/passed deadlines are common.
  */
 export const riskInput: fc.Arbitrary<RiskInput> = fc
-  .tuple(rawInput, mostly(fc.constant(true), fc.constant(false)), fc.option(fc.integer({ min: -60, max: 60 }), { nil: null, freq: 2 }))
-  .map(([input, align, deadlineOffset]) => {
+  .tuple(
+    rawInput,
+    mostly(fc.constant(true), fc.constant(false)),
+    fc.option(fc.integer({ min: -60, max: 60 }), { nil: null, freq: 2 }),
+    mostly(fc.constant(false), fc.constant(true)),
+  )
+  .map(([input, align, deadlineOffset, previewed]) => {
     const entry = input.registryBySymbol;
     const aligned = align && entry !== null;
     const deadline = deadlineOffset === null ? input.trade.deadline : Math.floor(input.nowMs / 1000) + deadlineOffset;
     return {
       ...input,
+      // Mostly the tier itself (every channel but a REST preview), sometimes a preview above or below it.
+      entitledTier: previewed ? input.entitledTier : input.policy.tier,
       registryByAddress: aligned ? entry : input.registryByAddress,
       trade: {
         ...input.trade,

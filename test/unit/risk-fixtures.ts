@@ -15,6 +15,7 @@ export const SATURDAY_MS = Date.UTC(2026, 0, 10, 17, 0, 0);
 export interface Patch {
   trade?: Partial<RiskInput['trade']>;
   tier?: Tier;
+  entitledTier?: Tier;
   registryBySymbol?: RegistryFact | null;
   registryByAddress?: RegistryFact | null;
   price?: Partial<RiskInput['price']>;
@@ -39,6 +40,7 @@ export function makeInput(patch: Patch = {}): RiskInput {
       ...patch.trade,
     },
     policy: tierPolicy(patch.tier ?? 1),
+    entitledTier: patch.entitledTier ?? patch.tier ?? 1,
     registryBySymbol: patch.registryBySymbol === undefined ? TSLA : patch.registryBySymbol,
     registryByAddress: patch.registryByAddress === undefined ? TSLA : patch.registryByAddress,
     price: { usd: 250, source: 'oracle', stale: false, deviationBps: 10, ...patch.price },

@@ -7,6 +7,7 @@ import { isAdvisory, OVERRIDE_PRIORITY, REASON_CODES } from '../../src/risk/reas
 import { CATEGORY_MAX } from '../../src/risk/weights.js';
 import type { RiskInput } from '../../src/risk/types.js';
 import { riskInput } from './risk-arbitraries.js';
+import { tierPolicy } from '../../src/risk/tiers.js';
 
 const RUNS = { numRuns: 2000 };
 const CODES = new Set(Object.keys(REASON_CODES));
@@ -25,6 +26,27 @@ describe('risk engine properties', () => {
       deepStrictEqual(Object.keys(categories), keys);
       for (const key of keys) ok(Number.isInteger(categories[key]) && categories[key] >= 0 && categories[key] <= CATEGORY_MAX[key], key);
       strictEqual(risk_score, keys.reduce((sum, key) => sum + categories[key], 0));
+    }), RUNS);
+  });
+
+  it('a preview above the entitled tier is always a deny that says so first', () => {
+    fc.assert(fc.property(riskInput, (input) => {
+      const result = evaluateRisk(input);
+      if (input.policy.tier > input.entitledTier) {
+        strictEqual(result.decision, 'deny');
+        strictEqual(result.override, 'PREVIEW_ABOVE_ENTITLEMENT');
+        ok(result.reasons[0]!.startsWith('PREVIEW_ABOVE_ENTITLEMENT: '));
+      } else {
+        ok(!result.reasons.some((text) => text.startsWith('PREVIEW_ABOVE_ENTITLEMENT')));
+      }
+    }), RUNS);
+  });
+
+  it('a preview is never more permissive than the same trade at the entitled tier', () => {
+    const rank = { allow: 0, warn: 1, deny: 2 } as const;
+    fc.assert(fc.property(riskInput, (input) => {
+      const atEntitlement = evaluateRisk({ ...input, policy: tierPolicy(input.entitledTier) });
+      ok(rank[evaluateRisk(input).decision] >= rank[atEntitlement.decision] || input.policy.tier < input.entitledTier);
     }), RUNS);
   });
 

@@ -1,6 +1,6 @@
 // The six MCP tools: names, descriptions, input and output schemas, annotations. The server and the card share them.
 import { Type, type TSchema } from '@sinclair/typebox';
-import { Address } from '../schemas/common.js';
+import { Address, TokenDelta } from '../schemas/common.js';
 import { McpTradeRequest } from '../schemas/trade.js';
 
 export interface ToolDefinition {
@@ -104,7 +104,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       {
         token_address: Address,
         holder: Address,
-        delta: Type.Number(),
+        delta: TokenDelta,
         decimals: Type.Optional(Type.Integer({ minimum: 0, maximum: 36, default: 18 })),
       },
       { additionalProperties: false },

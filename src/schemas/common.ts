@@ -19,3 +19,16 @@ export const Tier = Type.Integer({ minimum: 1, maximum: 3 });
 
 /** Any JSON object, for the spec's "open object" fields. */
 export const OpenObject = Type.Object({}, { additionalProperties: true });
+
+/**
+ * Largest token quantity (`amount`, `|delta|`) the service takes: 10^30 units at up to
+ * 36 decimals is 10^66 base units, inside uint256 (about 1.16 x 10^77), so every
+ * accepted quantity converts to an exact on-chain amount.
+ */
+export const MAX_TOKEN_UNITS = 1e30;
+
+/** A trade quantity: positive, finite, at most MAX_TOKEN_UNITS. */
+export const TokenAmount = Type.Number({ exclusiveMinimum: 0, maximum: MAX_TOKEN_UNITS });
+
+/** A signed balance change: negative spends; |delta| at most MAX_TOKEN_UNITS. */
+export const TokenDelta = Type.Number({ minimum: -MAX_TOKEN_UNITS, maximum: MAX_TOKEN_UNITS });

@@ -1,6 +1,6 @@
 // The spec's remaining resources: registry, policy, auth, balance, token safety, audit.
 import { Type, type Static } from '@sinclair/typebox';
-import { Address, OpenObject } from './common.js';
+import { Address, OpenObject, TokenDelta } from './common.js';
 
 export const AssetInfo = Type.Object({
   symbol: Type.String(),
@@ -39,7 +39,7 @@ export const SimulateBalanceRequest = Type.Object(
   {
     token_address: Address,
     holder: Address,
-    delta: Type.Number(),
+    delta: TokenDelta,
     balance_slot: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 64 }), Type.Null()])),
     decimals: Type.Optional(Type.Integer({ minimum: 0, maximum: 36, default: 18 })),
   },

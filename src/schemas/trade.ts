@@ -1,6 +1,6 @@
 // TradeRequest (REST and MCP flavors) and Verdict, as the spec's tables define them.
 import { Type, type Static } from '@sinclair/typebox';
-import { Address, Decision, OpenObject, PriceSource, Tier } from './common.js';
+import { Address, Decision, OpenObject, PriceSource, Tier, TokenAmount } from './common.js';
 
 const Side = Type.Union([Type.Literal('buy'), Type.Literal('sell')]);
 const RequestId = Type.Union([Type.String({ minLength: 1, maxLength: 128 }), Type.Null()]);
@@ -11,7 +11,7 @@ const sharedTradeFields = {
   asset: Type.String({ minLength: 1, maxLength: 32 }),
   contract_address: Address,
   side: Side,
-  amount: Type.Number({ exclusiveMinimum: 0 }),
+  amount: TokenAmount,
   request_id: Type.Optional(RequestId),
 };
 

@@ -1,6 +1,7 @@
 // Compiles TypeBox schemas once with Ajv and reports failures in FastAPI's HTTPValidationError shape.
 import type { TSchema, Static } from '@sinclair/typebox';
 import { Ajv, type ErrorObject } from 'ajv';
+import { boundedEcho, shapeProblem } from './json-shape.js';
 
 /** One entry of HTTPValidationError.detail, with pydantic's error vocabulary. */
 export interface ValidationIssue {
@@ -43,6 +44,9 @@ export function compileValidator<S extends TSchema>(schema: S, where: Where): Va
   const check = ajv.compile(schema);
   const fill = withDefaults.compile(schema);
   return (input) => {
+    // Depth, non-finite numbers and lone surrogates first: no schema keyword catches them.
+    const shape = shapeProblem(input, where);
+    if (shape !== null) return { ok: false, detail: [shape] };
     if (check(input)) {
       fill(input);
       return { ok: true, value: input as Static<S> };
@@ -64,7 +68,10 @@ export function toIssues(errors: ErrorObject[], where: Where, input: unknown): V
     const seen = byLocation.get(key);
     if (!seen || rank(error) < rank(seen)) byLocation.set(key, error);
   }
-  return [...byLocation.values()].map((error) => toIssue(error, where, input));
+  return [...byLocation.values()].map((error) => {
+    const issue = toIssue(error, where, input);
+    return 'input' in issue ? { ...issue, input: boundedEcho(issue.input) } : issue;
+  });
 }
 
 function rank(error: ErrorObject): number {

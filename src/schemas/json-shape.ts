@@ -1,0 +1,102 @@
+// What any JSON input must be before a schema looks at it: bounded depth, finite numbers, well-formed text.
+import type { ValidationIssue, Where } from './validator.js';
+
+/** Deepest nesting any input may have; a TradeRequest is depth 1 (README, "Answers a client must handle"). */
+export const MAX_JSON_DEPTH = 32;
+
+/** A 422's `input` echoes at most this many characters of the offending value's JSON. */
+export const MAX_ECHO_CHARS = 200;
+
+/**
+ * Walks a parsed value without recursion (a 64 KB body can nest 30,000 deep) and
+ * reports the first thing no schema should ever see: nesting past MAX_JSON_DEPTH,
+ * a number JSON.parse turned into Infinity (`1e309`), or a string or key with a
+ * lone UTF-16 surrogate (`"\ud800"`), which RFC 8785 cannot canonicalize.
+ */
+export function shapeProblem(value: unknown, where: Where): ValidationIssue | null {
+  const stack: { value: unknown; path: (string | number)[] }[] = [{ value, path: [] }];
+  while (stack.length > 0) {
+    const { value: node, path } = stack.pop()!;
+    if (typeof node === 'number' && !Number.isFinite(node)) return finiteIssue(where, path, node);
+    if (typeof node === 'string' && !isWellFormed(node)) return unicodeIssue(where, path, node);
+    if (node === null || typeof node !== 'object') continue;
+    if (path.length >= MAX_JSON_DEPTH) return depthIssue(where, path, value);
+    const entries = Array.isArray(node) ? node.entries() : Object.entries(node);
+    for (const [key, child] of entries) {
+      if (typeof key === 'string' && !isWellFormed(key)) return unicodeIssue(where, path, key);
+      stack.push({ value: child, path: [...path, key] });
+    }
+  }
+  return null;
+}
+
+function isWellFormed(text: string): boolean {
+  return (text as string & { isWellFormed(): boolean }).isWellFormed();
+}
+
+function finiteIssue(where: Where, path: (string | number)[], input: number): ValidationIssue {
+  // JSON has no Infinity: echo the value as the text it overflowed from could not be kept.
+  return { loc: [where, ...path], msg: 'Input should be a finite number', type: 'finite_number', input: String(input) };
+}
+
+function unicodeIssue(where: Where, path: (string | number)[], input: string): ValidationIssue {
+  return {
+    loc: [where, ...path],
+    msg: 'Input should be a valid string, unable to parse raw data as a unicode string (lone UTF-16 surrogate)',
+    type: 'string_unicode',
+    input: boundedEcho(input),
+  };
+}
+
+/** Reported at the top-level field that holds the deep value, which is where a caller can fix it. */
+function depthIssue(where: Where, path: (string | number)[], root: unknown): ValidationIssue {
+  const field = path.slice(0, 1);
+  const input = field.length === 0 ? root : (root as Record<string | number, unknown>)[field[0]!];
+  return {
+    loc: [where, ...field],
+    msg: `JSON input nests deeper than ${MAX_JSON_DEPTH} levels`,
+    type: 'json_invalid',
+    input: boundedEcho(input),
+    ctx: { error: 'recursion limit exceeded', max_depth: MAX_JSON_DEPTH },
+  };
+}
+
+/**
+ * The value itself when its JSON is at most MAX_ECHO_CHARS long; otherwise the
+ * first MAX_ECHO_CHARS characters of that JSON followed by "...". Never walks more
+ * than it writes, so a deep or huge input costs no more than the echo.
+ */
+export function boundedEcho(value: unknown): unknown {
+  if (value === undefined || value === null || typeof value === 'number' || typeof value === 'boolean') return value;
+  if (typeof value === 'string') return value.length <= MAX_ECHO_CHARS ? value : `${cut(value, MAX_ECHO_CHARS)}...`;
+  const out: string[] = [];
+  const fits = writeBounded(value, out, { left: MAX_ECHO_CHARS });
+  return fits ? value : `${cut(out.join(''), MAX_ECHO_CHARS)}...`;
+}
+
+/** Appends `value`'s JSON to `out` until the budget runs out; false when it did. */
+function writeBounded(value: unknown, out: string[], budget: { left: number }): boolean {
+  const emit = (text: string): boolean => {
+    out.push(text);
+    budget.left -= text.length;
+    return budget.left >= 0;
+  };
+  if (value === null || typeof value !== 'object') return emit(JSON.stringify(value) ?? 'null');
+  const isArray = Array.isArray(value);
+  if (!emit(isArray ? '[' : '{')) return false;
+  let first = true;
+  for (const [key, child] of Object.entries(value)) {
+    if (!first && !emit(',')) return false;
+    first = false;
+    if (!isArray && !emit(`${JSON.stringify(key)}:`)) return false;
+    if (!writeBounded(child, out, budget)) return false;
+  }
+  return emit(isArray ? ']' : '}');
+}
+
+/** Cuts text to `length` characters without splitting a surrogate pair. */
+function cut(text: string, length: number): string {
+  if (text.length <= length) return text;
+  const code = text.charCodeAt(length - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? length - 1 : length);
+}

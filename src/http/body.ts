@@ -1,6 +1,13 @@
 // Reads a request body from uWS with a size cap, copying chunks as the uWS rules require.
 import type { HttpResponse } from 'uWebSockets.js';
 
+/**
+ * After a body passes the cap, up to this many more bytes are read and thrown away
+ * before the 413 is sent, so a client still uploading gets to read the answer
+ * instead of a connection reset (README, "Answers a client must handle").
+ */
+export const DISCARD_LIMIT_BYTES = 8 * 1024 * 1024;
+
 /** Thrown when a body is over the cap; the edge answers 413 and closes the connection. */
 export class BodyTooLarge extends Error {
   constructor(readonly limit: number) {
@@ -10,12 +17,13 @@ export class BodyTooLarge extends Error {
 
 /**
  * Must be called synchronously inside the route handler (uWS requires onData to be
- * attached before returning). A declared Content-Length over the cap is refused
- * before any byte is read; a chunked body is refused as soon as it passes the cap.
+ * attached before returning). A body over the cap is read to its end and discarded
+ * (up to DISCARD_LIMIT_BYTES more) before the promise rejects with BodyTooLarge; a
+ * declared Content-Length beyond that is refused before any byte is read.
  */
 export function readBody(res: HttpResponse, headers: Record<string, string>, limit: number): Promise<Buffer | null> {
   const declared = headers['content-length'];
-  if (declared !== undefined && Number(declared) > limit) return Promise.reject(new BodyTooLarge(limit));
+  if (declared !== undefined && Number(declared) > limit + DISCARD_LIMIT_BYTES) return Promise.reject(new BodyTooLarge(limit));
   if (declared === '0' || (declared === undefined && headers['transfer-encoding'] === undefined)) {
     return Promise.resolve(null);
   }
@@ -27,6 +35,8 @@ export function readBody(res: HttpResponse, headers: Record<string, string>, lim
       if (done) return;
       size += chunk.byteLength;
       if (size > limit) {
+        chunks.length = 0;
+        if (!isLast && size <= limit + DISCARD_LIMIT_BYTES) return;
         done = true;
         return reject(new BodyTooLarge(limit));
       }

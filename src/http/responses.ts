@@ -52,6 +52,15 @@ export function serviceUnavailable(detail: string): PlainResponse {
   return json(503, { detail });
 }
 
+/** A request the edge refuses to interpret (conflicting framing headers); the connection is closed. */
+export function badRequest(detail: string): PlainResponse {
+  return json(400, { detail });
+}
+
+export function uriTooLong(limit: number): PlainResponse {
+  return json(414, { detail: `Request target exceeds the limit of ${limit} bytes` });
+}
+
 export function internalError(): PlainResponse {
   return json(500, { detail: 'Internal Server Error' });
 }

@@ -3,7 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import { loadNativeUws } from './uws.js';
 import { readBody, BodyTooLarge } from './body.js';
-import { internalError, methodNotAllowed, notFound, payloadTooLarge } from './responses.js';
+import { badRequest, internalError, methodNotAllowed, notFound, payloadTooLarge, uriTooLong } from './responses.js';
 import type { Handler, PlainRequest, PlainResponse, Route } from './types.js';
 
 export interface EdgeOptions {
@@ -20,6 +20,9 @@ export interface RunningEdge {
 }
 
 const uws = loadNativeUws();
+
+/** Longest request target (path and query) the edge reads; longer ones get 414. */
+export const MAX_TARGET_BYTES = 2 * 1024;
 
 const UWS_METHOD: Record<Route['method'], 'get' | 'post' | 'del' | 'put' | 'patch'> = {
   get: 'get', post: 'post', delete: 'del', put: 'put', patch: 'patch',
@@ -53,7 +56,26 @@ function registerRoutes(app: TemplatedApp, routes: Route[], options: EdgeOptions
 }
 
 function fixedHandler(response: PlainResponse) {
-  return (res: HttpResponse) => writeResponse(res, response);
+  return (res: HttpResponse, req: HttpRequest) => {
+    const refused = framingProblem(req);
+    writeResponse(res, refused ?? response, refused !== null);
+  };
+}
+
+/**
+ * What uWS parses but a careful server refuses: a request target over
+ * MAX_TARGET_BYTES (414), and two different Content-Length values, the
+ * request-smuggling shape of RFC 9112 section 6.3 (400). Both close the connection.
+ */
+function framingProblem(req: HttpRequest): PlainResponse | null {
+  if (req.getUrl().length + (req.getQuery() ?? '').length > MAX_TARGET_BYTES) return uriTooLong(MAX_TARGET_BYTES);
+  const first = req.getHeader('content-length');
+  if (first === '') return null;
+  let conflict = false;
+  req.forEach((key, value) => {
+    if (key === 'content-length' && value !== first) conflict = true;
+  });
+  return conflict ? badRequest('Conflicting Content-Length headers') : null;
 }
 
 function edgeHandler(route: Route, options: EdgeOptions) {
@@ -63,10 +85,18 @@ function edgeHandler(route: Route, options: EdgeOptions) {
     res.onAborted(() => {
       state.aborted = true;
     });
-    // uWS request objects live on the stack: copy everything before the first await.
-    const request = copyRequest(res, req, names);
-    const body = route.readsBody ? readBody(res, request.headers, options.maxBodyBytes) : Promise.resolve(null);
-    void respond(res, state, route.handler, request, body, options);
+    try {
+      const refused = framingProblem(req);
+      if (refused) return writeResponse(res, refused, true);
+      // uWS request objects live on the stack: copy everything before the first await.
+      const request = copyRequest(res, req, names);
+      const body = route.readsBody ? readBody(res, request.headers, options.maxBodyBytes) : Promise.resolve(null);
+      void respond(res, state, route.handler, request, body, options);
+    } catch (error) {
+      // Nothing thrown in a uWS callback may reach the process: answer 500 and log.
+      options.onHandlerError(error, { method: req.getMethod(), path: req.getUrl() } as PlainRequest);
+      writeResponse(res, internalError(), true);
+    }
   };
 }
 
@@ -79,18 +109,25 @@ async function respond(
   options: EdgeOptions,
 ): Promise<void> {
   let response: PlainResponse;
+  let close = false;
   try {
     request.body = await body;
     response = await handler(request);
   } catch (error) {
-    if (error instanceof BodyTooLarge) {
-      if (!state.aborted) res.cork(() => writeResponse(res, payloadTooLarge(options.maxBodyBytes), true));
-      return;
-    }
-    options.onHandlerError(error, request);
-    response = internalError();
+    close = error instanceof BodyTooLarge;
+    if (!close) options.onHandlerError(error, request);
+    response = close ? payloadTooLarge(options.maxBodyBytes) : internalError();
   }
-  if (!state.aborted) res.cork(() => writeResponse(res, response));
+  if (state.aborted) return;
+  let wire: WireResponse;
+  try {
+    wire = toWire(response);
+  } catch (error) {
+    // A body that cannot be serialised (a cycle, a BigInt, a value too deep) is our fault: 500, never an exit.
+    options.onHandlerError(error, request);
+    wire = toWire(internalError());
+  }
+  res.cork(() => writeWire(res, wire, close));
 }
 
 function copyRequest(res: HttpResponse, req: HttpRequest, names: string[]): PlainRequest {
@@ -128,14 +165,27 @@ function parseQuery(text: string): Record<string, string> {
   return query;
 }
 
+/** A response reduced to what goes on the wire; building it is the only step that can throw. */
+interface WireResponse {
+  status: string;
+  headers: [string, string][];
+  text: string | Buffer;
+}
+
+function toWire(response: PlainResponse): WireResponse {
+  const headers = Object.entries(response.headers ?? {});
+  headers.push(['content-type', response.raw ? response.raw.contentType : 'application/json']);
+  const text = response.raw ? response.raw.text : response.body === undefined ? '' : JSON.stringify(response.body);
+  return { status: STATUS_LINES.get(response.status) ?? String(response.status), headers, text };
+}
+
+function writeWire(res: HttpResponse, wire: WireResponse, closeConnection: boolean): void {
+  res.writeStatus(wire.status);
+  for (const [name, value] of wire.headers) res.writeHeader(name, value);
+  res.end(wire.text, closeConnection);
+}
+
+/** For responses built by the edge itself (fixed, known serialisable). */
 function writeResponse(res: HttpResponse, response: PlainResponse, closeConnection = false): void {
-  res.writeStatus(STATUS_LINES.get(response.status) ?? String(response.status));
-  if (response.headers) for (const [name, value] of Object.entries(response.headers)) res.writeHeader(name, value);
-  if (response.raw) {
-    res.writeHeader('content-type', response.raw.contentType);
-    res.end(response.raw.text, closeConnection);
-    return;
-  }
-  res.writeHeader('content-type', 'application/json');
-  res.end(response.body === undefined ? '' : JSON.stringify(response.body), closeConnection);
+  writeWire(res, toWire(response), closeConnection);
 }

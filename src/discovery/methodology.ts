@@ -4,6 +4,9 @@ import { chainFactsSection } from '../chain/methodology-section.js';
 import type { Config } from '../config.js';
 import { REASON_CODES } from '../risk/reason-codes.js';
 import { TIER_POLICIES } from '../risk/tiers.js';
+import { TOKEN_LIFETIME_S } from '../auth/access-tokens.js';
+import { NONCE_TTL_MS } from '../auth/sign-in.js';
+import { MAX_ECHO_CHARS, MAX_JSON_DEPTH } from '../schemas/json-shape.js';
 
 const usd = (value: number) => value.toLocaleString('en-US');
 
@@ -85,6 +88,19 @@ function decisionsSection(config: Readonly<Config>): string {
     `- Per-IP limits per window: analyze/free ${ip.free}, demo ${ip.demo}, token-safety ${ip.tokenSafety}, audit listing ${ip.auditList}, audit verification ${ip.auditVerify}, MCP ${ip.mcp}. Over a limit: HTTP 429 with \`Retry-After\`.`,
     `- \`request_id\` is an idempotency key kept ${config.idempotencyTtlMs / 1000} s per wallet and channel; the same key with another body is refused with 422 at \`["body","request_id"]\`.`,
     '- REST bodies accept no undeclared fields (`extra_forbidden`), and types are strict: `"1"` is not a number.',
+    `- Input bounds: JSON nests at most ${MAX_JSON_DEPTH} levels (\`json_invalid\` at the field); numbers are finite (\`finite_number\`; \`1e309\` is refused, not read as infinity); \`amount\` and \`|delta|\` are at most 10^30 token units, so every accepted quantity converts to an exact uint256 at up to 36 decimals; strings and keys are well-formed UTF-16 (\`string_unicode\`). A 422 echoes at most ${MAX_ECHO_CHARS} characters of the value it refuses.`,
+    '',
+    signInDecisions(),
+  ].join('\n');
+}
+
+function signInDecisions(): string {
+  return [
+    '## Sign-in, access tokens and previews',
+    '',
+    `- The nonce message is an EIP-4361 (Sign-In with Ethereum) message for chain ID 4663, bound to this service's domain and URI, with a random nonce; it is valid ${NONCE_TTL_MS / 60_000} minutes and single use. Signing it with EIP-191 \`personal_sign\` costs no gas; EIP-1271 contract wallets are verified through the chain.`,
+    `- The access token is an HS256 JWT with a \`jti\`, valid ${TOKEN_LIFETIME_S} s (\`expires_in_seconds\`). Revocation records the \`jti\` in the shared store until the token would have expired; a revoked or expired token gets HTTP 401 with \`WWW-Authenticate: Bearer\`.`,
+    "- `preview_mode` is true when the wallet holds less than the Tier 1 threshold. `x-preview-tier` (1, 2 or 3) evaluates at another tier's ceiling; a preview above the tier the holdings grant is always `deny` with `PREVIEW_ABOVE_ENTITLEMENT` first, a hard override like the others: the score and the other reasons show what that tier would say, and the decision never says the trade may proceed. Every decision is the score's band or a `deny` named by a hard override.",
     '',
   ].join('\n');
 }

@@ -65,6 +65,15 @@ describe('routing', () => {
     assert.equal(response.headers.get('content-type'), 'text/markdown; charset=utf-8');
     assert.match(text, /\| `NOTIONAL_OVER_TIER_LIMIT` \| blocking \| trade \| yes \|/);
     assert.match(text, /\| 1 \| 5,000 \| 500 \| 5,000 \| 10 \|/);
+    assert.match(text, /\| `PREVIEW_ABOVE_ENTITLEMENT` \| blocking \| wallet \| yes \|/);
+  });
+
+  it('states the sign-in message, the token lifetime, the preview rule and the input bounds', async () => {
+    const text = (await getJson(`${running.base}/.well-known/methodology.md`)).text;
+    assert.match(text, /The nonce message is an EIP-4361 \(Sign-In with Ethereum\) message for chain ID 4663.*valid 5 minutes and single use/);
+    assert.match(text, /The access token is an HS256 JWT with a `jti`, valid 3600 s/);
+    assert.match(text, /a preview above the tier the holdings grant is always `deny` with `PREVIEW_ABOVE_ENTITLEMENT` first/);
+    assert.match(text, /JSON nests at most 32 levels.*A 422 echoes at most 200 characters/);
   });
 });
 

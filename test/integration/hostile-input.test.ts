@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { privateKeyToAccount } from 'viem/accounts';
 import { MAX_ECHO_CHARS, MAX_JSON_DEPTH } from '../../src/schemas/json-shape.js';
 import { freePort } from '../support/redis-server.js';
@@ -170,6 +172,33 @@ describe('bodies no schema should see', () => {
     assert.equal(duplicate.status, 200);
     assert.equal(duplicate.json.calculated_notional_usd, 3 * duplicate.json.price_usd);
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
+    await assertStillEvaluates();
+  });
+});
+
+describe('MCP arguments', () => {
+  it('refuses deep, oversized and ill-formed arguments with an error result, and keeps serving', async () => {
+    const client = new Client({ name: 'hostile-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp-http/mcp`)));
+    try {
+      let deep: unknown = [];
+      for (let level = 0; level < 2_000; level += 1) deep = [deep];
+      const cases: [Record<string, unknown>, string, string][] = [
+        [{ ...sampleTrade(), x: deep }, 'x', 'json_invalid'],
+        [sampleTrade({ asset: 'TS\ud800' }), 'asset', 'string_unicode'],
+        [sampleTrade({ amount: 1e31 }), 'amount', 'less_than_equal'],
+      ];
+      for (const [args, field, type] of cases) {
+        const result = await client.callTool({ name: 'evaluate_trade', arguments: args });
+        assert.equal(result.isError, true);
+        const structured = result.structuredContent as { error: string; detail: { loc: unknown[]; type: string }[] };
+        assert.equal(structured.error, 'invalid arguments');
+        assert.deepEqual(structured.detail[0]!.loc, [field]);
+        assert.equal(structured.detail[0]!.type, type);
+      }
+    } finally {
+      await client.close();
+    }
     await assertStillEvaluates();
   });
 });

@@ -24,6 +24,9 @@ import { assetRoutes } from './api/assets.js';
 import { auditRoutes } from './api/audit.js';
 import { documentRoutes } from './api/documents.js';
 import { healthRoutes } from './api/health.js';
+import { statusRoutes, type StatusSources } from './api/status.js';
+import { guardStoreRoutes } from './api/store-guard.js';
+import { chainHealth } from './chain/chain-status.js';
 import { rootRoutes } from './api/root.js';
 import { AuditVerifier, type VerifiableAuditLog } from './audit/audit-verifier.js';
 import { FileAuditLog } from './audit/file-audit-log.js';
@@ -39,6 +42,7 @@ import type { Registry } from './registry/registry.js';
 import type { CacheStore } from './store/cache-store.js';
 import { MemoryStore } from './store/memory-store.js';
 import { RedisStore } from './store/redis-store.js';
+import { ALWAYS_USABLE } from './store/store-state.js';
 import { SERVICE_NAME, SERVICE_VERSION } from './version.js';
 
 export interface Service {
@@ -94,6 +98,7 @@ export async function startService(config: Readonly<Config>, log: Logger, overri
       scorer,
       limits: config.rateLimits,
       now,
+      storeState: audit instanceof RedisAuditLog ? audit.storeState : ALWAYS_USABLE,
     };
     const routes = await buildRoutes(config, chain, evaluation, verifier, closers, facts);
     const edge = closers.add(await startEdge(routes, edgeOptions(config, log)), (e) => e.close());
@@ -140,16 +145,31 @@ async function buildRoutes(
   return [
     ...rootRoutes({ ...identity, chainId: chain.registry.chainId, store: config.redisUrl ? 'redis' : 'memory' }),
     ...healthRoutes(store),
+    ...statusRoutes(statusSources(config, chain, evaluation)),
     ...assetRoutes(chain.registry),
-    ...analyzeRoutes(analyze, { tokens, holdings }),
-    ...authRoutes({ tokens, signIn, holdings, limiter }),
-    ...policyRoutes({ tokens, holdings, store }),
+    // Sign-in and bearer routes answer 503 store_lost_state while the shared store cannot be trusted.
+    ...guardStoreRoutes(evaluation.storeState ?? ALWAYS_USABLE, [
+      ...analyzeRoutes(analyze, { tokens, holdings }),
+      ...authRoutes({ tokens, signIn, holdings, limiter }),
+      ...policyRoutes({ tokens, holdings, store }),
+    ]),
     ...tokenSafetyRoutes({ checker: facts.safety, limiter }),
     ...simulateBalanceRoutes(facts.balances),
     ...auditRoutes({ verifier, limiter }),
     ...mcpRoutes({ sessions, limiter, limits: config.mcpSessions }),
     ...documentRoutes(config, publicBase(config), SERVICE_NAME),
   ];
+}
+
+function statusSources(config: Readonly<Config>, chain: ChainContext, evaluation: EvaluationDeps): StatusSources {
+  const { audit, store, now } = evaluation;
+  const watched = audit instanceof RedisAuditLog ? audit : null;
+  return {
+    store: { kind: config.redisUrl ? 'redis' : 'memory', cache: store, state: evaluation.storeState ?? ALWAYS_USABLE },
+    audit: { kind: watched ? 'redis' : 'file', head: () => audit.head(), watch: () => watched?.watchStatus() ?? null },
+    chain: () => chainHealth(chain),
+    now,
+  };
 }
 
 function publicBase(config: Readonly<Config>): string {
@@ -185,7 +205,11 @@ async function openStore(config: Readonly<Config>): Promise<CacheStore> {
 }
 
 async function openAudit(config: Readonly<Config>, log: Logger, now: () => number): Promise<VerifiableAuditLog> {
-  if (config.auditStore === 'redis' && config.redisUrl) return RedisAuditLog.connect(config.redisUrl, { now });
+  if (config.auditStore === 'redis' && config.redisUrl) {
+    // The remembered head lives beside the JWT secret: one file per instance, written about once a second.
+    const watch = { memoryFile: join(config.dataDir, 'redis-chain-head.json'), abandonEpoch: config.auditAbandonEpoch, log, now };
+    return RedisAuditLog.connect(config.redisUrl, { now, watch });
+  }
   const dir = join(config.dataDir, 'audit');
   await mkdir(dir, { recursive: true });
   const audit = await FileAuditLog.open(dir, { fsync: config.auditFsync, now });

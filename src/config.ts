@@ -26,6 +26,7 @@ export const ConfigSchema = Type.Object({
   MAX_BODY_BYTES: Type.Optional(Type.Integer({ minimum: 1024, maximum: 16 * 1024 * 1024 })),
   AUDIT_STORE: Type.Optional(Type.Union([Type.Literal('file'), Type.Literal('redis')])),
   AUDIT_FSYNC: Type.Optional(Type.Union([Type.Literal('always'), Type.Literal('batch'), Type.Literal('off')])),
+  AUDIT_ABANDON_EPOCH: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
   IDEMPOTENCY_TTL_SECONDS: Type.Optional(Count),
   RATE_LIMITS: Type.Optional(Type.Union([Type.Literal('on'), Type.Literal('off')])),
   RATE_LIMIT_WINDOW_SECONDS: Type.Optional(Count),
@@ -68,6 +69,8 @@ export interface Config {
   maxBodyBytes: number;
   auditStore: 'file' | 'redis';
   auditFsync: 'always' | 'batch' | 'off';
+  /** An operator's acceptance that this epoch of the Redis audit chain is lost (README, "When Redis loses its data"). */
+  auditAbandonEpoch: string | null;
   idempotencyTtlMs: number;
   rateLimits: RateLimits;
   mcpSessions: Readonly<{ perIp: number; idleMs: number }>;
@@ -135,6 +138,7 @@ function resolveConfig(raw: RawConfig): Config {
     // Instances sharing a Redis share one audit chain unless told otherwise.
     auditStore: raw.AUDIT_STORE ?? (raw.REDIS_URL ? 'redis' : 'file'),
     auditFsync: raw.AUDIT_FSYNC ?? 'batch',
+    auditAbandonEpoch: raw.AUDIT_ABANDON_EPOCH ?? null,
     idempotencyTtlMs: (raw.IDEMPOTENCY_TTL_SECONDS ?? 300) * 1000,
     rateLimits: resolveRateLimits(raw),
     mcpSessions: Object.freeze({ perIp: raw.MCP_SESSIONS_PER_IP ?? 5, idleMs: (raw.MCP_SESSION_IDLE_SECONDS ?? 300) * 1000 }),

@@ -12,12 +12,18 @@ export const CLAIM_MS = 250;
  * claim; while it is live only the claimant may append, so a busy instance whose
  * next batch is always ready first cannot starve another one forever.
  *
+ * Lost state: the epoch marker (written once, when the chain was created) must be the
+ * one the instance knows, so a Redis that came back empty, or holding another chain,
+ * never receives a record sealed for the old one.
+ *
  * KEYS: 1 head hash {seq, hash}, 2 records hash {seq -> line}, 3 wallet-heads hash
- *       {wallet -> hash}, 4 claim string, 4+i the i-th wallet's seq list.
- * ARGV: expected seq, expected hash, instance id, wallet count n, then n pairs
- *       (wallet, expected wallet head), then per record: seq, wallet index (1..n), line.
- * Reply: {1} when appended; {0, claim holder or '', seq, hash, head of wallet 1..n}
- *        when refused, so the caller re-seals without another read.
+ *       {wallet -> hash}, 4 claim string, 5 epoch marker string, 5+i the i-th wallet's seq list.
+ * ARGV: expected seq, expected hash, instance id, wallet count n, expected epoch marker
+ *       ('' skips the check), then n pairs (wallet, expected wallet head), then per
+ *       record: seq, wallet index (1..n), line.
+ * Reply: {1} when appended; {-1, marker or ''} when the marker differs; {0, claim holder
+ *        or '', seq, hash, head of wallet 1..n} when refused, so the caller re-seals
+ *        without another read.
  * Seqs travel and compare as strings: Lua prints large numbers in exponent form.
  */
 export const APPEND_LUA = `
@@ -26,12 +32,16 @@ local cur = redis.call('HMGET', KEYS[1], 'seq', 'hash')
 local seq = cur[1] or '0'
 local hash = cur[2] or ZERO
 local n = tonumber(ARGV[4])
+if ARGV[5] ~= '' then
+  local marker = redis.call('GET', KEYS[5])
+  if marker ~= ARGV[5] then return {-1, marker or ''} end
+end
 local claim = redis.call('GET', KEYS[4])
 local ok = (seq == ARGV[1] and hash == ARGV[2]) and (not claim or claim == ARGV[3])
 local heads = {}
 for i = 1, n do
-  heads[i] = redis.call('HGET', KEYS[3], ARGV[3 + 2 * i]) or ZERO
-  if heads[i] ~= ARGV[4 + 2 * i] then ok = false end
+  heads[i] = redis.call('HGET', KEYS[3], ARGV[4 + 2 * i]) or ZERO
+  if heads[i] ~= ARGV[5 + 2 * i] then ok = false end
 end
 if not ok then
   if not claim then
@@ -43,16 +53,16 @@ if not ok then
   return reply
 end
 local last = {}
-for j = 5 + 2 * n, #ARGV, 3 do
+for j = 6 + 2 * n, #ARGV, 3 do
   local wi = tonumber(ARGV[j + 1])
   redis.call('HSET', KEYS[2], ARGV[j], ARGV[j + 2])
-  redis.call('RPUSH', KEYS[4 + wi], ARGV[j])
+  redis.call('RPUSH', KEYS[5 + wi], ARGV[j])
   seq = ARGV[j]
   hash = string.sub(ARGV[j + 2], 1, 64)
   last[wi] = hash
 end
 for i = 1, n do
-  if last[i] then redis.call('HSET', KEYS[3], ARGV[3 + 2 * i], last[i]) end
+  if last[i] then redis.call('HSET', KEYS[3], ARGV[4 + 2 * i], last[i]) end
 end
 redis.call('HSET', KEYS[1], 'seq', seq, 'hash', hash)
 if claim then redis.call('DEL', KEYS[4]) end

@@ -7,8 +7,10 @@
 //   wallet-heads  hash wallet -> hash of the wallet's last record
 //   wallet:<addr> list of the wallet's seqs, oldest first
 //   claim         short-lived fairness claim (see redis-append-script.ts)
+//   epoch         the chain's epoch marker, written once when the chain is created
 // Durability is Redis's: run it with `appendonly yes` and `appendfsync always` when
-// a verdict must never outlive its record.
+// a verdict must never outlive its record. A Redis that forgets anyway is caught by
+// the chain watch (redis-chain-watch.ts) and every append after it is refused.
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
@@ -20,8 +22,10 @@ import { clampLimit } from './list-limit.js';
 import { GroupCommitter, type BatchOutcome } from './group-commit.js';
 import { normalizeWallet, parseLine } from './record.js';
 import { APPEND_LUA, RELEASE_LUA } from './redis-append-script.js';
+import { ChainWatch, type ChainWatchOptions } from './redis-chain-watch.js';
 import { sealBatch, type SealedBatch } from './seal-batch.js';
 import { sha256Hex } from './sha256.js';
+import { ALWAYS_USABLE, StoreStateError, type StoreState } from '../store/store-state.js';
 
 export interface RedisAuditLogOptions {
   /** Key prefix; default `tg:audit:`. */
@@ -36,6 +40,8 @@ export interface RedisAuditLogOptions {
   commandTimeoutMs?: number;
   /** Connection errors (ioredis reconnects by itself; appends meanwhile reject). Default: ignored. */
   onError?: (error: Error) => void;
+  /** Lost-store detection (remembered head under DATA_DIR, epoch marker); the service always sets it. */
+  watch?: ChainWatchOptions;
 }
 
 /** The heads kept moving under this instance for too many attempts; the caller fails closed. */
@@ -55,7 +61,8 @@ const MAX_CACHED_WALLETS = 10_000;
 export class RedisAuditLog implements AuditLog, AuditLineSource, AuditWalletLineSource {
   readonly stats: AuditLogStats = { appends: 0, writes: 0, fsyncs: 0, bytes: 0, conflicts: 0 };
   private readonly committer: GroupCommitter<AuditEntry, AuditRecord>;
-  private readonly keys: { head: string; records: string; walletHeads: string; claim: string };
+  private readonly keys: { head: string; records: string; walletHeads: string; claim: string; epoch: string };
+  private watch: ChainWatch | null = null;
   /** Names this instance in fairness claims (see redis-append-script.ts). */
   private readonly id = randomUUID();
   private known: AuditHead = { seq: 0, hash: ZERO_HASH };
@@ -71,6 +78,7 @@ export class RedisAuditLog implements AuditLog, AuditLineSource, AuditWalletLine
   ) {
     this.keys = {
       head: `${prefix}head`, records: `${prefix}records`, walletHeads: `${prefix}wallet-heads`, claim: `${prefix}claim`,
+      epoch: `${prefix}epoch`,
     };
     this.committer = new GroupCommitter((entries) => this.commit(entries), maxBatch);
   }
@@ -85,13 +93,30 @@ export class RedisAuditLog implements AuditLog, AuditLineSource, AuditWalletLine
     const log = new RedisAuditLog(client, options.prefix ?? 'tg:audit:', options.maxAttempts ?? 20, options.maxBatch ?? 256, options.now ?? Date.now);
     try {
       await client.connect();
-      await log.readHeads([]);
     } catch (error) {
       // A failed first connect would otherwise keep reconnecting in the background.
       client.disconnect();
       throw new Error(`audit log could not reach Redis: ${(error as Error).message}`, { cause: error });
     }
+    try {
+      if (options.watch) log.watch = await ChainWatch.open(client, log.keys, options.watch);
+      await log.readHeads([]);
+    } catch (error) {
+      await log.watch?.close();
+      client.disconnect();
+      throw error;
+    }
     return log;
+  }
+
+  /** Whether the shared store can be trusted; always usable without a watch. */
+  get storeState(): StoreState {
+    return this.watch ?? ALWAYS_USABLE;
+  }
+
+  /** The watch's part of the status document; null without a watch. */
+  watchStatus(): Record<string, unknown> | null {
+    return this.watch?.status() ?? null;
   }
 
   append(entry: AuditEntry): Promise<AuditRecord> {
@@ -133,9 +158,10 @@ export class RedisAuditLog implements AuditLog, AuditLineSource, AuditWalletLine
     return seqs.length === 0 ? [] : this.client.hmgetBuffer(this.keys.records, ...seqs);
   }
 
-  /** Drains queued appends, then closes the connection. */
+  /** Drains queued appends, then writes the remembered head and closes the connection. */
   close(): Promise<void> {
     this.closing ??= this.committer.drain().then(async () => {
+      await this.watch?.close();
       await this.client.quit();
     });
     return this.closing;
@@ -176,6 +202,7 @@ export class RedisAuditLog implements AuditLog, AuditLineSource, AuditWalletLine
 
   /** Adopts a head seen in Redis; a head we did not write voids every cached wallet head. */
   private learn(head: AuditHead, wallets: string[], hashes: Array<string | null>): void {
+    this.watch?.observe(head);
     if (head.seq !== this.known.seq || head.hash !== this.known.hash || this.walletCache.size > MAX_CACHED_WALLETS) {
       this.walletCache.clear();
     }
@@ -185,6 +212,7 @@ export class RedisAuditLog implements AuditLog, AuditLineSource, AuditWalletLine
 
   private async commit(entries: AuditEntry[]): Promise<BatchOutcome<AuditRecord>> {
     for (let attempt = 1; ; attempt++) {
+      this.assertUsable();
       const missing = [...new Set(entries.map((e) => normalizeWallet(String(e.wallet))))]
         .filter((wallet) => !this.walletCache.has(wallet));
       if (missing.length > 0) await this.readHeads(missing);
@@ -201,23 +229,35 @@ export class RedisAuditLog implements AuditLog, AuditLineSource, AuditWalletLine
     }
   }
 
+  /** A lost store takes no record: sealing on its head would reuse acknowledged seqs. */
+  private assertUsable(): void {
+    const problem = this.watch?.problem();
+    if (problem?.code === 'store_lost_state') throw new StoreStateError(problem);
+  }
+
   /** One script call; on refusal the fresh heads in the reply are learned for the next attempt. */
   private async tryAppend(batch: SealedBatch): Promise<'appended' | 'retry-now' | 'back-off'> {
     const wallets = [...batch.assumedWalletHeads.keys()];
     const walletIndex = new Map(wallets.map((wallet, i) => [wallet, String(i + 1)]));
-    const args: Array<string | Buffer> = [String(batch.base.seq), batch.base.hash, this.id, String(wallets.length)];
+    const marker = this.watch?.expectedMarker ?? '';
+    const args: Array<string | Buffer> = [String(batch.base.seq), batch.base.hash, this.id, String(wallets.length), marker];
     for (const wallet of wallets) args.push(wallet, batch.assumedWalletHeads.get(wallet)!);
     for (const { record, line } of batch.sealed) {
       args.push(String(record.seq), walletIndex.get(record.wallet)!, line.subarray(0, line.length - 1));
     }
-    const { head, records, walletHeads, claim } = this.keys;
-    const keys = [head, records, walletHeads, claim, ...wallets.map((w) => this.walletKey(w))];
+    const { head, records, walletHeads, claim, epoch } = this.keys;
+    const keys = [head, records, walletHeads, claim, epoch, ...wallets.map((w) => this.walletKey(w))];
     const reply = await (this.client as unknown as AppendCommand).tgAuditAppend(keys.length, ...keys, ...args);
+    if (reply[0] === -1) {
+      this.watch?.markerMismatch(reply[1] === '' ? null : String(reply[1]));
+      return 'retry-now';
+    }
     if (reply[0] !== 1) {
       this.learn({ seq: Number(reply[2]), hash: String(reply[3]) }, wallets, reply.slice(4) as string[]);
       return reply[1] === this.id ? 'retry-now' : 'back-off';
     }
     this.known = batch.head;
+    this.watch?.observe(batch.head);
     for (const [wallet, hash] of batch.walletHeads) this.walletCache.set(wallet, hash);
     this.stats.writes++;
     this.stats.bytes += batch.sealed.reduce((sum, { line }) => sum + line.length - 1, 0);

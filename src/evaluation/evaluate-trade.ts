@@ -5,6 +5,7 @@ import type { RiskResult, Tier, TradeInput } from '../risk/types.js';
 import { tierPolicy } from '../risk/tiers.js';
 import type { Verdict } from '../schemas/trade.js';
 import type { CacheStore } from '../store/cache-store.js';
+import type { StoreState } from '../store/store-state.js';
 import { gatherFacts, type FactSources } from './gather-facts.js';
 import type { ScoreBatcher } from './score-batcher.js';
 
@@ -16,6 +17,11 @@ export interface EvaluationDeps extends FactSources {
   scorer: ScoreBatcher;
   limits: RateLimits;
   now: () => number;
+  /**
+   * A store that lost state refuses every evaluation; absent means always usable. An unverified
+   * store needs no refusal here: the audit append checks the epoch and head inside Redis.
+   */
+  storeState?: StoreState;
 }
 
 export interface EvaluationRequest {
@@ -37,6 +43,9 @@ export type EvaluationOutcome =
 export async function evaluateTrade(deps: EvaluationDeps, request: EvaluationRequest): Promise<EvaluationOutcome> {
   const wallet = request.trade.wallet.toLowerCase();
   const windowLimit = deps.limits.walletPerTier[request.entitledTier ?? request.tier];
+  // Checked before anything touches the store: a forgotten policy or window must not shape a verdict.
+  const problem = deps.storeState?.problem();
+  if (problem?.code === 'store_lost_state') return { kind: 'error', verdict: errorVerdict(request, `${problem.code}: ${problem.detail}`, deps.now()) };
   let step = 'rate window';
   try {
     const window = await countEvaluation(deps, wallet, windowLimit);

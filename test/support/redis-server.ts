@@ -12,8 +12,17 @@ export interface RedisServer {
   pause(): void;
   /** Undoes pause() (SIGCONT). */
   resume(): void;
-  /** Stops the server (resuming it first if paused) and removes its working folder. */
+  /** The working folder (dump.rdb, the AOF). */
+  dir: string;
+  /** Stops the server (resuming it first if paused) and removes its working folder unless the caller gave it. */
   stop(): Promise<void>;
+}
+
+export interface RedisServerOptions {
+  /** A working folder the caller owns and keeps across restarts; default a fresh one removed on stop. */
+  dir?: string;
+  /** `appendonly yes` with `appendfsync always`, the settings the README asks for; default no persistence. */
+  persistent?: boolean;
 }
 
 export { freePort };
@@ -42,21 +51,26 @@ function waitForReady(child: ChildProcess): Promise<void> {
 
 /**
  * Starts redis-server on a free port, or on `port` when given (e.g. to restart a
- * stopped server at the same address and show that clients reconnect).
+ * stopped server at the same address and show that clients reconnect). Without
+ * options it keeps nothing: a restart on a fresh folder is a Redis that lost its data.
  */
-export async function startRedisServer(port?: number): Promise<RedisServer> {
+export async function startRedisServer(port?: number, options: RedisServerOptions = {}): Promise<RedisServer> {
   port ??= await freePort();
-  const dir = mkdtempSync(join(tmpdir(), 'redis-test-'));
+  const owned = options.dir === undefined;
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'redis-test-'));
+  const persistence = options.persistent ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
   const child = spawn(
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--dir', dir],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
+  const removeDir = () => owned && rmSync(dir, { recursive: true, force: true });
   await waitForReady(child);
   child.stdout?.resume();
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
+    dir,
     pause: () => {
       child.kill('SIGSTOP');
     },
@@ -66,11 +80,11 @@ export async function startRedisServer(port?: number): Promise<RedisServer> {
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) {
-          rmSync(dir, { recursive: true, force: true });
+          removeDir();
           return resolve();
         }
         child.once('exit', () => {
-          rmSync(dir, { recursive: true, force: true });
+          removeDir();
           resolve();
         });
         // A paused process would hold SIGTERM until continued.

@@ -1,0 +1,25 @@
+// The chain's part of the status document: offline, or whether the node answers as the right chain.
+import type { ChainContext } from './attach.js';
+
+export interface ChainHealth {
+  status: 'ok' | 'degraded' | 'down';
+  kind: 'devnet' | 'rpc' | 'offline';
+  chain_id: number;
+  reason?: string;
+  [detail: string]: unknown;
+}
+
+/** One eth_chainId (never cached by viem, unlike the block number): the cheapest read that proves the node is there. */
+export async function chainHealth(chain: ChainContext): Promise<ChainHealth> {
+  const expected = chain.registry.chainId;
+  if (!chain.client) return { status: 'ok', kind: 'offline', chain_id: expected };
+  const kind = chain.devnet ? 'devnet' : 'rpc';
+  try {
+    const answered = await chain.client.getChainId();
+    if (answered !== expected) return { status: 'down', kind, chain_id: expected, reason: `the node answers as chain ${answered}, not ${expected}` };
+    return { status: 'ok', kind, chain_id: expected };
+  } catch {
+    // The node's URL may carry a credential, so the error itself stays out of the document.
+    return { status: 'down', kind, chain_id: expected, reason: 'the node did not answer; evaluations fail closed until it does' };
+  }
+}

@@ -1,0 +1,181 @@
+// A real Redis that comes back without the chain (rewound or empty) is a lost store: both instances fail closed until an operator acts.
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Redis } from 'ioredis';
+import { privateKeyToAccount } from 'viem/accounts';
+import { startRedisServer, type RedisServer, type RedisServerOptions } from '../support/redis-server.js';
+import { getJson, postJson, sampleTrade, send, startTestService, type HttpResult, type TestService } from '../support/service.js';
+
+// A Tuesday during the NYSE session; moved only when a test needs tokens issued later.
+let clock = Date.UTC(2026, 10, 17, 15, 0, 0);
+// Anvil's public development key #1: a wallet to sign in with, never funded.
+const account = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
+const WALLET = account.address.toLowerCase();
+const AOF_DIR = mkdtempSync(join(tmpdir(), 'redis-aof-'));
+const SNAPSHOT_DIR = mkdtempSync(join(tmpdir(), 'redis-snapshot-'));
+const PERSISTENT: RedisServerOptions = { dir: AOF_DIR, persistent: true };
+
+let redis: RedisServer;
+let a: TestService;
+let b: TestService;
+let revokedToken: string;
+let goodToken: string;
+let lastSeq = 0;
+
+// Instances that share tokens share the JWT secret, as the README says.
+const SHARED = { AUDIT_STORE: 'redis', RATE_LIMITS: 'off', JWT_SECRET: 'lost-state-test-secret-of-at-least-32-chars' };
+const start = (dataDir?: string, env: Record<string, string> = {}) =>
+  startTestService({ REDIS_URL: redis.url, ...SHARED, ...env }, dataDir, { now: () => clock });
+
+before(async () => {
+  redis = await startRedisServer(undefined, PERSISTENT);
+  a = await start();
+  b = await start();
+});
+after(async () => {
+  await a?.stop();
+  await b?.stop();
+  await redis?.stop();
+  for (const dir of [AOF_DIR, SNAPSHOT_DIR]) rmSync(dir, { recursive: true, force: true });
+});
+
+async function restartRedis(options: RedisServerOptions = {}): Promise<void> {
+  await redis.stop();
+  redis = await startRedisServer(redis.port, options);
+}
+
+/** Polls until `ok` holds or the deadline passes; never asserts how long it took. */
+async function until<T>(what: string, probe: () => Promise<T>, ok: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const value = await probe();
+    if (ok(value)) return value;
+    if (Date.now() > deadline) assert.fail(`${what}; last seen: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const status = async (s: TestService) => (await getJson(`${s.base}/status.json`)).json;
+const whenOk = (s: TestService) => until('status ok', () => status(s), (doc) => doc.status === 'ok');
+const whenLost = (s: TestService) => until('store_lost_state', () => status(s), (doc) => doc.components.store.code === 'store_lost_state');
+const evaluate = (s: TestService, extra: Record<string, unknown> = {}) => postJson(`${s.base}/api/v1/analyze/free`, sampleTrade({ amount: 1, ...extra }));
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+const config = (s: TestService, token: string) => getJson(`${s.base}/api/v1/config`, bearer(token));
+
+async function signIn(s: TestService): Promise<HttpResult> {
+  const nonce = await getJson(`${s.base}/api/v1/auth/nonce?address=${account.address}`);
+  if (nonce.status !== 200) return nonce;
+  const signature = await account.signMessage({ message: nonce.json.message });
+  return postJson(`${s.base}/api/v1/auth/wallet`, { address: account.address, signature });
+}
+
+async function acknowledged(s: TestService, extra: Record<string, unknown> = {}): Promise<number> {
+  const response = await evaluate(s, extra);
+  assert.equal(response.status, 200, response.text);
+  return response.json.audit_seq;
+}
+
+function assertClosedVerdict(response: HttpResult): void {
+  assert.equal(response.status, 503, response.text);
+  assert.equal(response.json.decision, 'deny');
+  assert.equal(response.json.audit_seq, null);
+  assert.match(response.json.error, /^store_lost_state: /);
+}
+
+function assertLostBody(response: HttpResult): void {
+  assert.equal(response.status, 503, response.text);
+  assert.deepEqual(Object.keys(response.json).sort(), ['code', 'detail']);
+  assert.equal(response.json.code, 'store_lost_state');
+}
+
+describe('a Redis that keeps its data', () => {
+  it('serves one chain to both instances, and a restart with its AOF changes nothing', async () => {
+    assert.deepEqual([await acknowledged(a), await acknowledged(b), await acknowledged(a)], [1, 2, 3]);
+    revokedToken = (await signIn(a)).json.access_token;
+    assert.deepEqual((await postJson(`${a.base}/api/v1/auth/revoke`, {}, bearer(revokedToken))).json, { revoked: true });
+    assert.equal((await config(b, revokedToken)).json.detail, 'Token has been revoked');
+    goodToken = (await signIn(b)).json.access_token;
+    assert.equal((await config(a, goodToken)).status, 200);
+    // An older copy of the data, for the rewound store below.
+    const client = new Redis(redis.url);
+    await client.save();
+    client.disconnect();
+    copyFileSync(join(AOF_DIR, 'dump.rdb'), join(SNAPSHOT_DIR, 'dump.rdb'));
+    assert.equal(await acknowledged(b, { request_id: 'retry-1' }), 4);
+    await restartRedis(PERSISTENT);
+    await Promise.all([whenOk(a), whenOk(b)]);
+    assert.equal((await evaluate(a, { request_id: 'retry-1' })).json.audit_seq, 4, 'the retry replays its verdict');
+    lastSeq = await acknowledged(a);
+    assert.equal(lastSeq, 5);
+    assert.equal((await status(b)).components.audit.head.seq, 5);
+  });
+});
+
+describe('a Redis restored from an older copy', () => {
+  it('is a lost store on both instances, until the complete data is back', async () => {
+    await restartRedis({ dir: SNAPSHOT_DIR });
+    const [docA] = await Promise.all([whenLost(a), whenLost(b)]);
+    assert.equal(docA.status, 'down');
+    assert.match(docA.components.audit.reason, /chain head is seq 3, behind the epoch \S+ up to seq 5/);
+    assertClosedVerdict(await evaluate(b));
+    await restartRedis(PERSISTENT);
+    await Promise.all([whenOk(a), whenOk(b)]);
+    assert.equal(await acknowledged(b), 6);
+    assert.ok(a.logs.some((line) => line.startsWith('audit: the store is verified again')), a.logs.join('\n'));
+  });
+});
+
+describe('a Redis restarted empty', () => {
+  it('fails evaluations, retries, sign-ins and revocation checks closed on both instances', async () => {
+    await restartRedis();
+    const [docA, docB] = await Promise.all([whenLost(a), whenLost(b)]);
+    for (const doc of [docA, docB]) {
+      assert.equal(doc.status, 'down');
+      assert.match(doc.components.audit.reason, /epoch marker is gone/);
+    }
+    // b wrote seq 6; a remembers at least what it saw itself (it learns others' records on its next check).
+    assert.equal(docB.components.audit.remembered.seq, 6);
+    assert.ok(docA.components.audit.remembered.seq >= 5);
+    for (const s of [a, b]) {
+      assertClosedVerdict(await evaluate(s));
+      assertClosedVerdict(await evaluate(s, { request_id: 'retry-1' }));
+      assertLostBody(await signIn(s));
+      assertLostBody(await config(s, revokedToken));
+      assertLostBody(await postJson(`${s.base}/api/v1/analyze/trade`, sampleTrade({ wallet: WALLET, amount: 1 }), bearer(goodToken)));
+    }
+    const client = new Redis(redis.url);
+    assert.deepEqual(await client.keys('tg:audit:*'), [], 'nothing was written to the forgotten chain');
+    client.disconnect();
+    assert.ok(a.logs.some((line) => line.startsWith('audit: store_lost_state: ')), a.logs.join('\n'));
+  });
+
+  it('stays lost when an instance restarts on its own data folder', async () => {
+    await b.stop(false);
+    b = await start(b.dataDir);
+    assert.equal((await status(b)).components.store.code, 'store_lost_state');
+    assertClosedVerdict(await evaluate(b));
+  });
+
+  it('starts a new chain only when an operator abandons the lost epoch, and refuses tokens issued before', async () => {
+    const lostEpoch = (await status(a)).components.audit.remembered.epoch;
+    clock += 60_000;
+    await a.stop(false);
+    a = await start(a.dataDir, { AUDIT_ABANDON_EPOCH: lostEpoch });
+    const doc = await whenOk(a);
+    assert.notEqual(doc.components.audit.epoch, lostEpoch);
+    assert.equal(await acknowledged(a), 1);
+    assert.ok(a.logs.some((line) => line.startsWith(`audit: abandoning lost epoch ${lostEpoch}`)), a.logs.join('\n'));
+    const old = await config(a, goodToken);
+    assert.deepEqual([old.status, old.json], [401, { detail: 'Token has been revoked' }]);
+    const fresh = await signIn(a);
+    assert.equal(fresh.status, 200, fresh.text);
+    assert.equal((await config(a, fresh.json.access_token)).status, 200);
+    // The other instance still remembers the old chain and is not silently moved onto the new one.
+    await until('the other instance sees the new chain', () => status(b), (docB) => /another chain replaced it/.test(docB.components.audit.reason));
+    assertClosedVerdict(await evaluate(b));
+    assert.equal((await send('GET', `${b.base}/healthz`)).status, 200, 'liveness is not the store state');
+  });
+});

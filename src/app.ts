@@ -43,6 +43,7 @@ import type { CacheStore } from './store/cache-store.js';
 import { MemoryStore } from './store/memory-store.js';
 import { RedisStore } from './store/redis-store.js';
 import { ALWAYS_USABLE } from './store/store-state.js';
+import { GuardedStore } from './store/store-unavailable.js';
 import { SERVICE_NAME, SERVICE_VERSION } from './version.js';
 
 export interface Service {
@@ -98,6 +99,7 @@ export async function startService(config: Readonly<Config>, log: Logger, overri
       scorer,
       limits: config.rateLimits,
       now,
+      log,
       storeState: audit instanceof RedisAuditLog ? audit.storeState : ALWAYS_USABLE,
     };
     const routes = await buildRoutes(config, chain, evaluation, verifier, closers, facts);
@@ -125,7 +127,7 @@ async function buildRoutes(
   config: Readonly<Config>, chain: ChainContext, evaluation: EvaluationDeps, verifier: AuditVerifier, closers: Closers,
   facts: ChainFacts,
 ): Promise<Route[]> {
-  const { store, now } = evaluation;
+  const { store, now, log } = evaluation;
   const limiter = new RateLimiter(store, config.rateLimits, now);
   const analyze = { evaluation, idempotency: new IdempotencyCache(store, config.idempotencyTtlMs), limiter };
   const tokens = new AccessTokens(await loadJwtSecret(config.jwtSecret, config.dataDir), store, now);
@@ -151,10 +153,10 @@ async function buildRoutes(
     ...guardStoreRoutes(evaluation.storeState ?? ALWAYS_USABLE, [
       ...analyzeRoutes(analyze, { tokens, holdings }),
       ...authRoutes({ tokens, signIn, holdings, limiter }),
-      ...policyRoutes({ tokens, holdings, store }),
+      ...policyRoutes({ tokens, holdings, store, log }),
     ]),
-    ...tokenSafetyRoutes({ checker: facts.safety, limiter }),
-    ...simulateBalanceRoutes(facts.balances),
+    ...tokenSafetyRoutes({ checker: facts.safety, limiter, log }),
+    ...simulateBalanceRoutes(facts.balances, log),
     ...auditRoutes({ verifier, limiter }),
     ...mcpRoutes({ sessions, limiter, limits: config.mcpSessions }),
     ...documentRoutes(config, publicBase(config), SERVICE_NAME),
@@ -201,7 +203,8 @@ function signInSettings(config: Readonly<Config>, chainId: number) {
 }
 
 async function openStore(config: Readonly<Config>): Promise<CacheStore> {
-  return config.redisUrl ? RedisStore.connect(config.redisUrl) : new MemoryStore();
+  // Redis failures are marked as the store's, so routes answer 503 store_unavailable; memory cannot fail.
+  return config.redisUrl ? new GuardedStore(await RedisStore.connect(config.redisUrl)) : new MemoryStore();
 }
 
 async function openAudit(config: Readonly<Config>, log: Logger, now: () => number): Promise<VerifiableAuditLog> {

@@ -14,6 +14,8 @@ import type { IpBucket, RateLimiter } from '../limits/rate-limiter.js';
 import type { Tier } from '../risk/types.js';
 import { TradeRequest } from '../schemas/trade.js';
 import { compileValidator } from '../schemas/validator.js';
+import { describeFailure, logFailure } from '../failures.js';
+import { orUnavailable } from './unavailable.js';
 
 export interface AnalyzeDeps {
   evaluation: EvaluationDeps;
@@ -38,7 +40,13 @@ export function analyzeRoutes(deps: AnalyzeDeps, caller: SignedInCaller): Route[
   return [
     publicAnalyzeRoute(deps, '/api/v1/analyze/free', 'free', 'free'),
     publicAnalyzeRoute(deps, '/api/v1/demo/analyze', 'demo', 'demo'),
-    { method: 'post', pattern: '/api/v1/analyze/trade', readsBody: true, handler: (request) => analyzeSignedIn(deps, caller, request) },
+    {
+      method: 'post',
+      pattern: '/api/v1/analyze/trade',
+      readsBody: true,
+      // The token check reads revocations from the store; a store that does not answer is a 503, not a 500.
+      handler: (request) => orUnavailable(deps.evaluation.log, request, 'The trade was not evaluated', () => analyzeSignedIn(deps, caller, request)),
+    },
   ];
 }
 
@@ -106,7 +114,9 @@ export async function runOnce(deps: AnalyzeDeps, request: EvaluationRequest): Pr
   try {
     return await deps.idempotency.run(scope, requestId, fingerprint(request.body), compute);
   } catch (error) {
-    const verdict = errorVerdict(request, `idempotency store failed: ${(error as Error).message}`, deps.evaluation.now());
+    const failure = describeFailure(error);
+    logFailure(deps.evaluation.log, `evaluation (${request.channel}) request_id`, failure, error);
+    const verdict = errorVerdict(request, `idempotency store failed: ${failure.words}`, deps.evaluation.now(), failure.code);
     return { kind: 'error', verdict } as const;
   }
 }

@@ -5,18 +5,21 @@ import { entitlementOf, previewTier } from '../auth/entitlement.js';
 import type { HoldingsReader } from '../chain/holdings.js';
 import { parseBlocked, policyKey } from '../evaluation/gather-facts.js';
 import { parseJsonBody } from '../http/json-body.js';
-import { json, serviceUnavailable, validationFailed } from '../http/responses.js';
+import { json, validationFailed } from '../http/responses.js';
 import type { PlainRequest, PlainResponse, Route } from '../http/types.js';
 import { tierPolicy } from '../risk/tiers.js';
 import { ADDRESS_PATTERN } from '../schemas/common.js';
 import { UpdateConfigRequest } from '../schemas/resources.js';
 import { compileValidator } from '../schemas/validator.js';
 import type { CacheStore } from '../store/cache-store.js';
+import type { Logger } from '../failures.js';
+import { unavailable } from './unavailable.js';
 
 export interface PolicyDeps {
   tokens: AccessTokens;
   holdings: HoldingsReader | null;
   store: CacheStore;
+  log: Logger;
 }
 
 const validateUpdate = compileValidator(UpdateConfigRequest, 'body');
@@ -24,17 +27,20 @@ const ADDRESS = new RegExp(ADDRESS_PATTERN);
 
 export function policyRoutes(deps: PolicyDeps): Route[] {
   return [
-    { method: 'get', pattern: '/api/v1/config', handler: (request) => guarded(() => readPolicy(deps, request)) },
-    { method: 'post', pattern: '/api/v1/config', readsBody: true, handler: (request) => guarded(() => writePolicy(deps, request)) },
+    { method: 'get', pattern: '/api/v1/config', handler: (request) => guarded(deps, request, () => readPolicy(deps, request)) },
+    { method: 'post', pattern: '/api/v1/config', readsBody: true, handler: (request) => guarded(deps, request, () => writePolicy(deps, request)) },
   ];
 }
 
-/** Store or chain failures answer 503: a policy that cannot be read or saved is never assumed. */
-async function guarded(next: () => Promise<PlainResponse>): Promise<PlainResponse> {
+/**
+ * Any failure answers 503 (a policy that cannot be read or saved is never assumed), saying
+ * what failed and its code; the error's own text, which may hold a node URL, goes to the log.
+ */
+async function guarded(deps: PolicyDeps, request: PlainRequest, next: () => Promise<PlainResponse>): Promise<PlainResponse> {
   try {
     return await next();
   } catch (error) {
-    return serviceUnavailable(`policy unavailable: ${(error as Error).message}`);
+    return unavailable(deps.log, request, 'Policy unavailable', error);
   }
 }
 

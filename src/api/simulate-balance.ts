@@ -1,13 +1,16 @@
 // POST /api/v1/simulate-balance: current and post-trade balance, proven by an eth_call state override (no transaction).
 import { formatUnits } from 'viem';
 import type { BalanceOutcome, BalanceProblem, BalanceSimulator } from '../chain/balance-simulation.js';
+import type { Failure, Logger } from '../failures.js';
 import { parseJsonBody } from '../http/json-body.js';
 import { json, validationFailed } from '../http/responses.js';
 import type { PlainRequest, PlainResponse, Route } from '../http/types.js';
 import { SimulateBalanceRequest } from '../schemas/resources.js';
 import { compileValidator } from '../schemas/validator.js';
+import { reportFailure } from './unavailable.js';
 
 const validateRequest = compileValidator(SimulateBalanceRequest, 'body');
+const NO_CHAIN: Failure = { code: 'chain_not_configured', words: 'balance simulation needs a chain node (RPC_URL or the embedded devnet)' };
 
 /** Which request field each simulation problem is reported at (422 loc). */
 const PROBLEM_FIELD: Readonly<Record<BalanceProblem, 'token_address' | 'balance_slot' | 'delta'>> = {
@@ -17,15 +20,15 @@ const PROBLEM_FIELD: Readonly<Record<BalanceProblem, 'token_address' | 'balance_
   below_zero: 'delta',
 };
 
-export function simulateBalanceRoutes(simulator: BalanceSimulator | null): Route[] {
-  return [{ method: 'post', pattern: '/api/v1/simulate-balance', readsBody: true, handler: (request) => simulate(simulator, request) }];
+export function simulateBalanceRoutes(simulator: BalanceSimulator | null, log: Logger): Route[] {
+  return [{ method: 'post', pattern: '/api/v1/simulate-balance', readsBody: true, handler: (request) => simulate(simulator, log, request) }];
 }
 
-async function simulate(simulator: BalanceSimulator | null, request: PlainRequest): Promise<PlainResponse> {
+async function simulate(simulator: BalanceSimulator | null, log: Logger, request: PlainRequest): Promise<PlainResponse> {
   const parsed = parseJsonBody(request, validateRequest);
   if (!parsed.ok) return parsed.response;
   const body = parsed.value;
-  if (simulator === null) return unavailable('balance simulation needs a chain node (RPC_URL or the embedded devnet)');
+  if (simulator === null) return unavailable(NO_CHAIN);
   const decimals = body.decimals ?? 18;
   try {
     const result = await simulator.simulate({ token: body.token_address, holder: body.holder, delta: body.delta, decimals, balanceSlot: body.balance_slot ?? null });
@@ -36,7 +39,7 @@ async function simulate(simulator: BalanceSimulator | null, request: PlainReques
     }
     return json(200, responseBody(body.token_address, body.holder, body.delta, result.outcome));
   } catch (error) {
-    return unavailable(`balance simulation failed: ${(error as Error).message}`);
+    return unavailable(reportFailure(log, request, error));
   }
 }
 
@@ -52,6 +55,7 @@ function responseBody(token: string, holder: string, delta: number, outcome: Bal
   };
 }
 
-function unavailable(error: string): PlainResponse {
-  return json(503, { detail: 'No balance simulation was produced', error });
+/** `error` says what failed in words and `code` names it; the details are in the log. */
+function unavailable(failure: Failure): PlainResponse {
+  return json(503, { detail: 'No balance simulation was produced', error: failure.words, code: failure.code });
 }

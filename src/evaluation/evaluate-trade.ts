@@ -5,6 +5,7 @@ import type { RiskResult, Tier, TradeInput } from '../risk/types.js';
 import { tierPolicy } from '../risk/tiers.js';
 import type { Verdict } from '../schemas/trade.js';
 import type { CacheStore } from '../store/cache-store.js';
+import { describeFailure, INTERNAL_ERROR, logFailure, type Failure, type Logger } from '../failures.js';
 import type { StoreState } from '../store/store-state.js';
 import { gatherFacts, type FactSources } from './gather-facts.js';
 import type { ScoreBatcher } from './score-batcher.js';
@@ -17,6 +18,8 @@ export interface EvaluationDeps extends FactSources {
   scorer: ScoreBatcher;
   limits: RateLimits;
   now: () => number;
+  /** Where a failed evaluation's details go; the verdict itself only says what failed. */
+  log: Logger;
   /**
    * A store that lost state refuses every evaluation; absent means always usable. An unverified
    * store needs no refusal here: the audit append checks the epoch and head inside Redis.
@@ -45,7 +48,7 @@ export async function evaluateTrade(deps: EvaluationDeps, request: EvaluationReq
   const windowLimit = deps.limits.walletPerTier[request.entitledTier ?? request.tier];
   // Checked before anything touches the store: a forgotten policy or window must not shape a verdict.
   const problem = deps.storeState?.problem();
-  if (problem?.code === 'store_lost_state') return { kind: 'error', verdict: errorVerdict(request, `${problem.code}: ${problem.detail}`, deps.now()) };
+  if (problem?.code === 'store_lost_state') return { kind: 'error', verdict: errorVerdict(request, `${problem.code}: ${problem.detail}`, deps.now(), problem.code) };
   let step = 'rate window';
   try {
     const window = await countEvaluation(deps, wallet, windowLimit);
@@ -71,7 +74,9 @@ export async function evaluateTrade(deps: EvaluationDeps, request: EvaluationReq
     });
     return { kind: 'verdict', verdict: toVerdict(request, result, record, input.safety, input.wallet.dailyPnlUsd) };
   } catch (error) {
-    return { kind: 'error', verdict: errorVerdict(request, `${step} failed: ${(error as Error).message}`, deps.now()) };
+    const failure = describeFailure(error, STEP_FAILURES[step] ?? INTERNAL_ERROR);
+    logFailure(deps.log, `evaluation (${request.channel}) ${step}`, failure, error);
+    return { kind: 'error', verdict: errorVerdict(request, `${step} failed: ${failure.words}`, deps.now(), failure.code) };
   }
 }
 
@@ -109,8 +114,20 @@ function toVerdict(
   };
 }
 
-/** A response with `error` is a hard stop (spec, Decision semantics); it still reads as deny. */
-export function errorVerdict(request: EvaluationRequest, message: string, nowMs: number): Verdict {
+/** What a step's failure is called when the error does not name its dependency itself. */
+const STEP_FAILURES: Readonly<Record<string, Failure>> = {
+  scoring: { code: 'scoring_unavailable', words: 'the scoring pool did not answer' },
+  'audit append': { code: 'audit_unavailable', words: 'the audit log did not record the verdict' },
+};
+
+/** A Verdict with `error` and its `code` (what failed, e.g. `chain_unavailable`). */
+export type ErrorVerdict = Verdict & { code: string };
+
+/**
+ * A response with `error` is a hard stop (spec, Decision semantics); it still reads as deny.
+ * `message` is for the client: what failed in words, never a node URL or call data.
+ */
+export function errorVerdict(request: EvaluationRequest, message: string, nowMs: number, code = INTERNAL_ERROR.code): ErrorVerdict {
   return {
     decision: 'deny',
     reasons: [`EVALUATION_ERROR: ${message}; no verdict was produced, do not trade`],
@@ -127,5 +144,6 @@ export function errorVerdict(request: EvaluationRequest, message: string, nowMs:
     audit_hash: null,
     audit_seq: null,
     error: message,
+    code,
   };
 }

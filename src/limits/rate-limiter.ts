@@ -1,6 +1,7 @@
 // Per-IP request windows for public routes; answers 429 with Retry-After when one is full.
 import type { RateLimits } from '../config.js';
-import { serviceUnavailable, tooManyRequests } from '../http/responses.js';
+import { STORE_UNAVAILABLE } from '../failures.js';
+import { json, tooManyRequests } from '../http/responses.js';
 import type { PlainResponse } from '../http/types.js';
 import type { CacheStore } from '../store/cache-store.js';
 
@@ -17,7 +18,7 @@ export class RateLimiter {
       const hit = await this.store.hitWindow(`rl:ip:${bucket}:${ip}`, this.limits.windowMs, limit, this.now());
       return hit.allowed ? null : tooManyRequests(hit.retryAfterMs, limit, this.limits.windowMs);
     } catch {
-      return serviceUnavailable('rate-limit store unavailable; refusing to serve unmetered requests');
+      return json(503, { detail: 'rate-limit store unavailable; refusing to serve unmetered requests', code: STORE_UNAVAILABLE.code });
     }
   }
 }

@@ -49,13 +49,14 @@ describe('on Redis', () => {
     const response = await postJson(`${running.base}/api/v1/demo/analyze`, sampleTrade({ amount: 1, wallet: `0x${'7'.repeat(40)}` }));
     assert.ok(Date.now() - started < 3_000, 'answered within the store timeout');
     assert.equal(response.status, 503);
-    assert.deepEqual(response.json, { detail: 'rate-limit store unavailable; refusing to serve unmetered requests' });
+    assert.deepEqual(response.json, { detail: 'rate-limit store unavailable; refusing to serve unmetered requests', code: 'store_unavailable' });
     // Without rate limits the evaluation itself needs the store for facts, and fails closed.
     const evaluated = await postJson(`${unmetered.base}/api/v1/analyze/free`, sampleTrade({ amount: 1 }));
     assert.equal(evaluated.status, 503);
     assert.equal(evaluated.json.decision, 'deny');
     assert.equal(evaluated.json.audit_seq, null);
     assert.match(evaluated.json.error, /^fact gathering failed: /);
+    assert.deepEqual([evaluated.json.error, evaluated.json.code], ['fact gathering failed: the cache store did not answer', 'store_unavailable']);
     const health = await getJson(`${running.base}/healthz`);
     assert.equal(health.status, 503);
     assert.equal(health.json.status, 'unavailable');

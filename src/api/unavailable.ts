@@ -1,0 +1,35 @@
+// 503 answers for a dependency that failed: the client reads what failed and a code, the log gets the details.
+import { describeFailure, isDependencyFailure, logFailure, type Failure, type Logger } from '../failures.js';
+import { json } from '../http/responses.js';
+import type { PlainRequest, PlainResponse } from '../http/types.js';
+
+/** Classifies the error, logs its details (credentials removed) and returns what the client may see. */
+export function reportFailure(log: Logger, request: PlainRequest, error: unknown): Failure {
+  const failure = describeFailure(error);
+  logFailure(log, `${request.method.toUpperCase()} ${request.path}`, failure, error);
+  return failure;
+}
+
+/** `{"detail": "<what>: <what failed>", "code": "<code>"}` with status 503. */
+export function unavailable(log: Logger, request: PlainRequest, what: string, error: unknown): PlainResponse {
+  const failure = reportFailure(log, request, error);
+  return json(503, { detail: `${what}: ${failure.words}`, code: failure.code });
+}
+
+/**
+ * Runs a handler; a dependency's failure (chain node, cache store) becomes a 503 that says
+ * so, while any other error still reaches the edge, which logs it and answers 500.
+ */
+export async function orUnavailable(
+  log: Logger,
+  request: PlainRequest,
+  what: string,
+  next: () => Promise<PlainResponse>,
+): Promise<PlainResponse> {
+  try {
+    return await next();
+  } catch (error) {
+    if (!isDependencyFailure(error)) throw error;
+    return unavailable(log, request, what, error);
+  }
+}

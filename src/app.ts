@@ -152,7 +152,7 @@ async function buildRoutes(
     // Sign-in and bearer routes answer 503 store_lost_state while the shared store cannot be trusted.
     ...guardStoreRoutes(evaluation.storeState ?? ALWAYS_USABLE, [
       ...analyzeRoutes(analyze, { tokens, holdings }),
-      ...authRoutes({ tokens, signIn, holdings, limiter }),
+      ...authRoutes({ tokens, signIn, holdings, limiter, log }),
       ...policyRoutes({ tokens, holdings, store, log }),
     ]),
     ...tokenSafetyRoutes({ checker: facts.safety, limiter, log }),

@@ -3,20 +3,23 @@ import type { Hex } from 'viem';
 import { TOKEN_LIFETIME_S, type AccessTokens } from '../auth/access-tokens.js';
 import { authenticate, unauthorized } from '../auth/bearer.js';
 import { entitlementOf } from '../auth/entitlement.js';
-import type { SignIn } from '../auth/sign-in.js';
+import { ALREADY_USED, type SignIn } from '../auth/sign-in.js';
 import type { HoldingsReader } from '../chain/holdings.js';
+import type { Logger } from '../failures.js';
 import { parseJsonBody } from '../http/json-body.js';
 import { json, validationFailed } from '../http/responses.js';
 import type { PlainRequest, PlainResponse, Route } from '../http/types.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import { NonceQuery, WalletLoginRequest } from '../schemas/resources.js';
 import { compileValidator } from '../schemas/validator.js';
+import { orUnavailable } from './unavailable.js';
 
 export interface AuthDeps {
   tokens: AccessTokens;
   signIn: SignIn;
   holdings: HoldingsReader | null;
   limiter: RateLimiter;
+  log: Logger;
 }
 
 const validateNonceQuery = compileValidator(NonceQuery, 'query');
@@ -24,9 +27,23 @@ const validateLogin = compileValidator(WalletLoginRequest, 'body');
 
 export function authRoutes(deps: AuthDeps): Route[] {
   return [
-    { method: 'get', pattern: '/api/v1/auth/nonce', handler: (request) => limited(deps, request, () => nonce(deps, request)) },
-    { method: 'post', pattern: '/api/v1/auth/wallet', readsBody: true, handler: (request) => limited(deps, request, () => login(deps, request)) },
-    { method: 'post', pattern: '/api/v1/auth/revoke', readsBody: true, handler: (request) => revoke(deps, request) },
+    {
+      method: 'get',
+      pattern: '/api/v1/auth/nonce',
+      handler: (request) => limited(deps, request, () => orUnavailable(deps.log, request, 'No sign-in message was issued', () => nonce(deps, request))),
+    },
+    {
+      method: 'post',
+      pattern: '/api/v1/auth/wallet',
+      readsBody: true,
+      handler: (request) => limited(deps, request, () => orUnavailable(deps.log, request, 'Sign-in did not complete', () => login(deps, request))),
+    },
+    {
+      method: 'post',
+      pattern: '/api/v1/auth/revoke',
+      readsBody: true,
+      handler: (request) => orUnavailable(deps.log, request, 'The token was not revoked', () => revoke(deps, request)),
+    },
   ];
 }
 
@@ -46,7 +63,9 @@ async function login(deps: AuthDeps, request: PlainRequest): Promise<PlainRespon
   const { address, signature } = parsed.value;
   const result = await deps.signIn.verify(address, signature as Hex);
   if (!result.ok) return unauthorized(result.detail, false);
+  // Holdings first, then the nonce: a chain that fails here leaves the message pending for a retry.
   const entitlement = await entitlementOf(deps.holdings, result.wallet, null);
+  if (!(await deps.signIn.consume(result.wallet, result.message))) return unauthorized(ALREADY_USED, false);
   return json(200, {
     access_token: await deps.tokens.issue(result.wallet),
     expires_in_seconds: TOKEN_LIFETIME_S,
@@ -54,7 +73,10 @@ async function login(deps: AuthDeps, request: PlainRequest): Promise<PlainRespon
   });
 }
 
-/** Spec "States": a missing or invalid token is not an error; the answer is 200 with revoked false. */
+/**
+ * Spec "States": a missing or invalid token is not an error; the answer is 200 with revoked false.
+ * A store that cannot be asked or written rejects (503): a valid token is never reported unrevoked.
+ */
 async function revoke(deps: AuthDeps, request: PlainRequest): Promise<PlainResponse> {
   const bearer = await authenticate(deps.tokens, request);
   if (!bearer.ok) return json(200, { revoked: false });

@@ -5,7 +5,7 @@ import type { Config } from '../config.js';
 import { REASON_CODES } from '../risk/reason-codes.js';
 import { TIER_POLICIES } from '../risk/tiers.js';
 import { TOKEN_LIFETIME_S } from '../auth/access-tokens.js';
-import { NONCE_TTL_MS } from '../auth/sign-in.js';
+import { MAX_PENDING_MESSAGES, NONCE_TTL_MS } from '../auth/sign-in.js';
 import { MAX_ECHO_CHARS, MAX_JSON_DEPTH } from '../schemas/json-shape.js';
 
 const usd = (value: number) => value.toLocaleString('en-US');
@@ -99,6 +99,8 @@ function signInDecisions(): string {
     '## Sign-in, access tokens and previews',
     '',
     `- The nonce message is an EIP-4361 (Sign-In with Ethereum) message for chain ID 4663, bound to this service's domain and URI, with a random nonce; it is valid ${NONCE_TTL_MS / 60_000} minutes and single use. Signing it with EIP-191 \`personal_sign\` costs no gas; EIP-1271 contract wallets are verified through the chain.`,
+    `- Up to ${MAX_PENDING_MESSAGES} messages wait per address at once. Anyone may ask for a nonce for any address, so asking again never invalidates a message already handed out; past ${MAX_PENDING_MESSAGES} the oldest is dropped. A signature is matched against each waiting message, and a refusal (HTTP 401) names the check that failed: no message pending, signature, domain, chain, address, nonce or expiry. A message is spent only by a sign-in that succeeds: one that fails because the chain node or the store did not answer (HTTP 503 with \`code\` \`chain_unavailable\` or \`store_unavailable\`) leaves it pending, and the same signature may be sent again.`,
+    '- A 503 says what failed in words and a `code`; it never carries a node URL, call data or a dependency\'s own error text. Those go to the service\'s log (stderr), with URLs cut to scheme, host and port since RPC providers put credentials in the rest.',
     `- The access token is an HS256 JWT with a \`jti\`, valid ${TOKEN_LIFETIME_S} s (\`expires_in_seconds\`). Revocation records the \`jti\` in the shared store until the token would have expired; a revoked or expired token gets HTTP 401 with \`WWW-Authenticate: Bearer\`.`,
     "- `preview_mode` is true when the wallet holds less than the Tier 1 threshold. `x-preview-tier` (1, 2 or 3) evaluates at another tier's ceiling; a preview above the tier the holdings grant is always `deny` with `PREVIEW_ABOVE_ENTITLEMENT` first, a hard override like the others: the score and the other reasons show what that tier would say, and the decision never says the trade may proceed. Every decision is the score's band or a `deny` named by a hard override.",
     '',

@@ -146,7 +146,10 @@ describe('security', () => {
   };
 
   it('refuses a replayed nonce', async () => {
-    const wallet = byTokens(1000);
+    // A wallet with no other message pending: asking again no longer replaces a message, so the
+    // two the first test asked for byTokens(1000) still wait, and its replay would read as a
+    // signature matching none of them (auth-nonces.test.ts covers that case).
+    const wallet = byTokens(5000);
     const message = await nonce(wallet.address);
     const signature = await privateKeyToAccount(wallet.privateKey).signMessage({ message });
     assert.equal((await postJson(url('/api/v1/auth/wallet'), { address: wallet.address, signature })).status, 200);

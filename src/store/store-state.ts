@@ -1,4 +1,5 @@
 // Whether the shared store can be trusted right now: the contract between the lost-store watch and the routes.
+import { DependencyError } from '../failures.js';
 
 /**
  * `store_lost_state`: the store forgot what this instance saw (an emptied or rewound
@@ -24,10 +25,13 @@ export interface StoreState {
 /** Stores without a shared memory to lose (in-memory, or no Redis audit chain) are always usable. */
 export const ALWAYS_USABLE: StoreState = { problem: () => null, tokensNotBeforeMs: () => null };
 
-/** Rejection for work refused because the store cannot be trusted; the caller fails closed. */
-export class StoreStateError extends Error {
-  override name = 'StoreStateError';
+/**
+ * Rejection for work refused because the store cannot be trusted; the caller fails closed.
+ * A dependency failure, so an evaluation's error verdict and a route's 503 carry its code.
+ */
+export class StoreStateError extends DependencyError {
   constructor(readonly problem: StoreProblem) {
-    super(`${problem.code}: ${problem.detail}`);
+    super({ code: problem.code, words: `the shared store cannot be trusted: ${problem.detail}` }, `${problem.code}: ${problem.detail}`);
+    this.name = 'StoreStateError';
   }
 }

@@ -78,11 +78,12 @@ async function acknowledged(s: TestService, extra: Record<string, unknown> = {})
   return response.json.audit_seq;
 }
 
-function assertClosedVerdict(response: HttpResult): void {
+function assertClosedVerdict(response: HttpResult, error = /^store_lost_state: /): void {
   assert.equal(response.status, 503, response.text);
   assert.equal(response.json.decision, 'deny');
   assert.equal(response.json.audit_seq, null);
-  assert.match(response.json.error, /^store_lost_state: /);
+  assert.match(response.json.error, error);
+  assert.equal(response.json.code, 'store_lost_state');
 }
 
 function assertLostBody(response: HttpResult): void {
@@ -177,5 +178,18 @@ describe('a Redis restarted empty', () => {
     await until('the other instance sees the new chain', () => status(b), (docB) => /another chain replaced it/.test(docB.components.audit.reason));
     assertClosedVerdict(await evaluate(b));
     assert.equal((await send('GET', `${b.base}/healthz`)).status, 200, 'liveness is not the store state');
+  });
+});
+
+describe('a Redis emptied under a running instance (FLUSHALL, no reconnect)', () => {
+  it('refuses the very next evaluation, whichever check sees it first', async () => {
+    assert.equal((await status(a)).status, 'ok');
+    const client = new Redis(redis.url);
+    await client.flushall();
+    const refused = await evaluate(a);
+    assertClosedVerdict(refused, /^(store_lost_state|audit append failed): /);
+    assert.deepEqual(await client.keys('tg:audit:*'), []);
+    client.disconnect();
+    await whenLost(a);
   });
 });

@@ -2,6 +2,7 @@
 import type { PublicClient } from 'viem';
 import type { Config } from '../config.js';
 import type { Devnet } from '../devnet/devnet.js';
+import type { DevnetSupervisor } from '../devnet/supervisor.js';
 import { loadRegistryFile, registryFromFile, type Registry, type VenueConfig } from '../registry/registry.js';
 import { createChainClient } from './public-client.js';
 
@@ -10,7 +11,10 @@ export interface ChainContext {
   /** Null when offline: REGISTRY_FILE without RPC_URL, prices from the file's defaults only. */
   client: PublicClient | null;
   rpcUrl: string | null;
-  devnet: Devnet | null;
+  /** The embedded devnet in use now (after a restart: the new anvil, same addresses); null otherwise. */
+  readonly devnet: Devnet | null;
+  /** Restarts the embedded devnet when anvil dies; null for RPC_URL and offline. */
+  supervisor: DevnetSupervisor | null;
   close(): Promise<void>;
 }
 
@@ -23,14 +27,18 @@ export async function attachChain(config: Readonly<Config>, log: (line: string) 
   if (config.rpcUrl) {
     if (!config.registryFile) throw new Error('RPC_URL needs REGISTRY_FILE: the canonical addresses and feeds of that chain');
     const registry = await loadRegistryFile(config.registryFile);
-    return { registry, client: createChainClient(config.rpcUrl), rpcUrl: config.rpcUrl, devnet: null, close: async () => undefined };
+    // A real node is not ours to restart: the client simply reads again once it answers.
+    const client = createChainClient(config.rpcUrl);
+    return { registry, client, rpcUrl: config.rpcUrl, devnet: null, supervisor: null, close: async () => undefined };
   }
   if (config.registryFile) {
-    return { registry: await loadRegistryFile(config.registryFile), client: null, rpcUrl: null, devnet: null, close: async () => undefined };
+    const registry = await loadRegistryFile(config.registryFile);
+    return { registry, client: null, rpcUrl: null, devnet: null, supervisor: null, close: async () => undefined };
   }
   // Loaded only when needed: the devnet's compiler and deployer cost about a second to import.
-  const { startDevnet } = await import('../devnet/devnet.js');
-  const devnet = await startDevnet({ log });
+  const { DevnetSupervisor } = await import('../devnet/supervisor.js');
+  const supervisor = await DevnetSupervisor.start({ log });
+  const devnet = supervisor.current;
   const registry = registryFromFile({
     ...devnet.registry,
     service_token: { address: devnet.contracts.serviceToken, decimals: 18 },
@@ -38,7 +46,15 @@ export async function attachChain(config: Readonly<Config>, log: (line: string) 
     venue: devnetVenue(devnet),
     multicall3: devnet.contracts.multicall3,
   });
-  return { registry, client: createChainClient(devnet.rpcUrl), rpcUrl: devnet.rpcUrl, devnet, close: () => devnet.close() };
+  // While the supervisor restarts anvil the client refuses every read, so evaluations fail closed.
+  const client = createChainClient(devnet.rpcUrl, undefined, () => supervisor.downReason());
+  return {
+    registry, client, rpcUrl: devnet.rpcUrl, supervisor,
+    get devnet() {
+      return supervisor.current;
+    },
+    close: () => supervisor.close(),
+  };
 }
 
 /** The devnet's pools: every asset against the 6-decimal stablecoin, fee 3000, tick spacing 60, no hooks. */

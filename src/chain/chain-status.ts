@@ -13,13 +13,16 @@ export interface ChainHealth {
 export async function chainHealth(chain: ChainContext): Promise<ChainHealth> {
   const expected = chain.registry.chainId;
   if (!chain.client) return { status: 'ok', kind: 'offline', chain_id: expected };
-  const kind = chain.devnet ? 'devnet' : 'rpc';
+  const kind = chain.supervisor ? 'devnet' : 'rpc';
+  const devnet = chain.supervisor?.health();
+  const extra = devnet ? { restarts: devnet.restarts, anvil_pid: devnet.pid } : {};
+  if (devnet?.reason) return { status: 'down', kind, chain_id: expected, reason: devnet.reason, phase: devnet.phase, ...extra };
   try {
     const answered = await chain.client.getChainId();
-    if (answered !== expected) return { status: 'down', kind, chain_id: expected, reason: `the node answers as chain ${answered}, not ${expected}` };
-    return { status: 'ok', kind, chain_id: expected };
+    if (answered !== expected) return { status: 'down', kind, chain_id: expected, reason: `the node answers as chain ${answered}, not ${expected}`, ...extra };
+    return { status: 'ok', kind, chain_id: expected, ...extra };
   } catch {
     // The node's URL may carry a credential, so the error itself stays out of the document.
-    return { status: 'down', kind, chain_id: expected, reason: 'the node did not answer; evaluations fail closed until it does' };
+    return { status: 'down', kind, chain_id: expected, reason: 'the node did not answer; evaluations fail closed until it does', ...extra };
   }
 }

@@ -14,10 +14,19 @@ export function robinhoodChain(rpcUrl: string) {
 /**
  * Reads fail fast (2 s, no retries) so an evaluation that depends on a dead node
  * answers with an error within a bounded time instead of hanging (fail closed).
+ * `refuse` (the embedded devnet's supervisor) names a reason while the node must not be
+ * read, e.g. while it is being redeployed: reads then fail at once, as on a dead node.
  */
-export function createChainClient(rpcUrl: string, timeoutMs = 2_000): PublicClient {
+export function createChainClient(rpcUrl: string, timeoutMs = 2_000, refuse?: () => string | null): PublicClient {
   return createPublicClient({
     chain: robinhoodChain(rpcUrl),
-    transport: http(rpcUrl, { timeout: timeoutMs, retryCount: 0, batch: false }),
+    transport: http(rpcUrl, { timeout: timeoutMs, retryCount: 0, batch: false, fetchFn: refuse ? gatedFetch(refuse) : undefined }),
   }) as PublicClient;
+}
+
+function gatedFetch(refuse: () => string | null): typeof fetch {
+  return (input, init) => {
+    const reason = refuse();
+    return reason === null ? fetch(input, init) : Promise.reject(new Error(reason));
+  };
 }

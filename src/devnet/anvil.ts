@@ -11,12 +11,16 @@ export interface AnvilOptions {
   chainId: number;
   mnemonic: string;
   accounts: number;
+  /** A fixed port (a restart keeps the address clients use); default a free one. */
+  port?: number;
 }
 
 export interface AnvilProcess {
   rpcUrl: string;
   port: number;
   pid: number;
+  /** Settles when anvil exits for any reason, with how (`exit code 1`, `signal SIGKILL`). */
+  exited: Promise<string>;
   close(): Promise<void>;
 }
 
@@ -47,8 +51,9 @@ export function anvilBinary(): string {
  */
 export async function startAnvil(options: AnvilOptions): Promise<AnvilProcess> {
   let lastError: Error | undefined;
-  for (let attempt = 0; attempt < PORT_ATTEMPTS; attempt++) {
-    const port = await freePort();
+  // A fixed port that is taken will not free itself within these attempts: one try, the caller retries later.
+  for (let attempt = 0; attempt < (options.port === undefined ? PORT_ATTEMPTS : 1); attempt++) {
+    const port = options.port ?? (await freePort());
     const launched = launch(port, options);
     try {
       await waitReady(launched, port, options.chainId);
@@ -63,6 +68,7 @@ export async function startAnvil(options: AnvilOptions): Promise<AnvilProcess> {
 
 interface Launched {
   child: ChildProcess;
+  exited: Promise<string>;
   /** The end of anvil's stderr, to explain a failed start. */
   stderrTail(): string;
   stop(): Promise<void>;
@@ -82,11 +88,14 @@ function launch(port: number, options: AnvilOptions): Launched {
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk));
   let spawnError = '';
   child.on('error', (error) => (spawnError = error.message)); // waitReady sees no pid and reports it
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<string>((resolve) => {
+    child.once('exit', (code, signal) => resolve(signal ? `signal ${signal}` : `exit code ${code}`));
+  });
   const watchdog = child.pid === undefined ? null : spawnWatchdog(child.pid);
   track(child);
   return {
     child,
+    exited,
     stderrTail: () => `${spawnError}${stderr.join('')}`.slice(-2000).trim(),
     stop: () => stop(child, exited, watchdog),
   };
@@ -104,7 +113,7 @@ function handleFor(launched: Launched, port: number): AnvilProcess {
     closing ??= launched.stop();
     return closing;
   };
-  return { rpcUrl: `http://127.0.0.1:${port}`, port, pid: launched.child.pid as number, close };
+  return { rpcUrl: `http://127.0.0.1:${port}`, port, pid: launched.child.pid as number, exited: launched.exited, close };
 }
 
 
@@ -140,7 +149,7 @@ async function chainIdAt(port: number): Promise<number | null> {
 }
 
 /** Ends anvil (SIGTERM, SIGKILL after 3 s) and its watchdog; resolves once anvil is reaped. */
-async function stop(child: ChildProcess, exited: Promise<void>, watchdog: ChildProcess | null): Promise<void> {
+async function stop(child: ChildProcess, exited: Promise<string>, watchdog: ChildProcess | null): Promise<void> {
   watchdog?.kill('SIGKILL');
   const running = child.pid !== undefined && child.exitCode === null && child.signalCode === null;
   if (running) {

@@ -23,6 +23,8 @@ export interface DevnetOptions {
   cacheDir?: string;
   /** Progress lines; the devnet prints nothing without it. */
   log?: (line: string) => void;
+  /** Anvil's port; default a free one. A restart passes the old one so clients keep their address. */
+  port?: number;
 }
 
 export interface DevnetContracts {
@@ -54,6 +56,8 @@ export interface Devnet {
   /** Registry symbols whose feed was deployed stale. */
   staleFeeds: string[];
   anvil: { pid: number; port: number };
+  /** Settles when anvil exits for any reason (close() included), with how it ended. */
+  exited: Promise<string>;
   build: { cacheHit: boolean; cacheFile: string; compileMs: number; deployMs: number; totalMs: number };
   close(): Promise<void>;
 }
@@ -69,7 +73,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
   // Anvil boots while the contracts load or compile; whichever fails, nothing is left running.
   const [compiled, anvil] = await Promise.allSettled([
     compileContracts({ root, cacheDir, log: options.log }),
-    startAnvil({ chainId: CHAIN_ID, mnemonic: ANVIL_MNEMONIC, accounts: ANVIL_ACCOUNT_COUNT }),
+    startAnvil({ chainId: CHAIN_ID, mnemonic: ANVIL_MNEMONIC, accounts: ANVIL_ACCOUNT_COUNT, port: options.port }),
   ]);
   if (anvil.status === 'rejected') throw anvil.reason;
   if (compiled.status === 'rejected') {
@@ -130,6 +134,7 @@ async function deploy(
     deployerPrivateKey: DEPLOYER.privateKey,
     staleFeeds: tokens.stocks.filter((stock) => stock.asset.staleFeed).map((stock) => stock.asset.symbol),
     anvil: { pid: anvil.pid, port: anvil.port },
+    exited: anvil.exited,
     build: {
       cacheHit: compiled.cacheHit,
       cacheFile: compiled.cacheFile,

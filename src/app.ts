@@ -44,7 +44,7 @@ import { MemoryStore } from './store/memory-store.js';
 import { RedisStore } from './store/redis-store.js';
 import { ALWAYS_USABLE } from './store/store-state.js';
 import { GuardedStore } from './store/store-unavailable.js';
-import { SERVICE_NAME, SERVICE_VERSION } from './version.js';
+import { PATHS, PAYMENT, SERVICE, VERSIONS } from './catalogue/published-facts.js';
 
 export interface Service {
   port: number;
@@ -142,10 +142,10 @@ async function buildRoutes(
     simulateBalance: (args) => simulateBalanceTool(facts.balances, args),
     verifyWalletTrail: (wallet, limit) => verifyAuditTrail(verifier, { wallet, limit }) as Promise<Record<string, unknown>>,
   };
-  const identity = { name: SERVICE_NAME, version: SERVICE_VERSION };
+  const identity = { name: SERVICE.name, version: VERSIONS.service };
   const sessions = closers.add(new McpSessions(config.mcpSessions, () => createMcpServer(identity, mcp), now), (s) => s.closeAll());
   return [
-    ...rootRoutes({ ...identity, chainId: chain.registry.chainId, store: config.redisUrl ? 'redis' : 'memory' }),
+    ...rootRoutes({ chainId: chain.registry.chainId, store: config.redisUrl ? 'redis' : 'memory' }),
     ...healthRoutes(store),
     ...statusRoutes(statusSources(config, chain, evaluation)),
     ...assetRoutes(chain.registry),
@@ -159,7 +159,7 @@ async function buildRoutes(
     ...simulateBalanceRoutes(facts.balances, log),
     ...auditRoutes({ verifier, limiter }),
     ...mcpRoutes({ sessions, limiter, limits: config.mcpSessions }),
-    ...documentRoutes(config, publicBase(config), SERVICE_NAME),
+    ...documentRoutes(config, publicBase(config)),
   ];
 }
 
@@ -189,10 +189,10 @@ function paymentTerms(config: Readonly<Config>, chain: ChainContext): PaymentTer
   return {
     network: `eip155:${chain.registry.chainId}`,
     asset: asset.address,
-    amount: '100000',
+    amount: PAYMENT.amountBaseUnits,
     pay_to: payTo,
-    resource: `${publicBase(config)}/api/x402/analyze`,
-    max_timeout_seconds: 300,
+    resource: `${publicBase(config)}${PATHS.x402Analyze}`,
+    max_timeout_seconds: PAYMENT.maxTimeoutSeconds,
   };
 }
 

@@ -1,4 +1,5 @@
 // The public analyze operations (analyze/free and demo/analyze): TradeRequest in, Verdict out, at Tier 1.
+import { CHANNEL_TIERS, PATHS } from '../catalogue/published-facts.js';
 import canonicalize from 'canonicalize';
 import { sha256Hex } from '../audit/sha256.js';
 import { errorVerdict, evaluateTrade, type Channel, type EvaluationDeps, type EvaluationOutcome, type EvaluationRequest } from '../evaluation/evaluate-trade.js';
@@ -38,11 +39,11 @@ const validateTrade = compileValidator(TradeRequest, 'body');
 
 export function analyzeRoutes(deps: AnalyzeDeps, caller: SignedInCaller): Route[] {
   return [
-    publicAnalyzeRoute(deps, '/api/v1/analyze/free', 'free', 'free'),
-    publicAnalyzeRoute(deps, '/api/v1/demo/analyze', 'demo', 'demo'),
+    publicAnalyzeRoute(deps, PATHS.analyzeFree, 'free', 'free'),
+    publicAnalyzeRoute(deps, PATHS.demoAnalyze, 'demo', 'demo'),
     {
       method: 'post',
-      pattern: '/api/v1/analyze/trade',
+      pattern: PATHS.analyzeTrade,
       readsBody: true,
       // The token check reads revocations from the store; a store that does not answer is a 503, not a 500.
       handler: (request) => orUnavailable(deps.evaluation.log, request, 'The trade was not evaluated', () => analyzeSignedIn(deps, caller, request)),
@@ -62,12 +63,12 @@ async function analyzeSignedIn(deps: AnalyzeDeps, caller: SignedInCaller, reques
   return analyze(deps, request, 'rest', entitlement.effective, { wallet, entitledTier: entitlement.entitled });
 }
 
-function publicAnalyzeRoute(deps: AnalyzeDeps, pattern: string, channel: Channel, bucket: IpBucket): Route {
+function publicAnalyzeRoute(deps: AnalyzeDeps, pattern: string, channel: 'free' | 'demo', bucket: IpBucket): Route {
   return {
     method: 'post',
     pattern,
     readsBody: true,
-    handler: async (request) => (await deps.limiter.checkIp(bucket, request.ip)) ?? analyze(deps, request, channel, 1),
+    handler: async (request) => (await deps.limiter.checkIp(bucket, request.ip)) ?? analyze(deps, request, channel, CHANNEL_TIERS[channel]),
   };
 }
 

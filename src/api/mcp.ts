@@ -1,11 +1,12 @@
 // /mcp-http/mcp: the streamable-HTTP MCP endpoint, adapted from plain requests to the SDK's web transport.
 import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { PATHS } from '../catalogue/published-facts.js';
 import { json } from '../http/responses.js';
 import type { PlainRequest, PlainResponse, Route } from '../http/types.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import type { McpSessions, SessionLimits } from '../mcp/sessions.js';
 
-export const MCP_PATH = '/mcp-http/mcp';
+const MCP_PATH = PATHS.mcp;
 
 export interface McpRouteDeps {
   sessions: McpSessions;

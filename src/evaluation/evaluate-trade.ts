@@ -56,7 +56,7 @@ export async function evaluateTrade(deps: EvaluationDeps, request: EvaluationReq
       return { kind: 'limited', retryAfterMs: window.retryAfterMs, limit: windowLimit, windowMs: deps.limits.windowMs };
     }
     step = 'fact gathering';
-    const facts = { windowCount: window.count, windowLimit, nowMs: deps.now() };
+    const facts = { windowCount: window.count, windowLimit, windowSeconds: deps.limits.windowMs / 1000, nowMs: deps.now() };
     const input = await gatherFacts(deps, request.trade, tierPolicy(request.tier), facts, request.entitledTier);
     step = 'scoring';
     const result = await deps.scorer.score(input);

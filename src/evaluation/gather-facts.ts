@@ -17,6 +17,7 @@ export interface FactSources {
 export interface WindowFacts {
   windowCount: number;
   windowLimit: number;
+  windowSeconds: number;
   nowMs: number;
 }
 
@@ -50,7 +51,7 @@ export async function gatherFacts(
     registryByAddress: toFact(byAddress),
     price,
     safety: safetyFact(danger, latest),
-    wallet: { windowCount: window.windowCount, windowLimit: window.windowLimit, dailyPnlUsd },
+    wallet: { windowCount: window.windowCount, windowLimit: window.windowLimit, windowSeconds: window.windowSeconds, dailyPnlUsd },
     blockedAssets: parseBlocked(blocked),
     nowMs: window.nowMs,
   };

@@ -3,9 +3,10 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, InitializeRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { callTool, toolHandlers, type McpToolDeps } from './tool-handlers.js';
 import { listedTools } from './tool-definitions.js';
+import { VERSIONS } from '../catalogue/published-facts.js';
 
-/** Spec "Versioning": MCP protocol 2025-06-18; older versions a client asks for are honored. */
-export const PROTOCOL_VERSION = '2025-06-18';
+/** Spec "Versioning": the MCP protocol version; older versions a client asks for are honored. */
+const PROTOCOL_VERSION = VERSIONS.mcpProtocol;
 const OLDER_VERSIONS = new Set(['2025-03-26', '2024-11-05']);
 
 export interface ServerIdentity {

@@ -1,5 +1,6 @@
 // The six MCP tools: names, descriptions, input and output schemas, annotations. The server and the card share them.
 import { Type, type TSchema } from '@sinclair/typebox';
+import { CHANNEL_TIERS, PAYMENT, tierLabel } from '../catalogue/published-facts.js';
 import { Address, TokenDelta } from '../schemas/common.js';
 import { McpTradeRequest } from '../schemas/trade.js';
 
@@ -61,7 +62,8 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
     description:
       'Call before every trade on Robinhood Chain (chain 4663). Returns allow, warn or deny with reasons, a 0-100 risk score, ' +
       'the USD price and its source, and the hash and sequence number of the audit record written for this decision. ' +
-      'Always Tier 1 (max notional 5,000 USD). Resolve `asset` and `contract_address` with get_supported_assets first: ' +
+      `Always ${tierLabel(CHANNEL_TIERS.mcp)}. ` +
+      'Resolve `asset` and `contract_address` with get_supported_assets first: ' +
       'an address that does not match the registry entry for the symbol is denied as a suspected fake token. `amount` is ' +
       'in token units, not USD. Reuse `request_id` only to retry a call whose answer you never saw. deny means do not trade; ' +
       `reasons starting with ADVISORY: are context only. ${ERROR_NOTE} For a trade, an error is a hard stop: do not trade.`,
@@ -72,7 +74,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
     name: 'evaluate_trade_paid',
     title: 'Evaluate a trade at Tier 2, paid per call with x402',
     description:
-      'The same evaluation as evaluate_trade at Tier 2 (max notional 25,000 USD), paid per call. Call it without ' +
+      `The same evaluation as evaluate_trade at ${tierLabel(PAYMENT.tierGranted)}, paid per call. Call it without ` +
       '`payment_proof` to get the payment challenge (status payment_required: network, asset, amount in base units, pay_to, ' +
       'resource, max_timeout_seconds); settle it with an x402 client, then call again with the proof to get the verdict. ' +
       ERROR_NOTE,

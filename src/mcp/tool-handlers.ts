@@ -6,6 +6,7 @@ import type { Registry } from '../registry/registry.js';
 import { compileValidator, type Validator } from '../schemas/validator.js';
 import type { McpTradeRequest } from '../schemas/trade.js';
 import { TOOL_DEFINITIONS } from './tool-definitions.js';
+import { CHANNEL_TIERS, PAYMENT, tierLabel } from '../catalogue/published-facts.js';
 
 export interface PaymentTerms {
   network: string;
@@ -97,7 +98,7 @@ async function evaluate(deps: McpToolDeps, args: McpTradeRequest): Promise<CallT
       request_id: args.request_id ?? null,
     },
     body: args as Record<string, unknown>,
-    tier: 1,
+    tier: CHANNEL_TIERS.mcp,
     channel: 'mcp',
   };
   const outcome = await runOnce(deps.analyze, request).catch((error: Error) => ({
@@ -124,8 +125,8 @@ async function evaluatePaid(deps: McpToolDeps, args: Record<string, unknown>): P
     return result({
       status: 'payment_required',
       ...deps.payment,
-      description: 'One trade evaluation at Tier 2 (max notional 25,000 USD)',
-      tier_granted: 2,
+      description: `One trade evaluation at ${tierLabel(PAYMENT.tierGranted)}`,
+      tier_granted: PAYMENT.tierGranted,
     });
   }
   // Until proofs can be verified with a facilitator, a proof never buys a verdict.

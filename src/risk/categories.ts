@@ -99,7 +99,7 @@ export function scoreWallet(input: RiskInput, d: Derived, fired: Fired): Categor
   const limit = input.policy.dailyLossLimitUsd;
   const signals: Signal[] = [];
   if (windowCount > 0 && windowCount >= THRESHOLDS.windowShare * windowLimit) {
-    const words = `${formatNumber(windowCount)} of ${formatNumber(windowLimit)} evaluations used in the current 60 s window`;
+    const words = `${formatNumber(windowCount)} of ${formatNumber(windowLimit)} evaluations used in the current ${formatNumber(input.wallet.windowSeconds)} s window`;
     signals.push({ points: w.windowNearLimit, reason: reason('RATE_WINDOW_NEAR_LIMIT', words) });
   }
   if (d.lossUsd > 0 && d.lossUsd >= THRESHOLDS.dailyLossShare * limit) {

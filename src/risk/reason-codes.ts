@@ -85,7 +85,7 @@ export const REASON_CODES = {
     kind: 'blocking', category: 'wallet', forcesDeny: false,
   },
   RATE_WINDOW_NEAR_LIMIT: {
-    meaning: "The wallet has used at least 80% of its evaluations in the current 60-second window.",
+    meaning: "The wallet has used at least 80% of its evaluations in the current per-wallet window.",
     kind: 'blocking', category: 'wallet', forcesDeny: false,
   },
   NOTIONAL_OVER_TIER_LIMIT: {

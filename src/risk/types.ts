@@ -45,6 +45,8 @@ export interface WalletFact {
   /** Evaluations of this wallet inside the current 60 s window, this one included. */
   windowCount: number;
   windowLimit: number;
+  /** Length of the sliding window (configurable; 60 s by default). */
+  windowSeconds: number;
   /** Mark-to-market change of registry holdings since the first snapshot of the UTC day. */
   dailyPnlUsd: number;
 }

@@ -31,7 +31,7 @@ function inputOut(input: RiskInput): unknown[] {
     registryOut(input.registryBySymbol), byAddress,
     price.usd, price.source, price.stale, price.deviationBps,
     safety.severity, safety.flaggedDanger, safety.riskFactors,
-    wallet.windowCount, wallet.windowLimit, wallet.dailyPnlUsd,
+    wallet.windowCount, wallet.windowLimit, wallet.dailyPnlUsd, wallet.windowSeconds,
     input.blockedAssets, input.nowMs, input.entitledTier,
   ];
 }
@@ -45,14 +45,14 @@ function inputIn(w: any[]): RiskInput {
       deadline: w[6], allow_unregistered: w[7],
     },
     policy: { tier: w[8], maxTradeUsd: w[9], advisoryFloorUsd: w[10], dailyLossLimitUsd: w[11] },
-    entitledTier: w[26],
+    entitledTier: w[27],
     registryBySymbol: bySymbol,
     registryByAddress: w[13] === SAME_AS_SYMBOL ? bySymbol : registryIn(w[13]),
     price: { usd: w[14], source: w[15], stale: w[16], deviationBps: w[17] },
     safety: { severity: w[18], flaggedDanger: w[19], riskFactors: w[20] },
-    wallet: { windowCount: w[21], windowLimit: w[22], dailyPnlUsd: w[23] },
-    blockedAssets: w[24],
-    nowMs: w[25],
+    wallet: { windowCount: w[21], windowLimit: w[22], dailyPnlUsd: w[23], windowSeconds: w[24] },
+    blockedAssets: w[25],
+    nowMs: w[26],
   };
 }
 

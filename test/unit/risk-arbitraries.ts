@@ -56,6 +56,7 @@ const rawInput: fc.Arbitrary<RiskInput> = fc.record({
   wallet: fc.record({
     windowCount: fc.nat(100),
     windowLimit: fc.nat(100),
+    windowSeconds: fc.constantFrom(60, 30, 3600),
     dailyPnlUsd: mostly(fc.double({ min: -60_000, max: 10_000, noNaN: true }), fc.oneof(fc.constantFrom(0, -2500, -5000, -25000, -100000), fc.double({ noNaN: true }))),
   }),
   blockedAssets: mostly(fc.constant([]), fc.array(fc.oneof(fc.constantFrom('TSLA', 'NVDA', TSLA.contract_address), address.map((a) => a.toLowerCase())), { maxLength: 3 })),

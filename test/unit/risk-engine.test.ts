@@ -185,6 +185,11 @@ describe('score bands (spec "Risk score": 0-30 allow, 31-70 warn, 71-100 deny)',
     }));
   });
 
+  it('names the configured window length, not a fixed 60 s', () => {
+    const got = evaluateRisk(makeInput({ wallet: { windowCount: 9, windowSeconds: 30 } }));
+    deepStrictEqual(got.reasons, ['RATE_WINDOW_NEAR_LIMIT: 9 of 10 evaluations used in the current 30 s window']);
+  });
+
   const high = mergePatches(UNREGISTERED_ALLOWED, {
     safety: { severity: 'warn', riskFactors: ['owner_can_pause'] },
     price: { source: 'venue_v4', stale: true, deviationBps: 250 },

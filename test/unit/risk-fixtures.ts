@@ -45,7 +45,7 @@ export function makeInput(patch: Patch = {}): RiskInput {
     registryByAddress: patch.registryByAddress === undefined ? TSLA : patch.registryByAddress,
     price: { usd: 250, source: 'oracle', stale: false, deviationBps: 10, ...patch.price },
     safety: { severity: 'unchecked', flaggedDanger: false, riskFactors: [], ...patch.safety },
-    wallet: { windowCount: 1, windowLimit: 10, dailyPnlUsd: 0, ...patch.wallet },
+    wallet: { windowCount: 1, windowLimit: 10, windowSeconds: 60, dailyPnlUsd: 0, ...patch.wallet },
     blockedAssets: patch.blockedAssets ?? [],
     nowMs: patch.nowMs ?? TUESDAY_OPEN_MS,
   };

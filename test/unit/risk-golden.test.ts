@@ -31,7 +31,7 @@ describe('golden verdicts', () => {
       registryByAddress: NVDA,
       price: { usd: 140.25, source: 'venue_v4', deviationBps: 250 },
       safety: { severity: 'warn', riskFactors: ['mint_function'] },
-      wallet: { windowCount: 20, windowLimit: 25, dailyPnlUsd: 1200 },
+      wallet: { windowCount: 20, windowLimit: 25, windowSeconds: 60, dailyPnlUsd: 1200 },
       nowMs: BLACK_FRIDAY_1230_MS,
     });
     deepStrictEqual(evaluateRisk(input), {

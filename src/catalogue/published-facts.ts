@@ -1,0 +1,95 @@
+// The facts the service publishes, stated once: versions, paths, tiers, channel tiers, payment terms, limits.
+import type { Config } from '../config.js';
+import { TIER_POLICIES, TIER_THRESHOLDS } from '../risk/tiers.js';
+import type { Tier } from '../risk/types.js';
+import { formatNumber } from '../risk/format.js';
+import { MAX_TOKEN_UNITS } from '../schemas/common.js';
+import { MAX_ECHO_CHARS, MAX_JSON_DEPTH } from '../schemas/json-shape.js';
+import { SERVICE_NAME, SERVICE_VERSION } from '../version.js';
+
+/** Spec "Versioning". */
+export const VERSIONS = Object.freeze({
+  service: SERVICE_VERSION,
+  rest: '1.0.3',
+  /** The later card: address patterns, evaluate_trade_paid, decimals on registry entries, slippage 10000. */
+  mcpServerCard: '1.0.3',
+  mcpProtocol: '2025-06-18',
+  agentCardProtocol: '0.3.0',
+  x402: 1,
+});
+
+export const SERVICE = Object.freeze({
+  name: SERVICE_NAME,
+  description:
+    'Pre-trade risk guardrail for autonomous trading agents on Robinhood Chain: allow, warn or deny with reasons, ' +
+    'a risk score, a price and a hash-chained audit record.',
+  chain: Object.freeze({ id: 4663, caip2: 'eip155:4663', name: 'Robinhood Chain' }),
+});
+
+/** Spec "Endpoints": the paths every route, card and document names. */
+export const PATHS = Object.freeze({
+  assets: '/api/v1/assets',
+  analyzeFree: '/api/v1/analyze/free',
+  demoAnalyze: '/api/v1/demo/analyze',
+  analyzeTrade: '/api/v1/analyze/trade',
+  x402Analyze: '/api/x402/analyze',
+  health: '/healthz',
+  status: '/status.json',
+  mcp: '/mcp-http/mcp',
+  methodology: '/.well-known/methodology.md',
+  /** The first is the card's own path; the others are the spec's aliases. */
+  mcpServerCard: Object.freeze(['/.well-known/mcp-server-card.json', '/.well-known/mcp/server-card.json', '/.well-known/mcp.json']),
+  agentCard: Object.freeze(['/.well-known/agent-card.json', '/.well-known/agents.json', '/agents.json']),
+  x402Manifest: '/.well-known/x402.json',
+});
+
+/** Spec "Channels" and "Tiers": the tier each channel evaluates at when no holdings speak. */
+export const CHANNEL_TIERS = Object.freeze({ free: 1, demo: 1, mcp: 1, x402: 2 } as const satisfies Record<string, Tier>);
+
+/** Spec "x402 payment": 100000 base units (0.10) of the 6-decimal settlement stablecoin, valid 300 s, buying Tier 2. */
+export const PAYMENT = Object.freeze({
+  x402Version: VERSIONS.x402,
+  scheme: 'exact',
+  amountBaseUnits: '100000',
+  assetDecimals: 6,
+  maxTimeoutSeconds: 300,
+  tierGranted: CHANNEL_TIERS.x402,
+});
+
+/** Bounds every input is held to (README "Answers a client must handle"). */
+export const INPUT_LIMITS = Object.freeze({
+  maxJsonDepth: MAX_JSON_DEPTH,
+  maxEchoChars: MAX_ECHO_CHARS,
+  maxTokenUnits: MAX_TOKEN_UNITS,
+  audit: Object.freeze({ minLimit: 1, maxLimit: 1000, defaultLimit: 100 }),
+});
+
+export interface TierFact {
+  tier: Tier;
+  /** Service-token holdings needed on REST (Tier 1 also takes wallets with none). */
+  minTokens: number;
+  maxTradeUsd: number;
+  advisoryFloorUsd: number;
+  dailyLossLimitUsd: number;
+  /** Evaluations per wallet per window, shared by every evaluating channel. */
+  walletWindowLimit: number;
+  windowSeconds: number;
+}
+
+/** The tier table as configured: ceilings are the spec's, windows come from the environment. */
+export function tierFacts(config: Readonly<Pick<Config, 'rateLimits'>>): TierFact[] {
+  return ([1, 2, 3] as const).map((tier) => ({
+    tier,
+    minTokens: TIER_THRESHOLDS.find((threshold) => threshold.tier === tier)!.minTokens,
+    maxTradeUsd: TIER_POLICIES[tier].maxTradeUsd,
+    advisoryFloorUsd: TIER_POLICIES[tier].advisoryFloorUsd,
+    dailyLossLimitUsd: TIER_POLICIES[tier].dailyLossLimitUsd,
+    walletWindowLimit: config.rateLimits.walletPerTier[tier],
+    windowSeconds: config.rateLimits.windowMs / 1000,
+  }));
+}
+
+/** "Tier 2 (max notional 25,000 USD)": how descriptions name a tier. */
+export function tierLabel(tier: Tier): string {
+  return `Tier ${tier} (max notional ${formatNumber(TIER_POLICIES[tier].maxTradeUsd)} USD)`;
+}

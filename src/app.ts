@@ -8,7 +8,6 @@ import { mcpRoutes } from './api/mcp.js';
 import { policyRoutes } from './api/policy.js';
 import { simulateBalanceRoutes } from './api/simulate-balance.js';
 import { tokenSafetyRoutes } from './api/token-safety.js';
-import { verifyAuditTrail } from './audit/verify-audit-trail.js';
 import { createMcpServer } from './mcp/server.js';
 import { McpSessions } from './mcp/sessions.js';
 import type { McpToolDeps, PaymentTerms } from './mcp/tool-handlers.js';
@@ -17,8 +16,6 @@ import { loadJwtSecret } from './auth/jwt-secret.js';
 import { SignIn } from './auth/sign-in.js';
 import { attachChain, type ChainContext } from './chain/attach.js';
 import { chainFacts, type ChainFacts } from './chain/chain-facts.js';
-import { simulateBalanceTool } from './chain/balance-simulation.js';
-import { checkTokenSafetyTool } from './safety/token-safety.js';
 import { ChainHoldingsReader } from './chain/holdings.js';
 import { assetRoutes } from './api/assets.js';
 import { auditRoutes } from './api/audit.js';
@@ -135,12 +132,13 @@ async function buildRoutes(
   const holdings = chain.client && token ? new ChainHoldingsReader(chain.client, { address: token.address as Address, decimals: token.decimals }) : null;
   const signIn = new SignIn(store, signInSettings(config, chain.registry.chainId), chain.client, now);
   const mcp: McpToolDeps = {
-    analyze,
+    entry: analyze,
     registry: chain.registry,
     payment: paymentTerms(config, chain),
-    checkTokenSafety: (address) => checkTokenSafetyTool(facts.safety, address),
-    simulateBalance: (args) => simulateBalanceTool(facts.balances, args),
-    verifyWalletTrail: (wallet, limit) => verifyAuditTrail(verifier, { wallet, limit }) as Promise<Record<string, unknown>>,
+    safety: facts.safety,
+    balances: facts.balances,
+    verifier,
+    log,
   };
   const identity = { name: SERVICE.name, version: VERSIONS.service };
   const sessions = closers.add(new McpSessions(config.mcpSessions, () => createMcpServer(identity, mcp), now), (s) => s.closeAll());
@@ -157,7 +155,7 @@ async function buildRoutes(
     ]),
     ...tokenSafetyRoutes({ checker: facts.safety, limiter, log }),
     ...simulateBalanceRoutes(facts.balances, log),
-    ...auditRoutes({ verifier, limiter }),
+    ...auditRoutes({ verifier, limiter, log }),
     ...mcpRoutes({ sessions, limiter, limits: config.mcpSessions }),
     ...documentRoutes(config, publicBase(config)),
   ];

@@ -1,17 +1,23 @@
 // What failed, told twice: to the client as a code and words (no internals), to the log with the details.
 import { BaseError } from 'viem';
+import { ERRORS, type ErrorCode } from './catalogue/errors.js';
 import { ChainUnavailableError } from './chain/errors.js';
 
 export type Logger = (line: string) => void;
 
 /** The client's view of a failure: a stable code and a sentence fragment, never a URL or call data. */
 export interface Failure {
-  code: string;
+  code: ErrorCode;
   words: string;
 }
 
-export const CHAIN_UNAVAILABLE: Failure = { code: 'chain_unavailable', words: 'the chain node did not answer' };
-export const STORE_UNAVAILABLE: Failure = { code: 'store_unavailable', words: 'the cache store did not answer' };
+/** A catalogued failure in the catalogue's own words. */
+export function failureOf(code: ErrorCode): Failure {
+  return { code, words: ERRORS[code].message };
+}
+
+export const CHAIN_UNAVAILABLE = failureOf('chain_unavailable');
+export const STORE_UNAVAILABLE = failureOf('store_unavailable');
 export const INTERNAL_ERROR: Failure = { code: 'internal_error', words: 'an internal step failed' };
 
 /**

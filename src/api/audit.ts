@@ -2,17 +2,20 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { readRange, type AuditVerifier } from '../audit/audit-verifier.js';
 import type { VerifyReport } from '../audit/chain-walk.js';
+import { failureOf, type Logger } from '../failures.js';
 import { json, validationFailed } from '../http/responses.js';
 import type { PlainRequest, PlainResponse, Route } from '../http/types.js';
 import type { IpBucket, RateLimiter } from '../limits/rate-limiter.js';
 import {
   AuditGlobalResponse, AuditQuery, AuditVerifyGlobalResponse, AuditVerifyResponse, AuditWalletResponse, WalletPath,
 } from '../schemas/resources.js';
+import { unavailable } from './unavailable.js';
 import { compileValidator, numericParams, type ValidationIssue } from '../schemas/validator.js';
 
 export interface AuditRouteDeps {
   verifier: AuditVerifier;
   limiter: RateLimiter;
+  log: Logger;
 }
 
 /** Paging for the bulk verifier: stored lines from `from_seq`, at most `limit` of them. */
@@ -51,7 +54,7 @@ async function guarded(deps: AuditRouteDeps, request: PlainRequest, handle: Hand
   try {
     return await handle(deps, request);
   } catch (error) {
-    return json(503, { detail: `audit log unavailable: ${(error as Error).message}; do not assume the chain is intact` });
+    return unavailable(deps.log, request, 'No audit answer was produced; do not assume the chain is intact', error, failureOf('audit_unavailable'));
   }
 }
 

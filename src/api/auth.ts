@@ -62,10 +62,10 @@ async function login(deps: AuthDeps, request: PlainRequest): Promise<PlainRespon
   if (!parsed.ok) return parsed.response;
   const { address, signature } = parsed.value;
   const result = await deps.signIn.verify(address, signature as Hex);
-  if (!result.ok) return unauthorized(result.detail, false);
+  if (!result.ok) return unauthorized('sign_in_refused', false, result.detail);
   // Holdings first, then the nonce: a chain that fails here leaves the message pending for a retry.
   const entitlement = await entitlementOf(deps.holdings, result.wallet, null);
-  if (!(await deps.signIn.consume(result.wallet, result.message))) return unauthorized(ALREADY_USED, false);
+  if (!(await deps.signIn.consume(result.wallet, result.message))) return unauthorized('sign_in_refused', false, ALREADY_USED);
   return json(200, {
     access_token: await deps.tokens.issue(result.wallet),
     expires_in_seconds: TOKEN_LIFETIME_S,

@@ -1,4 +1,5 @@
 // GET /healthz: liveness plus a reachable cache store, answered fast.
+import { errorBody } from '../catalogue/errors.js';
 import { json } from '../http/responses.js';
 import type { Route } from '../http/types.js';
 import type { CacheStore } from '../store/cache-store.js';
@@ -17,8 +18,9 @@ async function check(store: CacheStore) {
   try {
     await Promise.race([store.ping(), timeout]);
     return json(200, { status: 'ok', store: 'reachable' });
-  } catch (error) {
-    return json(503, { status: 'unavailable', store: 'unreachable', detail: (error as Error).message });
+  } catch {
+    // Liveness is polled often: the code says what failed, without the store's error text.
+    return json(503, { status: 'unavailable', store: 'unreachable', ...errorBody('store_unavailable') });
   } finally {
     clearTimeout(timer);
   }

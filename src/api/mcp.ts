@@ -1,7 +1,7 @@
 // /mcp-http/mcp: the streamable-HTTP MCP endpoint, adapted from plain requests to the SDK's web transport.
 import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { PATHS } from '../catalogue/published-facts.js';
-import { json } from '../http/responses.js';
+import { json, methodNotAllowed } from '../http/responses.js';
 import type { PlainRequest, PlainResponse, Route } from '../http/types.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import type { McpSessions, SessionLimits } from '../mcp/sessions.js';
@@ -20,7 +20,7 @@ export function mcpRoutes(deps: McpRouteDeps): Route[] {
     { method: 'post', pattern: MCP_PATH, readsBody: true, handler: handle },
     { method: 'delete', pattern: MCP_PATH, handler: handle },
     // No server-initiated stream: the transport answers POSTs with JSON (MCP lets a server refuse GET with 405).
-    { method: 'get', pattern: MCP_PATH, handler: () => json(405, { detail: 'Method Not Allowed' }, { allow: 'POST, DELETE' }) },
+    { method: 'get', pattern: MCP_PATH, handler: () => methodNotAllowed(['POST', 'DELETE']) },
   ];
 }
 

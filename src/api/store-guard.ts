@@ -1,6 +1,7 @@
 // Fails sign-in and bearer routes closed while the shared store cannot be trusted (lost state, or unverified).
 import { decodeJwt } from 'jose';
-import { json } from '../http/responses.js';
+import { unauthorized } from '../auth/bearer.js';
+import { errorResponse } from '../http/responses.js';
 import type { PlainRequest, PlainResponse, Route } from '../http/types.js';
 import type { StoreProblem, StoreState } from '../store/store-state.js';
 
@@ -33,7 +34,7 @@ export function storeProblemResponse(problem: StoreProblem): PlainResponse {
     problem.code === 'store_lost_state'
       ? `The shared store lost state, so sign-ins, token checks and evaluations cannot be trusted until an operator acts: ${problem.detail}`
       : `The shared store is not verified yet (${problem.detail}); retry shortly`;
-  return json(503, { detail, code: problem.code });
+  return errorResponse(problem.code, detail);
 }
 
 /**
@@ -53,5 +54,5 @@ function tokenIssuedBefore(request: PlainRequest, notBeforeMs: number): boolean 
 }
 
 function revokedByEpoch(): PlainResponse {
-  return json(401, { detail: 'Token has been revoked' }, { 'www-authenticate': 'Bearer error="invalid_token"' });
+  return unauthorized('token_revoked', true);
 }

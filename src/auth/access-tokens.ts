@@ -13,7 +13,7 @@ export interface TokenClaims {
   exp: number;
 }
 
-export type TokenCheck = { ok: true; claims: TokenClaims } | { ok: false; detail: string };
+export type TokenCheck = { ok: true; claims: TokenClaims } | { ok: false; code: 'token_expired' | 'token_invalid' | 'token_revoked' };
 
 const revokedKey = (jti: string) => `revoked:${jti}`;
 
@@ -51,10 +51,10 @@ export class AccessTokens {
       });
       claims = { wallet: String(payload.sub), jti: String(payload.jti), exp: Number(payload.exp) };
     } catch (error) {
-      return { ok: false, detail: error instanceof errors.JWTExpired ? 'Token has expired' : 'Invalid token' };
+      return { ok: false, code: error instanceof errors.JWTExpired ? 'token_expired' : 'token_invalid' };
     }
     // Revocation is looked up in the shared store, so it holds on every instance at once.
-    if ((await this.store.get(revokedKey(claims.jti))) !== null) return { ok: false, detail: 'Token has been revoked' };
+    if ((await this.store.get(revokedKey(claims.jti))) !== null) return { ok: false, code: 'token_revoked' };
     return { ok: true, claims };
   }
 

@@ -1,14 +1,15 @@
 // Reads `Authorization: Bearer <token>` and answers 401 in one documented shape when it fails.
-import { json } from '../http/responses.js';
+import type { ErrorCode } from '../catalogue/errors.js';
+import { errorResponse } from '../http/responses.js';
 import type { PlainRequest, PlainResponse } from '../http/types.js';
 import type { AccessTokens, TokenClaims } from './access-tokens.js';
 
 export type BearerResult = { ok: true; claims: TokenClaims; token: string } | { ok: false; response: PlainResponse };
 
 /** RFC 6750 section 3: a 401 names the scheme, and the error when a token was sent. */
-export function unauthorized(detail: string, tokenSent: boolean): PlainResponse {
+export function unauthorized(code: ErrorCode, tokenSent: boolean, detail?: string): PlainResponse {
   const challenge = tokenSent ? 'Bearer error="invalid_token"' : 'Bearer';
-  return json(401, { detail }, { 'www-authenticate': challenge });
+  return errorResponse(code, detail, { 'www-authenticate': challenge });
 }
 
 /** The raw token, null when the header is absent, or undefined when it is malformed. */
@@ -21,10 +22,8 @@ export function bearerToken(request: PlainRequest): string | null | undefined {
 
 export async function authenticate(tokens: AccessTokens, request: PlainRequest): Promise<BearerResult> {
   const token = bearerToken(request);
-  if (token === null) return { ok: false, response: unauthorized('Not authenticated', false) };
-  if (token === undefined) {
-    return { ok: false, response: unauthorized("Authorization header must be 'Bearer <access_token>'", true) };
-  }
+  if (token === null) return { ok: false, response: unauthorized('not_authenticated', false) };
+  if (token === undefined) return { ok: false, response: unauthorized('authorization_malformed', true) };
   const checked = await tokens.check(token);
-  return checked.ok ? { ok: true, claims: checked.claims, token } : { ok: false, response: unauthorized(checked.detail, true) };
+  return checked.ok ? { ok: true, claims: checked.claims, token } : { ok: false, response: unauthorized(checked.code, true) };
 }

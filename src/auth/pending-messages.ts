@@ -1,5 +1,5 @@
 // The sign-in messages handed out per address and not yet used: a few at once, each single use, each expiring.
-import { DependencyError } from '../failures.js';
+import { DependencyError, failureOf } from '../failures.js';
 import type { CacheStore } from '../store/cache-store.js';
 
 /** How many messages may wait for a signature per address; past it the oldest is dropped. */
@@ -75,7 +75,7 @@ function isPendingMessage(value: unknown): value is PendingMessage {
 
 function contended(): DependencyError {
   return new DependencyError(
-    { code: 'sign_in_contended', words: 'too many sign-in requests for this address at once; retry' },
+    failureOf('sign_in_contended'),
     `the pending sign-in list changed ${ATTEMPTS} times in a row`,
   );
 }

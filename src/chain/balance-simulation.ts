@@ -60,22 +60,6 @@ export class BalanceSimulator {
   }
 }
 
-/** What the MCP `simulate_balance` tool returns: before, after and delta as token-unit strings, or `error`. */
-export async function simulateBalanceTool(
-  simulator: BalanceSimulator | null,
-  input: { token_address: string; holder: string; delta: number; decimals?: number },
-): Promise<{ before: string; after: string; delta: string } | { error: string }> {
-  if (simulator === null) return { error: 'balance simulation needs a chain node (RPC_URL or the embedded devnet)' };
-  const decimals = input.decimals ?? 18;
-  try {
-    const result = await simulator.simulate({ token: input.token_address, holder: input.holder, delta: input.delta, decimals, balanceSlot: null });
-    if (!result.ok) return { error: result.message };
-    const { current, post, delta } = result.outcome;
-    return { before: formatUnits(current, decimals), after: formatUnits(post, decimals), delta: formatUnits(delta, decimals) };
-  } catch (error) {
-    return { error: `balance simulation failed: ${(error as Error).message}` };
-  }
-}
 
 function problem(kind: BalanceProblem, message: string): BalanceSimulation {
   return { ok: false, problem: kind, message };

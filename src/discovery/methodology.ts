@@ -1,6 +1,7 @@
 // Renders the risk methodology document from the live catalogue, tiers and limits, so it cannot drift.
 import { REHASH_EXAMPLE } from '../audit/rehash-example.js';
 import { chainFactsSection } from '../chain/methodology-section.js';
+import { ERRORS } from '../catalogue/errors.js';
 import type { Config } from '../config.js';
 import { REASON_CODES } from '../risk/reason-codes.js';
 import { TIER_POLICIES } from '../risk/tiers.js';
@@ -21,6 +22,7 @@ export function renderMethodology(config: Readonly<Config>): string {
     scoreSection(),
     tierSection(config),
     reasonSection(),
+    errorSection(),
     decisionsSection(config),
     chainFactsSection(),
     auditSection(),
@@ -71,6 +73,22 @@ function reasonSection(): string {
     '',
     '| code | kind | category | forces deny | meaning |',
     '|---|---|---|---|---|',
+    ...rows,
+    '',
+  ].join('\n');
+}
+
+function errorSection(): string {
+  const rows = Object.entries(ERRORS).map(([code, info]) => `| \`${code}\` | ${info.status} | ${info.meaning} |`);
+  return [
+    '## Error codes',
+    '',
+    'Every error body carries a stable `code`: REST as `{"detail": "...", "code": "..."}` (a 422 keeps FastAPI\'s',
+    '`detail` list beside its code), an error verdict beside its `error`, an MCP error result in its structured',
+    'content and text. Codes are never reused.',
+    '',
+    '| code | HTTP status | meaning |',
+    '|---|---|---|',
     ...rows,
     '',
   ].join('\n');

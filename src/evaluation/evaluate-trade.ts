@@ -3,9 +3,10 @@ import type { AuditLog, AuditRecord } from '../audit/audit-log.js';
 import type { RateLimits } from '../config.js';
 import type { RiskResult, Tier, TradeInput } from '../risk/types.js';
 import { tierPolicy } from '../risk/tiers.js';
+import type { ErrorCode } from '../catalogue/errors.js';
 import type { Verdict } from '../schemas/trade.js';
 import type { CacheStore } from '../store/cache-store.js';
-import { describeFailure, INTERNAL_ERROR, logFailure, type Failure, type Logger } from '../failures.js';
+import { describeFailure, failureOf, INTERNAL_ERROR, logFailure, type Failure, type Logger } from '../failures.js';
 import type { StoreState } from '../store/store-state.js';
 import { gatherFacts, type FactSources } from './gather-facts.js';
 import type { ScoreBatcher } from './score-batcher.js';
@@ -40,7 +41,7 @@ export interface EvaluationRequest {
 export type EvaluationOutcome =
   | { kind: 'verdict'; verdict: Verdict }
   | { kind: 'limited'; retryAfterMs: number; limit: number; windowMs: number }
-  | { kind: 'error'; verdict: Verdict };
+  | { kind: 'error'; verdict: ErrorVerdict };
 
 /** Fails closed: any fact, store, pool or audit failure becomes an `error` outcome, never a verdict. */
 export async function evaluateTrade(deps: EvaluationDeps, request: EvaluationRequest): Promise<EvaluationOutcome> {
@@ -116,12 +117,12 @@ function toVerdict(
 
 /** What a step's failure is called when the error does not name its dependency itself. */
 const STEP_FAILURES: Readonly<Record<string, Failure>> = {
-  scoring: { code: 'scoring_unavailable', words: 'the scoring pool did not answer' },
-  'audit append': { code: 'audit_unavailable', words: 'the audit log did not record the verdict' },
+  scoring: failureOf('scoring_unavailable'),
+  'audit append': failureOf('audit_unavailable'),
 };
 
 /** A Verdict with `error` and its `code` (what failed, e.g. `chain_unavailable`). */
-export type ErrorVerdict = Verdict & { code: string };
+export type ErrorVerdict = Verdict & { code: ErrorCode };
 
 /**
  * A response with `error` is a hard stop (spec, Decision semantics); it still reads as deny.

@@ -1,4 +1,5 @@
-// Response builders and the service's non-validation error catalogue (codes, statuses, texts).
+// REST response builders: every error body is `{detail, code}` from the error catalogue (422: the FastAPI list).
+import { ERRORS, errorBody, type ErrorCode } from '../catalogue/errors.js';
 import type { PlainResponse } from './types.js';
 import type { ValidationIssue } from '../schemas/validator.js';
 
@@ -6,9 +7,14 @@ export function json(status: number, body: unknown, headers?: Record<string, str
   return headers ? { status, body, headers } : { status, body };
 }
 
-/** FastAPI's HTTPValidationError: HTTP 422 with `detail` entries. */
-export function validationFailed(detail: ValidationIssue[]): PlainResponse {
-  return { status: 422, body: { detail } };
+/** A catalogued error at its status; `detail` replaces the catalogue's words when the answer knows more. */
+export function errorResponse(code: ErrorCode, detail?: string, headers?: Record<string, string>, extra?: Record<string, unknown>): PlainResponse {
+  return json(ERRORS[code].status, errorBody(code, detail, extra), headers);
+}
+
+/** FastAPI's HTTPValidationError: HTTP 422 with `detail` entries, plus the catalogue's code. */
+export function validationFailed(detail: ValidationIssue[], code: ErrorCode = 'validation_failed'): PlainResponse {
+  return { status: 422, body: { detail, code } };
 }
 
 export function jsonInvalid(position: number, error: string): PlainResponse {
@@ -23,23 +29,23 @@ export function bodyMissing(): PlainResponse {
 }
 
 export function notFound(): PlainResponse {
-  return json(404, { detail: 'Not Found' });
+  return errorResponse('not_found');
 }
 
 export function methodNotAllowed(allowed: string[]): PlainResponse {
-  return json(405, { detail: 'Method Not Allowed' }, { allow: allowed.join(', ') });
+  return errorResponse('method_not_allowed', undefined, { allow: allowed.join(', ') });
 }
 
 export function payloadTooLarge(limit: number): PlainResponse {
-  return json(413, { detail: `Request body exceeds the limit of ${limit} bytes` });
+  return errorResponse('body_too_large', `Request body exceeds the limit of ${limit} bytes`);
 }
 
 /** 429 with Retry-After in whole seconds (at least 1), as RFC 9110 section 10.2.3 writes it. */
 export function tooManyRequests(retryAfterMs: number, limit: number, windowMs: number): PlainResponse {
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
-  return json(
-    429,
-    { detail: `Rate limit exceeded: ${limit} requests per ${windowMs / 1000} seconds; retry after ${seconds} s` },
+  return errorResponse(
+    'rate_limited',
+    `Rate limit exceeded: ${limit} requests per ${windowMs / 1000} seconds; retry after ${seconds} s`,
     {
       'retry-after': String(seconds),
       'x-ratelimit-limit': String(limit),
@@ -48,19 +54,15 @@ export function tooManyRequests(retryAfterMs: number, limit: number, windowMs: n
   );
 }
 
-export function serviceUnavailable(detail: string): PlainResponse {
-  return json(503, { detail });
-}
-
-/** A request the edge refuses to interpret (conflicting framing headers); the connection is closed. */
-export function badRequest(detail: string): PlainResponse {
-  return json(400, { detail });
+/** Two different Content-Length values; the edge closes the connection after it. */
+export function conflictingLength(): PlainResponse {
+  return errorResponse('conflicting_content_length');
 }
 
 export function uriTooLong(limit: number): PlainResponse {
-  return json(414, { detail: `Request target exceeds the limit of ${limit} bytes` });
+  return errorResponse('uri_too_long', `Request target exceeds the limit of ${limit} bytes`);
 }
 
 export function internalError(): PlainResponse {
-  return json(500, { detail: 'Internal Server Error' });
+  return errorResponse('internal_error');
 }

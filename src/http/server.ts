@@ -3,7 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import { loadNativeUws } from './uws.js';
 import { readBody, BodyTooLarge } from './body.js';
-import { badRequest, internalError, methodNotAllowed, notFound, payloadTooLarge, uriTooLong } from './responses.js';
+import { conflictingLength, internalError, methodNotAllowed, notFound, payloadTooLarge, uriTooLong } from './responses.js';
 import type { Handler, PlainRequest, PlainResponse, Route } from './types.js';
 
 export interface EdgeOptions {
@@ -75,7 +75,7 @@ function framingProblem(req: HttpRequest): PlainResponse | null {
   req.forEach((key, value) => {
     if (key === 'content-length' && value !== first) conflict = true;
   });
-  return conflict ? badRequest('Conflicting Content-Length headers') : null;
+  return conflict ? conflictingLength() : null;
 }
 
 function edgeHandler(route: Route, options: EdgeOptions) {

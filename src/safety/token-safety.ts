@@ -85,18 +85,3 @@ export class TokenSafetyChecker {
   }
 }
 
-/** What the MCP `check_token_safety` tool returns: the result, or `error` (the caller must not assume safe). */
-export type TokenSafetyToolResult =
-  | { severity: Severity; risk_factors: string[]; sell_simulation_ok: boolean }
-  | { error: string };
-
-export async function checkTokenSafetyTool(checker: TokenSafetyChecker | null, contractAddress: string): Promise<TokenSafetyToolResult> {
-  if (checker === null) return { error: 'token safety needs a chain node (RPC_URL or the embedded devnet); do not assume the token is safe' };
-  try {
-    const report = await checker.check(contractAddress);
-    const sell = report.sell_simulation as Partial<SellSimulation>;
-    return { severity: report.severity, risk_factors: report.risk_factors, sell_simulation_ok: sell.ok === true };
-  } catch (error) {
-    return { error: `token-safety check failed: ${(error as Error).message}; do not assume the token is safe` };
-  }
-}

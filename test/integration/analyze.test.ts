@@ -150,6 +150,7 @@ describe('idempotency', () => {
           ctx: { error: 'idempotency key reused with a different body' },
         },
       ],
+      code: 'idempotency_conflict',
     });
   });
 
@@ -171,7 +172,7 @@ describe('per-wallet window', () => {
     const refused = await postJson(free(), body);
     assert.equal(refused.status, 429);
     assert.equal(refused.headers.get('retry-after'), '60');
-    assert.deepEqual(refused.json, { detail: 'Rate limit exceeded: 10 requests per 60 seconds; retry after 60 s' });
+    assert.deepEqual(refused.json, { detail: 'Rate limit exceeded: 10 requests per 60 seconds; retry after 60 s', code: 'rate_limited' });
   });
 });
 

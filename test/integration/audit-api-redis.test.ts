@@ -2,10 +2,8 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
-import { AuditVerifier } from '../../src/audit/audit-verifier.js';
 import { EXIT_TAMPERED, runAuditVerify } from '../../src/audit/cli.js';
-import { RedisAuditLog } from '../../src/audit/redis-audit-log.js';
-import { verifyAuditTrail } from '../../src/audit/verify-audit-trail.js';
+import { callMcpTool } from '../support/mcp-client.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../support/service.js';
 
@@ -88,32 +86,27 @@ describe('verification on the Redis audit store', () => {
   });
 });
 
-describe('verify_audit_trail (the MCP tool function)', () => {
-  let log: RedisAuditLog;
-  let verifier: AuditVerifier;
-  before(async () => {
-    log = await RedisAuditLog.connect(redis.url);
-    verifier = new AuditVerifier(log, 1);
-  });
-  after(async () => {
-    await verifier.close();
-    await log.close();
-  });
-
+describe('verify_audit_trail over MCP, through the SDK client', () => {
   it('answers healthy, records_checked and first_broken_seq', async () => {
-    assert.deepEqual(await verifyAuditTrail(verifier, { wallet: WALLETS[2] }), { healthy: true, records_checked: 4, first_broken_seq: null });
-    assert.deepEqual(await verifyAuditTrail(verifier, { wallet: WALLETS[2].toUpperCase().replace('0X', '0x'), limit: 2 }), {
+    const verify = async (args: Record<string, unknown>) => (await callMcpTool(running.base, 'verify_audit_trail', args)).structured;
+    assert.deepEqual(await verify({ wallet: WALLETS[2] }), { healthy: true, records_checked: 4, first_broken_seq: null });
+    assert.deepEqual(await verify({ wallet: WALLETS[2].toUpperCase().replace('0X', '0x'), limit: 2 }), {
       healthy: true, records_checked: 2, first_broken_seq: null,
     });
     const line = Buffer.from(original.get('9')!);
     line[80] ^= 0x01;
     await client.hset(RECORDS, '9', line);
-    assert.deepEqual(await verifyAuditTrail(verifier, { wallet: WALLETS[2] }), { healthy: false, records_checked: 4, first_broken_seq: 9 });
+    assert.deepEqual(await verify({ wallet: WALLETS[2] }), { healthy: false, records_checked: 4, first_broken_seq: 9 });
   });
 
   it('answers an error, never a verdict, for bad input', async () => {
-    assert.deepEqual(await verifyAuditTrail(verifier, { wallet: '0x12', limit: 0 }), {
-      error: 'invalid input: wallet: String should have at least 42 characters; limit: Input should be greater than or equal to 1',
-    });
+    const answer = await callMcpTool(running.base, 'verify_audit_trail', { wallet: '0x12', limit: 0 });
+    assert.equal(answer.isError, true);
+    assert.equal(answer.structured.error, 'invalid arguments');
+    assert.equal(answer.structured.code, 'validation_failed');
+    assert.deepEqual((answer.structured.detail as { loc: unknown[]; msg: string }[]).map((issue) => [issue.loc, issue.msg]), [
+      [['wallet'], 'String should have at least 42 characters'],
+      [['limit'], 'Input should be greater than or equal to 1'],
+    ]);
   });
 });

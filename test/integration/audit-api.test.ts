@@ -76,6 +76,7 @@ describe('audit listings', () => {
     assert.equal(low.status, 422);
     assert.deepEqual(low.json, {
       detail: [{ loc: ['query', 'limit'], type: 'greater_than_equal', msg: 'Input should be greater than or equal to 1', ctx: { ge: 1 }, input: 0 }],
+      code: 'validation_failed',
     });
     const high = await getJson(`${running.base}/api/v1/audit/verify?limit=1001`);
     assert.deepEqual(high.json.detail.map((d: { type: string }) => d.type), ['less_than_equal']);
@@ -86,6 +87,7 @@ describe('audit listings', () => {
         { loc: ['path', 'wallet'], type: 'string_too_short', msg: 'String should have at least 42 characters', ctx: { min_length: 42 }, input: '0x12' },
         { loc: ['query', 'limit'], type: 'int_parsing', msg: 'Input should be a valid integer, unable to parse string as an integer', input: 'abc' },
       ],
+      code: 'validation_failed',
     });
   });
 });
@@ -189,7 +191,7 @@ describe('audit rate limits', () => {
       assert.equal((await getJson(`${target.base}/api/v1/audit/global`)).status, 200);
       const listed = await getJson(`${target.base}/api/v1/audit/wallet/${WALLET_1}`);
       assert.equal(listed.status, 429);
-      assert.deepEqual(listed.json, { detail: 'Rate limit exceeded: 1 requests per 60 seconds; retry after 60 s' });
+      assert.deepEqual(listed.json, { detail: 'Rate limit exceeded: 1 requests per 60 seconds; retry after 60 s', code: 'rate_limited' });
       assert.equal(listed.headers.get('retry-after'), '60');
       assert.equal((await getJson(`${target.base}/api/v1/audit/verify`)).status, 200);
       assert.equal((await getJson(`${target.base}/api/v1/audit/verify/${WALLET_1}`)).status, 200);

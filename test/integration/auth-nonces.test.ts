@@ -38,7 +38,7 @@ async function login(base: string, wallet: PrivateKeyAccount, message: string) {
 }
 
 function assertRefused(response: { status: number; json: any; headers: Headers }, detail: string): void {
-  assert.deepEqual([response.status, response.json], [401, { detail }]);
+  assert.deepEqual([response.status, response.json], [401, { detail, code: 'sign_in_refused' }]);
   assert.equal(response.headers.get('www-authenticate'), 'Bearer');
 }
 

@@ -127,7 +127,7 @@ describe('policy', () => {
     assert.deepEqual((await getJson(url('/api/v1/config'), bearer(b))).json.blocked_assets, []);
     const other = await postJson(url('/api/v1/analyze/trade'), trade(byTokens(5000).address), bearer(a));
     assert.equal(other.status, 403);
-    assert.deepEqual(other.json, { detail: 'The wallet in the body is not the signed-in wallet' });
+    assert.deepEqual(other.json, { detail: 'The wallet in the body is not the signed-in wallet', code: 'wallet_mismatch' });
   });
 
   it('validates the update body', async () => {
@@ -139,9 +139,17 @@ describe('policy', () => {
 });
 
 describe('security', () => {
+  // The catalogue code each 401 text carries; every sign-in refusal is `sign_in_refused`.
+  const CODES: Record<string, string> = {
+    'Not authenticated': 'not_authenticated',
+    "Authorization header must be 'Bearer <access_token>'": 'authorization_malformed',
+    'Invalid token': 'token_invalid',
+    'Token has expired': 'token_expired',
+    'Token has been revoked': 'token_revoked',
+  };
   const expect401 = (response: { status: number; json: any; headers: Headers }, detail: string) => {
     assert.equal(response.status, 401);
-    assert.deepEqual(response.json, { detail });
+    assert.deepEqual(response.json, { detail, code: CODES[detail] ?? 'sign_in_refused' });
     assert.match(response.headers.get('www-authenticate') ?? '', /^Bearer/);
   };
 

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createWalletClient, http, type Address, type PublicClient } from 'viem';
-import { BalanceSimulator, simulateBalanceTool } from '../../src/chain/balance-simulation.js';
+import { callMcpTool } from '../support/mcp-client.js';
 import type { Devnet } from '../../src/devnet/devnet.js';
 import { publicClientFor } from '../support/devnet-helpers.js';
 import { SimulateBalanceResponse } from '../../src/schemas/resources.js';
@@ -50,7 +50,7 @@ describe('balance simulation', () => {
     const wrong = await simulate({ token_address: tsla, holder, delta: 1, balance_slot: 5 });
     assert.equal(wrong.status, 422);
     const message = 'balance_slot 5 does not hold the balance of this token (tried the Solidity and Vyper mapping layouts and the OpenZeppelin ERC-7201 namespace)';
-    assert.deepEqual(wrong.json, { detail: [{ loc: ['body', 'balance_slot'], msg: `Value error, ${message}`, type: 'value_error', input: 5, ctx: { error: message } }] });
+    assert.deepEqual(wrong.json, { detail: [{ loc: ['body', 'balance_slot'], msg: `Value error, ${message}`, type: 'value_error', input: 5, ctx: { error: message } }], code: 'validation_failed' });
   });
 
   it('refuses an address without code, and a spend larger than the balance', async () => {
@@ -71,9 +71,14 @@ describe('balance simulation', () => {
   });
 
   it('gives the MCP tool before, after and delta as strings', async () => {
-    const simulator = new BalanceSimulator(client);
-    assert.deepEqual(await simulateBalanceTool(simulator, { token_address: tsla, holder, delta: -0.25 }), { before: '10', after: '9.75', delta: '-0.25' });
-    assert.deepEqual(await simulateBalanceTool(simulator, { token_address: holder, holder, delta: 1 }), { error: `no contract code at ${holder}` });
+    assert.deepEqual(await callMcpTool(running.base, 'simulate_balance', { token_address: tsla, holder, delta: -0.25 }), {
+      isError: false,
+      structured: { before: '10', after: '9.75', delta: '-0.25' },
+    });
+    assert.deepEqual(await callMcpTool(running.base, 'simulate_balance', { token_address: holder, holder, delta: 1 }), {
+      isError: true,
+      structured: { error: `no contract code at ${holder}`, code: 'validation_failed' },
+    });
   });
 });
 

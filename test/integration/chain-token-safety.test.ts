@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Devnet } from '../../src/devnet/devnet.js';
 import { createChainClient } from '../../src/chain/public-client.js';
 import { ChainProbeCode } from '../../src/safety/probe-code.js';
-import { checkTokenSafetyTool } from '../../src/safety/token-safety.js';
+import { callMcpTool } from '../support/mcp-client.js';
 import { TokenSafety } from '../../src/schemas/resources.js';
 import type { MemoryStore } from '../../src/store/memory-store.js';
 import { compileValidator } from '../../src/schemas/validator.js';
@@ -179,13 +179,19 @@ describe('findings in evaluations', () => {
   });
 
   it('gives the MCP tool severity, risk factors and sell_simulation_ok', async () => {
-    const checker = { check: async () => (await check(devnet.contracts.hostile.honeypot)).json } as never;
-    const answer = await checkTokenSafetyTool(checker, devnet.contracts.hostile.honeypot);
-    assert.deepEqual(Object.keys(answer).sort(), ['risk_factors', 'sell_simulation_ok', 'severity']);
-    assert.deepEqual([(answer as { severity: string }).severity, (answer as { sell_simulation_ok: boolean }).sell_simulation_ok], ['danger', false]);
-    assert.deepEqual(await checkTokenSafetyTool(null, devnet.contracts.hostile.honeypot), {
-      error: 'token safety needs a chain node (RPC_URL or the embedded devnet); do not assume the token is safe',
-    });
+    const answer = await callMcpTool(running.base, 'check_token_safety', { contract_address: devnet.contracts.hostile.honeypot });
+    assert.equal(answer.isError, false);
+    assert.deepEqual(Object.keys(answer.structured).sort(), ['risk_factors', 'sell_simulation_ok', 'severity']);
+    assert.deepEqual([answer.structured.severity, answer.structured.sell_simulation_ok], ['danger', false]);
+    const offline = await startTestService();
+    try {
+      assert.deepEqual(await callMcpTool(offline.base, 'check_token_safety', { contract_address: devnet.contracts.hostile.honeypot }), {
+        isError: true,
+        structured: { error: 'this capability needs a chain node; do not assume the token is safe', code: 'chain_not_configured' },
+      });
+    } finally {
+      await offline.stop();
+    }
   });
 });
 
@@ -195,6 +201,7 @@ describe('requests', () => {
     assert.equal(status, 422);
     assert.deepEqual(json, {
       detail: [{ loc: ['body', 'contract_address'], msg: 'String should have at least 42 characters', type: 'string_too_short', input: '0x1234', ctx: { min_length: 42 } }],
+      code: 'validation_failed',
     });
   });
 

@@ -213,7 +213,7 @@ describe('bodies at and over the cap', () => {
     assert.equal((await postJson(`${base}/api/v1/analyze/free`, at)).status, 422);
     const over = await postJson(`${base}/api/v1/analyze/free`, padding(CAP + 1 - padding(0).length));
     assert.equal(over.status, 413);
-    assert.deepEqual(over.json, { detail: `Request body exceeds the limit of ${CAP} bytes` });
+    assert.deepEqual(over.json, { detail: `Request body exceeds the limit of ${CAP} bytes`, code: 'body_too_large' });
   });
 
   it('lets a client still uploading a 5 MB chunked body read the 413', async () => {
@@ -229,7 +229,7 @@ describe('bodies at and over the cap', () => {
       });
       const response = await fetch(`${base}/api/v1/analyze/free`, { method: 'POST', body, duplex: 'half', headers: { 'content-type': 'application/json' } } as RequestInit);
       assert.equal(response.status, 413);
-      assert.deepEqual(await response.json(), { detail: `Request body exceeds the limit of ${CAP} bytes` });
+      assert.deepEqual(await response.json(), { detail: `Request body exceeds the limit of ${CAP} bytes`, code: 'body_too_large' });
     }
     await assertStillEvaluates();
   });
@@ -260,7 +260,7 @@ describe('request framing', () => {
     const head = `POST /api/v1/analyze/free HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nContent-Length: 2\r\n\r\n`;
     const answer = await rawExchange(head + body);
     assert.match(answer.text, /^HTTP\/1\.1 400 Bad Request\r\n/);
-    assert.match(answer.text, /\{"detail":"Conflicting Content-Length headers"\}$/);
+    assert.match(answer.text, /\{"detail":"Conflicting Content-Length headers","code":"conflicting_content_length"\}$/);
     assert.ok(answer.closed);
     const same = await rawExchange(head.replace('Content-Length: 2', `Content-Length: ${body.length}`) + body, 1_000);
     assert.match(same.text, /^HTTP\/1\.1 200 OK\r\n/, 'a repeated equal length is one length');
@@ -269,7 +269,7 @@ describe('request framing', () => {
   it('answers a request target over 2 KB with 414 and closes', async () => {
     const answer = await rawExchange(`GET /api/v1/assets?pad=${'a'.repeat(3_000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
     assert.match(answer.text, /^HTTP\/1\.1 414 URI Too Long\r\n/);
-    assert.match(answer.text, /\{"detail":"Request target exceeds the limit of 2048 bytes"\}$/);
+    assert.match(answer.text, /\{"detail":"Request target exceeds the limit of 2048 bytes","code":"uri_too_long"\}$/);
     assert.ok(answer.closed);
     const unknown = await rawExchange(`GET /${'b'.repeat(3_000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
     assert.match(unknown.text, /^HTTP\/1\.1 414 /);

@@ -31,14 +31,14 @@ describe('routing', () => {
     const response = await getJson(`${running.base}/no/such/path`);
     assert.equal(response.status, 404);
     assert.equal(response.headers.get('content-type'), 'application/json');
-    assert.deepEqual(response.json, { detail: 'Not Found' });
+    assert.deepEqual(response.json, { detail: 'Not Found', code: 'not_found' });
   });
 
   it('answers a wrong method with 405 and Allow', async () => {
     const response = await getJson(`${running.base}/api/v1/analyze/free`);
     assert.equal(response.status, 405);
     assert.equal(response.headers.get('allow'), 'POST');
-    assert.deepEqual(response.json, { detail: 'Method Not Allowed' });
+    assert.deepEqual(response.json, { detail: 'Method Not Allowed', code: 'method_not_allowed' });
     const post = await postJson(`${running.base}/api/v1/assets`, {});
     assert.equal(post.status, 405);
     assert.equal(post.headers.get('allow'), 'GET');
@@ -93,7 +93,7 @@ describe('malformed bodies', () => {
   it('refuses an empty body as a missing body', async () => {
     const response = await postJson(url(), '');
     assert.equal(response.status, 422);
-    assert.deepEqual(response.json, { detail: [{ loc: ['body'], msg: 'Field required', type: 'missing', input: null }] });
+    assert.deepEqual(response.json, { detail: [{ loc: ['body'], msg: 'Field required', type: 'missing', input: null }], code: 'validation_failed' });
   });
 
   it('refuses a non-object body', async () => {
@@ -112,7 +112,7 @@ describe('malformed bodies', () => {
       'content-length': String(big.length),
     });
     assert.equal(response.status, 413);
-    assert.deepEqual(JSON.parse(response.body), { detail: 'Request body exceeds the limit of 4096 bytes' });
+    assert.deepEqual(JSON.parse(response.body), { detail: 'Request body exceeds the limit of 4096 bytes', code: 'body_too_large' });
   });
 
   it('refuses a chunked body with 413 once it passes the cap', async () => {

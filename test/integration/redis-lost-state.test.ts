@@ -170,7 +170,7 @@ describe('a Redis restarted empty', () => {
     assert.equal(await acknowledged(a), 1);
     assert.ok(a.logs.some((line) => line.startsWith(`audit: abandoning lost epoch ${lostEpoch}`)), a.logs.join('\n'));
     const old = await config(a, goodToken);
-    assert.deepEqual([old.status, old.json], [401, { detail: 'Token has been revoked' }]);
+    assert.deepEqual([old.status, old.json], [401, { detail: 'Token has been revoked', code: 'token_revoked' }]);
     const fresh = await signIn(a);
     assert.equal(fresh.status, 200, fresh.text);
     assert.equal((await config(a, fresh.json.access_token)).status, 200);

@@ -1,0 +1,96 @@
+// Every error the service answers with: a stable code, its HTTP status and words; the methodology lists them.
+
+export interface ErrorInfo {
+  status: number;
+  /** The `detail` a REST body carries when the answer has nothing more specific to say. */
+  message: string;
+  /** What it means and what to do, for the methodology's table. */
+  meaning: string;
+}
+
+// Codes are stable and never reused; a new failure gets a new code.
+export const ERRORS = {
+  validation_failed: {
+    status: 422, message: 'The request is invalid; see the listed fields',
+    meaning: 'A field is missing, of the wrong type, out of bounds or undeclared; `detail` lists each in FastAPI\'s shape.',
+  },
+  idempotency_conflict: {
+    status: 422, message: 'request_id was already used with a different request body; use a new request_id for a new trade',
+    meaning: 'The request_id was used within its lifetime with another body.',
+  },
+  conflicting_content_length: {
+    status: 400, message: 'Conflicting Content-Length headers',
+    meaning: 'Two different Content-Length values (a request-smuggling shape); the connection is closed.',
+  },
+  not_authenticated: {
+    status: 401, message: 'Not authenticated',
+    meaning: 'A bearer route was called without an Authorization header.',
+  },
+  authorization_malformed: {
+    status: 401, message: "Authorization header must be 'Bearer <access_token>'",
+    meaning: 'The Authorization header is not a bearer JWT.',
+  },
+  token_invalid: {
+    status: 401, message: 'Invalid token',
+    meaning: 'The token is not one this service signed (bad signature, wrong key, alg none, malformed claims).',
+  },
+  token_expired: { status: 401, message: 'Token has expired', meaning: 'The token is past its lifetime; sign in again.' },
+  token_revoked: { status: 401, message: 'Token has been revoked', meaning: 'The token was revoked; sign in again.' },
+  sign_in_refused: {
+    status: 401, message: 'The sign-in was refused',
+    meaning: 'No pending message matches the signature, or the message fails a named check (domain, chain, address, nonce, expiry).',
+  },
+  payment_required: {
+    status: 402, message: 'Payment required',
+    meaning: 'The paid endpoint was called without a payment; the challenge says what to pay.',
+  },
+  payment_refused: {
+    status: 402, message: 'The payment was refused',
+    meaning: 'The payment does not match the terms, was already used, or did not settle; nothing was charged without a verdict.',
+  },
+  wallet_mismatch: {
+    status: 403, message: 'The wallet in the body is not the signed-in wallet',
+    meaning: 'A bearer may evaluate and configure only its own wallet.',
+  },
+  not_found: { status: 404, message: 'Not Found', meaning: 'No route has this path.' },
+  method_not_allowed: { status: 405, message: 'Method Not Allowed', meaning: 'The route exists; `Allow` names its methods.' },
+  body_too_large: { status: 413, message: 'Request body exceeds the limit', meaning: 'The body is over MAX_BODY_BYTES.' },
+  uri_too_long: { status: 414, message: 'Request target exceeds the limit', meaning: 'Path and query are over 2,048 bytes.' },
+  rate_limited: {
+    status: 429, message: 'Rate limit exceeded',
+    meaning: 'A per-IP or per-wallet window is full; wait `Retry-After` seconds.',
+  },
+  internal_error: { status: 500, message: 'Internal Server Error', meaning: 'A fault of this service; it is logged.' },
+  chain_unavailable: {
+    status: 503, message: 'the chain node did not answer',
+    meaning: 'A chain read failed or timed out; no result was produced. Retry later; never assume safe.',
+  },
+  chain_not_configured: {
+    status: 503, message: 'this capability needs a chain node',
+    meaning: 'The service runs offline (REGISTRY_FILE without RPC_URL), so chain-backed answers do not exist.',
+  },
+  store_unavailable: {
+    status: 503, message: 'the cache store did not answer',
+    meaning: 'The shared store failed or is not yet verified after a reconnect.',
+  },
+  store_lost_state: {
+    status: 503, message: 'the shared store lost state',
+    meaning: 'The shared store came back without data this service had seen; evaluations and sign-ins stop until an operator acts.',
+  },
+  scoring_unavailable: { status: 503, message: 'the scoring pool did not answer', meaning: 'The risk engine\'s worker pool failed.' },
+  audit_unavailable: {
+    status: 503, message: 'the audit log did not record the verdict',
+    meaning: 'The audit log could not be written or read; no verdict is given without its record.',
+  },
+  sign_in_contended: {
+    status: 503, message: 'too many sign-in requests for this address at once; retry',
+    meaning: 'Concurrent sign-ins for one address kept colliding; retry.',
+  },
+} as const satisfies Record<string, ErrorInfo>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+/** The REST body of an error: `{detail, code}`, plus what the answer adds (the 422 list replaces `detail`). */
+export function errorBody(code: ErrorCode, detail?: unknown, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { detail: detail ?? ERRORS[code].message, code, ...extra };
+}

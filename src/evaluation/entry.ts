@@ -1,0 +1,107 @@
+// The one evaluation entry every channel calls: a validated trade and a caller in, an answer out, once per request_id.
+import canonicalize from 'canonicalize';
+import { sha256Hex } from '../audit/sha256.js';
+import type { ErrorCode } from '../catalogue/errors.js';
+import { describeFailure, logFailure } from '../failures.js';
+import type { Tier } from '../risk/types.js';
+import type { Verdict } from '../schemas/trade.js';
+import { errorVerdict, evaluateTrade, type Channel, type ErrorVerdict, type EvaluationDeps, type EvaluationRequest } from './evaluate-trade.js';
+import type { IdempotencyCache } from './idempotency.js';
+
+export interface EntryDeps {
+  evaluation: EvaluationDeps;
+  idempotency: IdempotencyCache;
+}
+
+/** A trade as any channel's schema validated it; REST adds `deadline` and `allow_unregistered`. */
+export interface ChannelTrade {
+  wallet: string;
+  asset: string;
+  contract_address: string;
+  side: 'buy' | 'sell';
+  amount: number;
+  max_slippage_bps?: number;
+  deadline?: number | null;
+  allow_unregistered?: boolean;
+  request_id?: string | null;
+}
+
+/** Who asks: the channel, the tier it evaluates at, and (REST previews) the tier the holdings grant. */
+export interface Caller {
+  channel: Channel;
+  tier: Tier;
+  entitledTier?: Tier;
+}
+
+/** What every channel renders: a verdict, or a catalogued refusal with what the caller needs to act on it. */
+export type EvaluationAnswer =
+  | { kind: 'verdict'; verdict: Verdict }
+  | { kind: 'error'; code: ErrorCode; verdict: ErrorVerdict }
+  | { kind: 'limited'; code: 'rate_limited'; message: string; retryAfterMs: number; limit: number; windowMs: number }
+  | { kind: 'conflict'; code: 'idempotency_conflict'; message: string; requestId: string | null };
+
+export async function evaluateOnce(deps: EntryDeps, trade: ChannelTrade, caller: Caller): Promise<EvaluationAnswer> {
+  const request = evaluationRequest(trade, caller);
+  const outcome = await runOnce(deps, request);
+  switch (outcome.kind) {
+    case 'verdict':
+      return outcome;
+    case 'error':
+      return { kind: 'error', code: outcome.verdict.code, verdict: outcome.verdict };
+    case 'limited': {
+      const seconds = Math.max(1, Math.ceil(outcome.retryAfterMs / 1000));
+      const message = `rate limited: ${outcome.limit} evaluations per ${outcome.windowMs / 1000} s for this wallet; retry after ${seconds} s`;
+      return { ...outcome, code: 'rate_limited', message };
+    }
+    case 'conflict':
+      return {
+        kind: 'conflict',
+        code: 'idempotency_conflict',
+        message: 'request_id was already used with a different request; use a new request_id for a new trade',
+        requestId: request.trade.request_id,
+      };
+  }
+}
+
+/** The channel's trade with the spec's defaults; `body` is what the audit record keeps and the key's fingerprint covers. */
+function evaluationRequest(trade: ChannelTrade, caller: Caller): EvaluationRequest {
+  return {
+    trade: {
+      wallet: trade.wallet,
+      asset: trade.asset,
+      contract_address: trade.contract_address,
+      side: trade.side,
+      amount: trade.amount,
+      max_slippage_bps: trade.max_slippage_bps ?? 100,
+      deadline: trade.deadline ?? null,
+      allow_unregistered: trade.allow_unregistered ?? false,
+      request_id: trade.request_id ?? null,
+    },
+    body: trade as unknown as Record<string, unknown>,
+    tier: caller.tier,
+    entitledTier: caller.entitledTier,
+    channel: caller.channel,
+  };
+}
+
+type RunOutcome = Awaited<ReturnType<typeof evaluateTrade>> | { kind: 'conflict' };
+
+/** Evaluates once per request_id, scoped to channel and wallet, so nobody reads another wallet's verdict. */
+async function runOnce(deps: EntryDeps, request: EvaluationRequest): Promise<RunOutcome> {
+  const compute = () => evaluateTrade(deps.evaluation, request);
+  const requestId = request.trade.request_id;
+  if (requestId === null) return compute();
+  const scope = `${request.channel}:${request.trade.wallet.toLowerCase()}`;
+  try {
+    return await deps.idempotency.run(scope, requestId, fingerprint(request.body), compute);
+  } catch (error) {
+    const failure = describeFailure(error);
+    logFailure(deps.evaluation.log, `evaluation (${request.channel}) request_id`, failure, error);
+    const verdict = errorVerdict(request, `idempotency store failed: ${failure.words}`, deps.evaluation.now(), failure.code);
+    return { kind: 'error', verdict } as const;
+  }
+}
+
+function fingerprint(body: Record<string, unknown>): string {
+  return sha256Hex(canonicalize(body) ?? '');
+}

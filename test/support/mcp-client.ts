@@ -1,0 +1,19 @@
+// Calls one MCP tool through the SDK's own client over streamable HTTP, as an agent would.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+export interface ToolAnswer {
+  isError: boolean;
+  structured: Record<string, unknown>;
+}
+
+export async function callMcpTool(base: string, name: string, args: Record<string, unknown>): Promise<ToolAnswer> {
+  const client = new Client({ name: 'guardrail-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp-http/mcp`)));
+  try {
+    const answer = await client.callTool({ name, arguments: args });
+    return { isError: answer.isError === true, structured: answer.structuredContent as Record<string, unknown> };
+  } finally {
+    await client.close();
+  }
+}

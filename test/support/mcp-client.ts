@@ -9,11 +9,14 @@ export interface ToolAnswer {
 
 export async function callMcpTool(base: string, name: string, args: Record<string, unknown>): Promise<ToolAnswer> {
   const client = new Client({ name: 'guardrail-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp-http/mcp`)));
+  const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp-http/mcp`));
+  await client.connect(transport);
   try {
     const answer = await client.callTool({ name, arguments: args });
     return { isError: answer.isError === true, structured: answer.structuredContent as Record<string, unknown> };
   } finally {
+    // Ends the session on the server (DELETE), so many calls never reach the per-IP session cap.
+    await transport.terminateSession();
     await client.close();
   }
 }

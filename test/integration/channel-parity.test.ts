@@ -1,0 +1,146 @@
+// One suite, every evaluating channel: the same trade gives the same answer, window, idempotency and failure.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { callMcpTool } from '../support/mcp-client.js';
+import { freePort } from '../support/redis-server.js';
+import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../support/service.js';
+
+/** What any channel answered, in one vocabulary: a verdict, or a refusal with its catalogue code. */
+interface Answer {
+  kind: 'verdict' | 'refused';
+  verdict?: Record<string, unknown>;
+  code?: string;
+}
+
+interface ChannelUnderTest {
+  name: string;
+  /** The `channel` its audit records carry. */
+  recorded: string;
+  evaluate(base: string, signer: PrivateKeyAccount, trade: Record<string, unknown>): Promise<Answer>;
+}
+
+const JWT_SECRET = 'channel-parity-test-secret-of-at-least-32-characters';
+const OPEN_MARKET = Date.UTC(2026, 10, 17, 15, 0, 0);
+const ENV = { JWT_SECRET, RATE_LIMIT_IP_MCP: '1000', RATE_LIMIT_IP_DEMO: '1000', RATE_LIMIT_IP_AUTH: '1000' };
+
+const tokens = new Map<string, string>();
+
+/** A bearer token for the signer, from whichever instance `base` is (they share JWT_SECRET). */
+async function tokenFor(base: string, signer: PrivateKeyAccount): Promise<string> {
+  const known = tokens.get(signer.address);
+  if (known) return known;
+  const nonce = await getJson(`${base}/api/v1/auth/nonce?address=${signer.address}`);
+  const signature = await signer.signMessage({ message: nonce.json.message });
+  const login = await postJson(`${base}/api/v1/auth/wallet`, { address: signer.address, signature });
+  assert.equal(login.status, 200, login.text);
+  tokens.set(signer.address, login.json.access_token);
+  return login.json.access_token;
+}
+
+function fromRest(response: { status: number; json: any }): Answer {
+  if (response.status === 200) return { kind: 'verdict', verdict: response.json };
+  assert.equal(typeof response.json.code, 'string', `a ${response.status} without a code`);
+  return { kind: 'refused', code: response.json.code };
+}
+
+const rest = (path: string, recorded: string): ChannelUnderTest => ({
+  name: path,
+  recorded,
+  evaluate: async (base, _signer, trade) => fromRest(await postJson(base + path, trade)),
+});
+
+const CHANNELS: ChannelUnderTest[] = [
+  rest('/api/v1/analyze/free', 'free'),
+  rest('/api/v1/demo/analyze', 'demo'),
+  {
+    name: '/api/v1/analyze/trade (a Tier 1 wallet)',
+    recorded: 'rest',
+    evaluate: async (base, signer, trade) =>
+      fromRest(await postJson(`${base}/api/v1/analyze/trade`, trade, { authorization: `Bearer ${await tokenFor(base, signer)}` })),
+  },
+  {
+    name: 'MCP evaluate_trade',
+    recorded: 'mcp',
+    evaluate: async (base, _signer, trade) => {
+      const answer = await callMcpTool(base, 'evaluate_trade', trade);
+      return answer.isError ? { kind: 'refused', code: answer.structured.code as string } : { kind: 'verdict', verdict: answer.structured };
+    },
+  },
+];
+
+/** The fields every channel's verdict shares (REST adds timestamp, contract_risk and daily P&L). */
+const SHARED = ['decision', 'reasons', 'tier', 'max_trade_usd', 'calculated_notional_usd', 'price_usd', 'price_source', 'risk_score', 'request_id'];
+const pick = (verdict: Record<string, unknown>) => Object.fromEntries(SHARED.map((key) => [key, verdict[key]]));
+
+let running: TestService;
+
+before(async () => {
+  running = await startTestService(ENV, undefined, { now: () => OPEN_MARKET });
+});
+after(() => running.stop());
+
+const tradeFor = (signer: PrivateKeyAccount, patch: Record<string, unknown> = {}) =>
+  sampleTrade({ wallet: signer.address, amount: 3, max_slippage_bps: 150, ...patch });
+
+describe('the same trade through every channel', () => {
+  it('gives the same decision, score, reasons and tier, and an audit record that differs only in its channel', async () => {
+    const signer = privateKeyToAccount(generatePrivateKey());
+    const answers: Answer[] = [];
+    for (const channel of CHANNELS) answers.push(await channel.evaluate(running.base, signer, tradeFor(signer)));
+    for (const answer of answers) assert.equal(answer.kind, 'verdict');
+    const [first, ...rest] = answers.map((answer) => pick(answer.verdict!));
+    for (const [index, other] of rest.entries()) assert.deepEqual(other, first, CHANNELS[index + 1]!.name);
+
+    const listed = (await getJson(`${running.base}/api/v1/audit/wallet/${signer.address}`)).json.records.reverse();
+    assert.deepEqual(listed.map((record: { channel: string }) => record.channel), CHANNELS.map((channel) => channel.recorded));
+    assert.deepEqual(listed.map((record: { seq: number }) => record.seq), answers.map((answer) => answer.verdict!.audit_seq));
+    // REST's schema fills allow_unregistered's default into the recorded request; MCP's has no such field.
+    const comparable = ({ channel: _c, seq: _s, ts: _t, hash: _h, prev_hash: _p, wallet_prev_hash: _w, ...record }: any) => ({
+      ...record,
+      request: { ...record.request, allow_unregistered: undefined },
+    });
+    for (const record of listed.slice(1)) assert.deepEqual(comparable(record), comparable(listed[0]));
+  });
+
+  it('shares one per-wallet window: the eleventh evaluation is refused on every channel', async () => {
+    const signer = privateKeyToAccount(generatePrivateKey());
+    for (let i = 0; i < 10; i += 1) {
+      const answer = await CHANNELS[i % CHANNELS.length]!.evaluate(running.base, signer, tradeFor(signer));
+      assert.equal(answer.kind, 'verdict', `evaluation ${i + 1}`);
+    }
+    for (const channel of CHANNELS) {
+      assert.deepEqual(await channel.evaluate(running.base, signer, tradeFor(signer)), { kind: 'refused', code: 'rate_limited' }, channel.name);
+    }
+  });
+
+  it('replays a retried request_id and refuses it with another body, on every channel', async () => {
+    for (const channel of CHANNELS) {
+      const signer = privateKeyToAccount(generatePrivateKey());
+      const first = await channel.evaluate(running.base, signer, tradeFor(signer, { request_id: 'order-1' }));
+      const retry = await channel.evaluate(running.base, signer, tradeFor(signer, { request_id: 'order-1' }));
+      assert.equal(first.kind, 'verdict', channel.name);
+      assert.deepEqual(retry, first, `${channel.name}: the retry is the same verdict, one audit record`);
+      const other = await channel.evaluate(running.base, signer, tradeFor(signer, { request_id: 'order-1', amount: 4 }));
+      assert.deepEqual(other, { kind: 'refused', code: 'idempotency_conflict' }, channel.name);
+    }
+  });
+});
+
+describe('a dead chain node', () => {
+  let dead: TestService;
+
+  before(async () => {
+    // Nothing listens on this port: every chain read is refused at once.
+    dead = await startTestService({ ...ENV, RPC_URL: `http://127.0.0.1:${await freePort()}` }, undefined, { now: () => OPEN_MARKET });
+  });
+  after(() => dead.stop());
+
+  it('is an error with chain_unavailable on every channel, never a verdict', async () => {
+    const signer = privateKeyToAccount(generatePrivateKey());
+    await tokenFor(running.base, signer);
+    for (const channel of CHANNELS) {
+      assert.deepEqual(await channel.evaluate(dead.base, signer, tradeFor(signer)), { kind: 'refused', code: 'chain_unavailable' }, channel.name);
+    }
+  });
+});

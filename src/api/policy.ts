@@ -3,15 +3,14 @@ import type { AccessTokens } from '../auth/access-tokens.js';
 import { authenticate } from '../auth/bearer.js';
 import { entitlementOf, previewTier } from '../auth/entitlement.js';
 import type { HoldingsReader } from '../chain/holdings.js';
-import { parseBlocked, policyKey } from '../evaluation/gather-facts.js';
 import { parseJsonBody } from '../http/json-body.js';
 import { json, validationFailed } from '../http/responses.js';
 import type { PlainRequest, PlainResponse, Route } from '../http/types.js';
 import { tierPolicy } from '../risk/tiers.js';
-import { ADDRESS_PATTERN } from '../schemas/common.js';
 import { UpdateConfigRequest } from '../schemas/resources.js';
 import { compileValidator } from '../schemas/validator.js';
 import type { CacheStore } from '../store/cache-store.js';
+import { readBlocked, writeBlocked } from '../policy/wallet-policy.js';
 import type { Logger } from '../failures.js';
 import { unavailable } from './unavailable.js';
 
@@ -23,7 +22,6 @@ export interface PolicyDeps {
 }
 
 const validateUpdate = compileValidator(UpdateConfigRequest, 'body');
-const ADDRESS = new RegExp(ADDRESS_PATTERN);
 
 export function policyRoutes(deps: PolicyDeps): Route[] {
   return [
@@ -44,20 +42,10 @@ async function guarded(deps: PolicyDeps, request: PlainRequest, next: () => Prom
   }
 }
 
-/** Symbols compare upper-case and addresses lower-case; duplicates collapse, first one kept. */
-export function normalizeBlocked(entries: string[]): string[] {
-  const normalized = entries.map((entry) => entry.trim()).map((entry) => (ADDRESS.test(entry) ? entry.toLowerCase() : entry.toUpperCase()));
-  return [...new Set(normalized)];
-}
-
-export async function storedBlocked(store: CacheStore, wallet: string): Promise<string[]> {
-  return parseBlocked(await store.get(policyKey(wallet)));
-}
-
 async function readPolicy(deps: PolicyDeps, request: PlainRequest): Promise<PlainResponse> {
   const context = await policyContext(deps, request);
   if (!context.ok) return context.response;
-  return json(200, policyBody(context.wallet, context.maxTradeUsd, await storedBlocked(deps.store, context.wallet)));
+  return json(200, policyBody(context.wallet, context.maxTradeUsd, await readBlocked(deps.store, context.wallet)));
 }
 
 async function writePolicy(deps: PolicyDeps, request: PlainRequest): Promise<PlainResponse> {
@@ -65,9 +53,7 @@ async function writePolicy(deps: PolicyDeps, request: PlainRequest): Promise<Pla
   if (!context.ok) return context.response;
   const parsed = parseJsonBody(request, validateUpdate);
   if (!parsed.ok) return parsed.response;
-  const blocked = normalizeBlocked(parsed.value.blocked_assets);
-  // Policies live in the shared store with no expiry, so every instance enforces the same list.
-  await deps.store.set(policyKey(context.wallet), JSON.stringify({ blocked_assets: blocked }), 0);
+  const blocked = await writeBlocked(deps.store, context.wallet, parsed.value.blocked_assets);
   return json(200, policyBody(context.wallet, context.maxTradeUsd, blocked));
 }
 

@@ -1,4 +1,5 @@
 // Access tokens: HS256 JWTs with a jti, revocable through a deny entry in the shared store.
+import { revokedTokenKey } from '../store/keys.js';
 import { randomUUID } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import type { CacheStore } from '../store/cache-store.js';
@@ -15,7 +16,6 @@ export interface TokenClaims {
 
 export type TokenCheck = { ok: true; claims: TokenClaims } | { ok: false; code: 'token_expired' | 'token_invalid' | 'token_revoked' };
 
-const revokedKey = (jti: string) => `revoked:${jti}`;
 
 export class AccessTokens {
   constructor(
@@ -54,13 +54,13 @@ export class AccessTokens {
       return { ok: false, code: error instanceof errors.JWTExpired ? 'token_expired' : 'token_invalid' };
     }
     // Revocation is looked up in the shared store, so it holds on every instance at once.
-    if ((await this.store.get(revokedKey(claims.jti))) !== null) return { ok: false, code: 'token_revoked' };
+    if ((await this.store.get(revokedTokenKey(claims.jti))) !== null) return { ok: false, code: 'token_revoked' };
     return { ok: true, claims };
   }
 
   /** Keeps the deny entry until the token would have expired anyway. */
   async revoke(claims: TokenClaims): Promise<void> {
     const remainingMs = Math.max(1_000, claims.exp * 1000 - this.now());
-    await this.store.set(revokedKey(claims.jti), '1', remainingMs);
+    await this.store.set(revokedTokenKey(claims.jti), '1', remainingMs);
   }
 }

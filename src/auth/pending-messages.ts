@@ -1,4 +1,5 @@
 // The sign-in messages handed out per address and not yet used: a few at once, each single use, each expiring.
+import { pendingSignInKey } from '../store/keys.js';
 import { DependencyError, failureOf } from '../failures.js';
 import type { CacheStore } from '../store/cache-store.js';
 
@@ -15,7 +16,6 @@ export interface PendingMessage {
   expiresAt: number;
 }
 
-const pendingKey = (address: string) => `siwe:${address.toLowerCase()}`;
 
 /**
  * One JSON list per address, changed only by compare-and-set, so concurrent nonce
@@ -28,7 +28,7 @@ export class PendingMessages {
 
   /** Adds a message; expired ones are dropped, and the oldest when more than the limit wait. */
   async add(address: string, entry: PendingMessage, nowMs: number): Promise<void> {
-    const key = pendingKey(address);
+    const key = pendingSignInKey(address);
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const raw = await this.store.get(key);
       const kept = parseList(raw).filter((pending) => pending.expiresAt > nowMs);
@@ -40,12 +40,12 @@ export class PendingMessages {
 
   /** Every message still held for the address, oldest first, expired ones included (to say so). */
   async list(address: string): Promise<PendingMessage[]> {
-    return parseList(await this.store.get(pendingKey(address)));
+    return parseList(await this.store.get(pendingSignInKey(address)));
   }
 
   /** Single use: true only for the one caller that removed this message. */
   async consume(address: string, message: string): Promise<boolean> {
-    const key = pendingKey(address);
+    const key = pendingSignInKey(address);
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const raw = await this.store.get(key);
       const list = parseList(raw);

@@ -1,10 +1,11 @@
 // Daily P&L: the wallet's registry holdings marked to market against the first snapshot of its UTC day (DESIGN "Daily loss").
+import { pnlSnapshotKey } from '../store/keys.js';
 import { erc20Abi, formatUnits, getAddress, type Address, type PublicClient } from 'viem';
 import type { PriceProvider } from '../prices/price-provider.js';
 import type { Registry, RegistryAsset } from '../registry/registry.js';
 import type { CacheStore } from '../store/cache-store.js';
 import { multicall3Abi, readMany, type ContractRead } from './multicall.js';
-import { ReadCache } from './read-cache.js';
+import { ReadCache } from '../store/read-cache.js';
 
 export interface DailyPnlReader {
   /** USD change of the wallet's holdings since its first snapshot of the UTC day of `nowMs`. */
@@ -24,7 +25,6 @@ interface Position {
   amount: number;
 }
 
-export const pnlSnapshotKey = (wallet: string, day: string) => `pnl:${wallet.toLowerCase()}:${day}`;
 
 /**
  * Holdings are every registry asset plus the settlement stablecoin (valued at 1 USD), so a

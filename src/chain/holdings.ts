@@ -1,6 +1,6 @@
 // Service-token holdings per wallet, read with balanceOf and cached briefly.
 import { erc20Abi, formatUnits, getAddress, type Address, type PublicClient } from 'viem';
-import { ReadCache } from './read-cache.js';
+import { ReadCache } from '../store/read-cache.js';
 
 export interface ServiceToken {
   address: Address;

@@ -1,4 +1,5 @@
 // The evaluation pipeline: rate window -> gather facts -> score in the pool -> audit -> verdict.
+import { walletWindowKey } from '../store/keys.js';
 import type { AuditLog, AuditRecord } from '../audit/audit-log.js';
 import type { RateLimits } from '../config.js';
 import type { RiskResult, Tier, TradeInput } from '../risk/types.js';
@@ -83,7 +84,7 @@ export async function evaluateTrade(deps: EvaluationDeps, request: EvaluationReq
 
 async function countEvaluation(deps: EvaluationDeps, wallet: string, limit: number) {
   if (!deps.limits.enabled) return { allowed: true, count: 0, retryAfterMs: 0 };
-  return deps.store.hitWindow(`rl:wallet:${wallet}`, deps.limits.windowMs, limit, deps.now());
+  return deps.store.hitWindow(walletWindowKey(wallet), deps.limits.windowMs, limit, deps.now());
 }
 
 function toVerdict(

@@ -1,4 +1,6 @@
 // Gathers everything the pure engine needs for one trade: registry, price, safety, daily P&L, policy.
+import { parseBlocked } from '../policy/wallet-policy.js';
+import { dangerKey, policyKey, safetyKey } from '../store/keys.js';
 import type { DailyPnlReader } from '../chain/daily-pnl.js';
 import type { PriceProvider } from '../prices/price-provider.js';
 import { UNAVAILABLE } from '../prices/price-provider.js';
@@ -22,9 +24,6 @@ export interface WindowFacts {
 }
 
 /** Store keys other capabilities write: token-safety danger flags and latest results, wallet policies. */
-export const dangerKey = (address: string) => `danger:${address.toLowerCase()}`;
-export const safetyKey = (address: string) => `safety:${address.toLowerCase()}`;
-export const policyKey = (wallet: string) => `policy:${wallet.toLowerCase()}`;
 
 /** Rejects when the store cannot answer, so the caller fails closed. */
 export async function gatherFacts(
@@ -89,10 +88,3 @@ function parseFactors(flag: string): string[] {
   }
 }
 
-/** A stored policy is `{"blocked_assets": [...]}`; a corrupt one fails the evaluation (closed). */
-export function parseBlocked(policy: string | null): string[] {
-  if (policy === null) return [];
-  const parsed = JSON.parse(policy) as { blocked_assets?: unknown };
-  if (!Array.isArray(parsed.blocked_assets)) throw new Error('stored wallet policy is malformed');
-  return parsed.blocked_assets.map(String);
-}

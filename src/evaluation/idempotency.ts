@@ -1,4 +1,5 @@
 // request_id idempotency: replay the stored response, refuse a reused key with another body.
+import { idempotencyKey } from '../store/keys.js';
 import type { CacheStore } from '../store/cache-store.js';
 import type { EvaluationOutcome } from './evaluate-trade.js';
 
@@ -23,7 +24,7 @@ export class IdempotencyCache {
   constructor(private readonly store: CacheStore, private readonly ttlMs: number, private readonly waitMs = 5_000) {}
 
   run(scope: string, requestId: string, fingerprint: string, compute: () => Promise<EvaluationOutcome>): Promise<IdempotentOutcome> {
-    const key = `idem:${scope}:${requestId}`;
+    const key = idempotencyKey(scope, requestId);
     const local = this.inflight.get(key);
     if (local) return local.fingerprint === fingerprint ? local.done : Promise.resolve({ kind: 'conflict' });
     const done = this.claimOrReplay(key, fingerprint, compute).finally(() => this.inflight.delete(key));

@@ -1,4 +1,5 @@
 // Per-IP request windows for public routes; answers 429 with Retry-After when one is full.
+import { ipWindowKey } from '../store/keys.js';
 import type { RateLimits } from '../config.js';
 import { STORE_UNAVAILABLE } from '../failures.js';
 import { json, tooManyRequests } from '../http/responses.js';
@@ -15,7 +16,7 @@ export class RateLimiter {
     if (!this.limits.enabled) return null;
     const limit = this.limits.ip[bucket];
     try {
-      const hit = await this.store.hitWindow(`rl:ip:${bucket}:${ip}`, this.limits.windowMs, limit, this.now());
+      const hit = await this.store.hitWindow(ipWindowKey(bucket, ip), this.limits.windowMs, limit, this.now());
       return hit.allowed ? null : tooManyRequests(hit.retryAfterMs, limit, this.limits.windowMs);
     } catch {
       return json(503, { detail: 'rate-limit store unavailable; refusing to serve unmetered requests', code: STORE_UNAVAILABLE.code });

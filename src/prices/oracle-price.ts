@@ -1,7 +1,7 @@
 // Prices from Chainlink-style aggregators: latestRoundData scaled by the feed's decimals, aged against chain time.
 import { formatUnits, getAddress, parseAbi, type Address, type PublicClient } from 'viem';
 import { blockTimestampRead, readMany } from '../chain/multicall.js';
-import { ReadCache } from '../chain/read-cache.js';
+import { ReadCache } from '../store/read-cache.js';
 import type { RegistryAsset } from '../registry/registry.js';
 import type { PriceFact } from '../risk/types.js';
 import { UNAVAILABLE, type PriceProvider } from './price-provider.js';

@@ -1,7 +1,7 @@
 // Prices from the registry venue's Uniswap v4 pool, read through StateView (slot0 and liquidity).
 import { getAddress, type Address, type PublicClient } from 'viem';
 import { readMany } from '../chain/multicall.js';
-import { ReadCache } from '../chain/read-cache.js';
+import { ReadCache } from '../store/read-cache.js';
 import { poolIdOf, quotePerToken, stateViewAbi, venuePoolKey } from '../chain/venue-pool.js';
 import type { RegistryAsset, Venue } from '../registry/registry.js';
 import type { PriceFact } from '../risk/types.js';

@@ -1,7 +1,7 @@
 // Runtime code the safety probes run at a throwaway address: SwapHelper (sells) and Multicall3 (transfers).
 import { getAddress, type Address, type Hex, type PublicClient } from 'viem';
 import { ChainUnavailableError } from '../chain/errors.js';
-import { ReadCache } from '../chain/read-cache.js';
+import { ReadCache } from '../store/read-cache.js';
 
 export interface ProbeCode {
   swapHelper(): Promise<Hex>;

@@ -1,7 +1,7 @@
 // The token-safety check: contract facts plus a live sell simulation, classified, cached and flagged in the store.
 import { getAddress, type Address, type PublicClient } from 'viem';
-import { ReadCache } from '../chain/read-cache.js';
-import { dangerKey, safetyKey } from '../evaluation/gather-facts.js';
+import { ReadCache } from '../store/read-cache.js';
+import { dangerKey, safetyKey } from '../store/keys.js';
 import type { Registry } from '../registry/registry.js';
 import type { CacheStore } from '../store/cache-store.js';
 import { readContractFacts } from './contract-facts.js';

@@ -1,0 +1,28 @@
+// Every key the service writes in the shared cache store, named once (the Redis store adds its `tg:` prefix).
+
+/** The latest token-safety result of a contract (kept 10 minutes). */
+export const safetyKey = (address: string) => `safety:${address.toLowerCase()}`;
+
+/** A `danger` token-safety finding, which denies every evaluation of the contract for 24 hours. */
+export const dangerKey = (address: string) => `danger:${address.toLowerCase()}`;
+
+/** A wallet's policy: `{"blocked_assets": [...]}`, no expiry. */
+export const policyKey = (wallet: string) => `policy:${wallet.toLowerCase()}`;
+
+/** A request_id's claim and, once evaluated, its verdict; scoped to channel and wallet. */
+export const idempotencyKey = (scope: string, requestId: string) => `idem:${scope}:${requestId}`;
+
+/** The sign-in messages pending for an address. */
+export const pendingSignInKey = (address: string) => `siwe:${address.toLowerCase()}`;
+
+/** A revoked access token's id, kept until the token would have expired. */
+export const revokedTokenKey = (jti: string) => `revoked:${jti}`;
+
+/** The first valuation of a wallet's holdings on a UTC day, the daily P&L baseline. */
+export const pnlSnapshotKey = (wallet: string, day: string) => `pnl:${wallet.toLowerCase()}:${day}`;
+
+/** A wallet's sliding evaluation window, shared by every evaluating channel. */
+export const walletWindowKey = (wallet: string) => `rl:wallet:${wallet.toLowerCase()}`;
+
+/** One per-IP sliding window of one route family. */
+export const ipWindowKey = (bucket: string, ip: string) => `rl:ip:${bucket}:${ip}`;

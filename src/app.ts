@@ -219,5 +219,8 @@ async function openAudit(config: Readonly<Config>, log: Logger, now: () => numbe
     log(`audit: cut a torn last record (${report.truncatedBytes} bytes: ${report.reason}); ${report.records} records intact`);
   }
   if (report.suspectLines > 0) log(`audit: ${report.suspectLines} damaged records inside the log; verify the chain`);
+  if (audit.indexReport.rebuilt && report.records > 0) {
+    log(`audit: rebuilt the index from the whole log (${report.records} records in ${report.scanMs} ms): it was missing, or a power cut or a hand edit left it untrustworthy`);
+  }
   return audit;
 }

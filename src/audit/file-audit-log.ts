@@ -9,6 +9,10 @@
 // a multi-byte sequence, so lines split cleanly on newline bytes. To verify a line,
 // hash the bytes after the first 65 characters up to (not including) the newline and
 // compare with the first 64; never re-serialize. Line n (1-based) holds seq n.
+//
+// Where each line starts and each wallet's newest record live in index files beside
+// the log (audit.idx, wallets.idx, wallets.ovf), kept by a thread of their own: memory
+// stays flat however long the log grows, and a clean restart does not read the log.
 import { constants } from 'node:fs';
 import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -17,14 +21,21 @@ import {
   type AuditLogStats, type AuditRecord, type AuditWalletLineSource,
 } from './audit-log.js';
 import { lockDirectory, type DirLock } from './dir-lock.js';
-import { scanLog, type LineOffsets, type OpenReport, type WalletChain } from './file-scan.js';
+import type { Head, IndexBatch } from './audit-index.js';
+import { findGoodEnd, type OpenReport } from './file-scan.js';
+import { BACKLOG_LIMIT, IndexClient } from './index-client.js';
 import { clampLimit } from './list-limit.js';
 import { GroupCommitter, type BatchOutcome } from './group-commit.js';
+import { LogLines } from './log-lines.js';
+import { RECENT_HEADS, RecentHeads } from './recent-heads.js';
+import type { IndexReport } from './index-recovery.js';
+import { logIdentity } from './record-index.js';
 import { normalizeWallet, parseLine } from './record.js';
 import { sealBatch, type SealedBatch } from './seal-batch.js';
 import { sha256Hex } from './sha256.js';
 
 export type { OpenReport } from './file-scan.js';
+export type { IndexReport } from './index-recovery.js';
 export const AUDIT_FILE_NAME = 'audit.log';
 
 export interface FileAuditLogOptions {
@@ -40,6 +51,8 @@ export interface FileAuditLogOptions {
   maxBatch?: number;
   /** Clock for record `ts`, in ms; default Date.now (tests pin it). */
   now?: () => number;
+  /** Wallet heads kept in memory to spare the index thread a question; default 4096. */
+  recentWallets?: number;
 }
 
 /** A newly created file survives a power cut only once its directory entry is synced too. */
@@ -61,20 +74,29 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
   private syncTimer: NodeJS.Timeout | undefined;
   private syncing: Promise<void> = Promise.resolve();
   private unsynced = false;
+  private readonly recent: RecentHeads;
+  private readonly lines: LogLines;
 
   private constructor(
     private readonly lock: DirLock,
     private readonly fh: FileHandle,
     readonly path: string,
     private readonly options: Required<FileAuditLogOptions>,
-    private readonly offsets: LineOffsets,
-    private readonly wallets: Map<string, WalletChain>,
+    private readonly index: IndexClient,
+    /** Lines in the log, good or suspect; line n is position n in the index. */
+    private records: number,
     private current: AuditHead,
     private end: number,
     /** What open found and cut; log it. */
     readonly openReport: OpenReport,
+    readonly indexReport: IndexReport,
   ) {
     this.committer = new GroupCommitter((entries) => this.commit(entries), options.maxBatch);
+    this.recent = new RecentHeads(options.recentWallets);
+    this.lines = new LogLines(fh, index);
+    index.onFailure = (error) => {
+      this.failure ??= new Error(`audit log unusable: ${error.message}`);
+    };
   }
 
   /**
@@ -84,6 +106,7 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
   static async open(dir: string, options: FileAuditLogOptions = { fsync: 'always' }): Promise<FileAuditLog> {
     const settings = {
       fsync: options.fsync, batchMs: options.batchMs ?? 50, maxBatch: options.maxBatch ?? 4096, now: options.now ?? Date.now,
+      recentWallets: options.recentWallets ?? RECENT_HEADS,
     };
     if (!['always', 'batch', 'off'].includes(settings.fsync)) throw new Error(`unknown fsync mode ${settings.fsync}`);
     await mkdir(dir, { recursive: true });
@@ -94,18 +117,34 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
       throw error;
     });
     try {
-      const scan = await scanLog(fh, sha256Hex);
-      if (scan.report.truncatedBytes > 0) {
-        await fh.truncate(scan.goodEnd);
-        await fh.datasync();
-      }
-      if (settings.fsync !== 'off') await syncDirectory(dir);
-      return new FileAuditLog(lock, fh, path, settings, scan.offsets, scan.wallets, scan.head, scan.goodEnd, scan.report);
+      return await FileAuditLog.start(dir, lock, fh, settings);
     } catch (error) {
       await fh.close();
       await lock.release();
       throw error;
     }
+  }
+
+  /** Cuts a torn tail, then starts the index thread, which brings the index up to date with what is left. */
+  private static async start(dir: string, lock: DirLock, fh: FileHandle, settings: Required<FileAuditLogOptions>): Promise<FileAuditLog> {
+    const began = performance.now();
+    const path = join(dir, AUDIT_FILE_NAME);
+    const found = await fh.stat({ bigint: true });
+    const size = Number(found.size);
+    const { end, reasons } = await findGoodEnd(fh, size, sha256Hex);
+    if (end < size) {
+      await fh.truncate(end);
+      await fh.datasync();
+    }
+    const identity = { size, mtimeNs: found.mtimeNs, ino: found.ino };
+    const { client, ready } = await IndexClient.start({ dir, logPath: path, goodEnd: end, identity, durable: settings.fsync !== 'off' });
+    if (settings.fsync !== 'off') await syncDirectory(dir);
+    const report: OpenReport = {
+      records: ready.records, truncatedBytes: size - end, reason: reasons.length > 0 ? reasons.join('; ') : null,
+      suspectLines: ready.suspectLines, scanMs: Math.round((performance.now() - began) * 10) / 10,
+    };
+    const { rebuilt, indexedLines } = ready;
+    return new FileAuditLog(lock, fh, path, settings, client, ready.records, ready.head, end, report, { rebuilt, indexedLines });
   }
 
   append(entry: AuditEntry): Promise<AuditRecord> {
@@ -120,34 +159,29 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
   }
 
   async listGlobal(limit: number): Promise<AuditRecord[]> {
-    const count = clampLimit(limit, this.offsets.count);
+    const count = clampLimit(limit, this.records);
     if (count === 0) return [];
-    const lines = await this.readLineRange(this.offsets.count - count, this.offsets.count);
-    return lines.map((line, i) => this.parseAt(this.offsets.count - count + i, line)).reverse();
+    const first = this.records - count + 1;
+    const lines = await this.lines.range(first, count);
+    return lines.map((line, i) => this.parseAt(first + i, line)).reverse();
   }
 
   async listWallet(wallet: string, limit: number): Promise<AuditRecord[]> {
-    const chain = this.wallets.get(normalizeWallet(wallet));
-    const count = clampLimit(limit, chain?.lines.length ?? 0);
-    if (!chain || count === 0) return [];
-    const wanted = chain.lines.slice(chain.lines.length - count).reverse();
-    const lines = await Promise.all(wanted.map((lineNo) => this.readLineRange(lineNo, lineNo + 1)));
-    return lines.map(([line], i) => this.parseAt(wanted[i], line));
+    const spans = await this.lines.walletSpans(wallet, limit);
+    const lines = await Promise.all(spans.map((span) => this.lines.line(span)));
+    return lines.map((line, i) => this.parseAt(spans[i].pos, line));
   }
 
   async readLines(fromSeq: number, count: number): Promise<Buffer[]> {
     const first = Math.max(0, Math.floor(fromSeq) - 1);
-    const last = first + clampLimit(count, Math.max(0, this.offsets.count - first));
-    return last > first ? this.readLineRange(first, last) : [];
+    const last = first + clampLimit(count, Math.max(0, this.records - first));
+    return last > first ? this.lines.range(first + 1, last - first) : [];
   }
 
   async readWalletLines(wallet: string, count: number): Promise<Array<Buffer | null>> {
-    const chain = this.wallets.get(normalizeWallet(wallet));
-    const n = clampLimit(count, chain?.lines.length ?? 0);
-    if (!chain || n === 0) return [];
-    const wanted = chain.lines.slice(chain.lines.length - n);
+    const spans = (await this.lines.walletSpans(wallet, count)).reverse();
     // A line the file no longer holds (cut under a running service) is null for the verifier to report.
-    return Promise.all(wanted.map((lineNo) => this.readLineRange(lineNo, lineNo + 1).then(([line]) => line, () => null)));
+    return Promise.all(spans.map((span) => this.lines.line(span).catch(() => null)));
   }
 
   /** Drains queued appends, syncs (unless fsync is 'off') and closes the file. */
@@ -163,19 +197,25 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
       await this.syncing;
       if (this.options.fsync !== 'off' && this.unsynced && !this.failure) await this.sync();
       await this.fh.close();
+      // Without the clean mark (an index that failed) the next open recovers from the log.
+      await this.index.close(await logIdentity(this.path)).catch(() => undefined);
     } finally {
+      await this.index.terminate();
       await this.lock.release();
     }
   }
 
   private async commit(entries: AuditEntry[]): Promise<BatchOutcome<AuditRecord>> {
     if (this.failure) throw this.failure;
-    const batch = sealBatch(entries, this.current, (wallet) => this.wallets.get(wallet)?.hash, sha256Hex, this.options.now());
+    if (this.index.backlog > BACKLOG_LIMIT) await this.index.drained();
+    const wallets = entries.map((entry) => normalizeWallet(String(entry.wallet)));
+    const heads = await this.recent.resolve(wallets, (asked) => this.index.heads(asked));
+    const batch = sealBatch(entries, this.current, (wallet) => heads.get(wallet)?.[1], sha256Hex, this.options.now());
     if (batch.sealed.length === 0) return batch.outcome;
     const data = batch.sealed.length === 1 ? batch.sealed[0].line : Buffer.concat(batch.sealed.map((s) => s.line));
     await this.guarded(() => this.writeAll(data));
     if (this.options.fsync === 'always') await this.guarded(() => this.sync());
-    this.index(batch);
+    this.indexBatch(batch, heads);
     if (this.options.fsync === 'batch') this.scheduleSync();
     return batch.outcome;
   }
@@ -202,20 +242,25 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
     }
   }
 
-  private index(batch: SealedBatch): void {
+  /**
+   * Hands the written lines to the index thread, each with its wallet's previous
+   * record (the head it was sealed on); later questions are answered with them in.
+   */
+  private indexBatch(batch: SealedBatch, heads: Map<string, Head>): void {
+    const indexed: IndexBatch = { firstOffset: this.end, lengths: [], wallets: [], hashes: [], prevs: [] };
     for (const { record, line } of batch.sealed) {
-      const lineNo = this.offsets.count;
-      this.offsets.push(this.end);
+      const pos = ++this.records;
+      indexed.lengths.push(line.length);
+      indexed.wallets.push(record.wallet);
+      indexed.hashes.push(record.hash);
+      indexed.prevs.push(heads.get(record.wallet)?.[0] ?? 0);
+      const head: Head = [pos, record.hash];
+      heads.set(record.wallet, head);
+      this.recent.set(record.wallet, head);
       this.end += line.length;
-      const chain = this.wallets.get(record.wallet);
-      if (chain) {
-        chain.hash = record.hash;
-        chain.lines.push(lineNo);
-      } else {
-        this.wallets.set(record.wallet, { hash: record.hash, lines: [lineNo] });
-      }
     }
     this.current = batch.head;
+    this.index.append(indexed);
   }
 
   private async sync(): Promise<void> {
@@ -234,28 +279,11 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
     }, this.options.batchMs);
   }
 
-  private async readLineRange(first: number, last: number): Promise<Buffer[]> {
-    const from = this.offsets.start(first);
-    const to = last < this.offsets.count ? this.offsets.start(last) : this.end;
-    const data = Buffer.allocUnsafe(to - from);
-    for (let got = 0; got < data.length;) {
-      const { bytesRead } = await this.fh.read(data, got, data.length - got, from + got);
-      if (bytesRead === 0) throw new Error(`audit.log ended early reading lines ${first + 1}..${last}`);
-      got += bytesRead;
-    }
-    const lines: Buffer[] = [];
-    for (let i = first; i < last; i++) {
-      const end = i + 1 < last ? this.offsets.start(i + 1) : to;
-      lines.push(data.subarray(this.offsets.start(i) - from, end - from - 1));
-    }
-    return lines;
-  }
-
-  private parseAt(lineNo: number, line: Buffer): AuditRecord {
+  private parseAt(pos: number, line: Buffer): AuditRecord {
     try {
       return parseLine(line);
     } catch (error) {
-      throw new Error(`audit.log line ${lineNo + 1} is corrupt: ${(error as Error).message}`);
+      throw new Error(`audit.log line ${pos} is corrupt: ${(error as Error).message}`);
     }
   }
 }

@@ -1,6 +1,6 @@
-// Open-time scan of audit.log: finds the torn tail, the head, wallet heads and line offsets.
+// Open-time scan of audit.log: finds the torn tail, and reads seq and wallet off lines without parsing them.
+import { readSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { ZERO_HASH, type AuditHead } from './audit-log.js';
 import { lineHashMatches, parseLine } from './record.js';
 import type { Sha256Hex } from './sha256.js';
 
@@ -25,42 +25,8 @@ export interface OpenReport {
   reason: string | null;
   /** Lines before the tail that failed the quick parse or sit at the wrong seq; left for verification. */
   suspectLines: number;
-  /** Wall time of the scan. */
+  /** Wall time of open: the tail check plus bringing the index up to date (no log read after a clean close). */
   scanMs: number;
-}
-
-/** A growing array of line start offsets; Float64 because files may pass 4 GiB. */
-export class LineOffsets {
-  private starts = new Float64Array(1 << 14);
-  count = 0;
-
-  push(offset: number): void {
-    if (this.count === this.starts.length) {
-      const grown = new Float64Array(this.starts.length * 2);
-      grown.set(this.starts);
-      this.starts = grown;
-    }
-    this.starts[this.count++] = offset;
-  }
-
-  start(line: number): number {
-    return this.starts[line];
-  }
-}
-
-/** One wallet's chain: its last hash (the next wallet_prev_hash) and its line numbers. */
-export interface WalletChain {
-  hash: string;
-  lines: number[];
-}
-
-export interface ScanResult {
-  offsets: LineOffsets;
-  wallets: Map<string, WalletChain>;
-  head: AuditHead;
-  /** Byte length of the good part; the file must be cut to this. */
-  goodEnd: number;
-  report: OpenReport;
 }
 
 async function readAt(fh: FileHandle, position: number, length: number): Promise<Buffer> {
@@ -98,7 +64,7 @@ function lineProblem(line: Buffer, sha256hex: Sha256Hex): string | null {
  * short) and then complete trailing lines that do not parse or whose hash does not
  * match. Only the tail is hashed here; the middle is the verifier's job.
  */
-async function findGoodEnd(fh: FileHandle, size: number, sha256hex: Sha256Hex): Promise<{ end: number; reasons: string[] }> {
+export async function findGoodEnd(fh: FileHandle, size: number, sha256hex: Sha256Hex): Promise<{ end: number; reasons: string[] }> {
   const reasons: string[] = [];
   let end = (await lastNewlineBefore(fh, size)) + 1;
   if (end < size) reasons.push(`${size - end} bytes after the last newline (torn write)`);
@@ -115,7 +81,8 @@ async function findGoodEnd(fh: FileHandle, size: number, sha256hex: Sha256Hex): 
   return { end, reasons };
 }
 
-interface Tail {
+/** What a quick parse reads off a line. */
+export interface Tail {
   seq: number;
   wallet: string;
 }
@@ -132,7 +99,7 @@ function digitsAt(data: Buffer, from: number, end: number): number {
  * Quick parse: only seq and wallet, found from the end of the line, without parsing
  * the record. A wallet with escapes (never the case for addresses) falls back to JSON.parse.
  */
-function quickParse(data: Buffer, start: number, end: number): Tail | null {
+export function quickParse(data: Buffer, start: number, end: number): Tail | null {
   if (end - start < 66 || data[start + 64] !== 0x20) return null;
   const at = data.lastIndexOf(SEQ_KEY, end - SEQ_KEY.length);
   const w = data.lastIndexOf(WALLET_KEY, end - WALLET_KEY.length);
@@ -150,65 +117,31 @@ function quickParse(data: Buffer, start: number, end: number): Tail | null {
   }
 }
 
-class Indexer {
-  readonly offsets = new LineOffsets();
-  readonly wallets = new Map<string, WalletChain>();
-  head: AuditHead = { seq: 0, hash: ZERO_HASH };
-  suspect = 0;
 
-  line(data: Buffer, start: number, end: number, position: number): void {
-    const lineNo = this.offsets.count;
-    this.offsets.push(position);
-    const tail = quickParse(data, start, end);
-    if (tail === null || tail.seq !== lineNo + 1) this.suspect++;
-    if (tail === null) return;
-    const hash = data.toString('latin1', start, start + 64);
-    this.head = { seq: tail.seq, hash };
-    const chain = this.wallets.get(tail.wallet);
-    if (chain) {
-      chain.hash = hash;
-      chain.lines.push(lineNo);
-    } else {
-      this.wallets.set(tail.wallet, { hash, lines: [lineNo] });
-    }
-  }
-}
+/** Called for each complete line: the bytes are data[start, end) (no newline); `position` is the file offset of data[start]. */
+export type OnLine = (data: Buffer, start: number, end: number, position: number) => void;
 
-/** Reads [0, end) in large chunks and indexes every complete line. */
-async function indexLines(fh: FileHandle, end: number, indexer: Indexer): Promise<void> {
-  let buffer = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(end, 1)));
-  let base = 0; // file position of buffer[0]
+/**
+ * Reads [from, end) of the file in large chunks and hands over every complete
+ * line. Synchronous: it runs on the audit index thread, never on the event loop.
+ */
+export function forEachLineSync(fd: number, from: number, end: number, onLine: OnLine): void {
+  let buffer = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(end - from, 1)));
+  let base = from; // file position of buffer[0]
   let carry = 0;
   while (base + carry < end) {
     if (carry === buffer.length) buffer = Buffer.concat([buffer, Buffer.allocUnsafe(buffer.length)]);
     const want = Math.min(buffer.length - carry, end - base - carry);
-    const { bytesRead } = await fh.read(buffer, carry, want, base + carry);
-    if (bytesRead === 0) throw new Error('audit.log shrank while it was being opened');
+    const bytesRead = readSync(fd, buffer, carry, want, base + carry);
+    if (bytesRead === 0) throw new Error('audit.log shrank while it was being indexed');
     const filled = carry + bytesRead;
     let start = 0;
     for (let nl = buffer.indexOf(NEWLINE, 0); nl !== -1 && nl < filled; nl = buffer.indexOf(NEWLINE, start)) {
-      indexer.line(buffer, start, nl, base + start);
+      onLine(buffer, start, nl, base + start);
       start = nl + 1;
     }
     carry = filled - start;
     buffer.copyWithin(0, start, filled);
     base += start;
   }
-}
-
-/** Scans the open log; does not modify it (the caller cuts to goodEnd). */
-export async function scanLog(fh: FileHandle, sha256hex: Sha256Hex): Promise<ScanResult> {
-  const began = performance.now();
-  const { size } = await fh.stat();
-  const { end, reasons } = await findGoodEnd(fh, size, sha256hex);
-  const indexer = new Indexer();
-  await indexLines(fh, end, indexer);
-  const report: OpenReport = {
-    records: indexer.offsets.count,
-    truncatedBytes: size - end,
-    reason: reasons.length > 0 ? reasons.join('; ') : null,
-    suspectLines: indexer.suspect,
-    scanMs: Math.round((performance.now() - began) * 10) / 10,
-  };
-  return { offsets: indexer.offsets, wallets: indexer.wallets, head: indexer.head, goodEnd: end, report };
 }

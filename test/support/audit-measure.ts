@@ -33,7 +33,7 @@ async function appendRate(fsync: FileAuditLogOptions['fsync'], total: number, cl
   await rm(dir, { recursive: true, force: true });
 }
 
-/** JS heap plus ArrayBuffers (the offset index lives in a Float64Array). */
+/** JS heap plus ArrayBuffers of this thread (the index lives on disk, kept by its own thread). */
 function heapMb(): number {
   (globalThis as { gc?: () => void }).gc?.();
   const { heapUsed, arrayBuffers } = process.memoryUsage();

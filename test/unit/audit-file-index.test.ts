@@ -1,0 +1,163 @@
+// FileAuditLog's on-disk index: listings, wallet chains and verification from disk, across restarts, crashes and rebuilds.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, truncateSync, writeFileSync, appendFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import type { AuditRecord } from '../../src/audit/audit-log.js';
+import { AuditVerifier } from '../../src/audit/audit-verifier.js';
+import { FileAuditLog } from '../../src/audit/file-audit-log.js';
+import { INDEX_FILE_NAME } from '../../src/audit/record-index.js';
+import { OVERFLOW_FILE_NAME, TABLE_FILE_NAME } from '../../src/audit/wallet-table.js';
+import { checkChain, sampleEntry } from '../support/audit-fixtures.js';
+
+const BOOT_ID = '/proc/sys/kernel/random/boot_id';
+const dirs: string[] = [];
+after(async () => {
+  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'audit-index-test-'));
+  dirs.push(dir);
+  return dir;
+}
+
+const wallet = (n: number) => `0x${(n + 1).toString(16).padStart(40, '0')}`;
+
+/** `count` records over `wallets` wallets in a scattered order, appended 200 at a time; a memory of 2 recent heads sends lookups to disk. */
+async function written(dir: string, count: number, wallets: number): Promise<AuditRecord[]> {
+  const log = await FileAuditLog.open(dir, { fsync: 'off', recentWallets: 2 });
+  const records: AuditRecord[] = [];
+  for (let n = 0; n < count; n += 200) {
+    const burst = Array.from({ length: Math.min(200, count - n) }, (_, i) => log.append(sampleEntry(wallet(((n + i) * 7) % wallets), n + i)));
+    records.push(...(await Promise.all(burst)));
+  }
+  await log.close();
+  return records;
+}
+
+/** The stored records, parsed independently of src/: complete lines only. */
+function stored(dir: string): Array<Record<string, unknown>> {
+  const text = readFileSync(join(dir, 'audit.log'), 'utf8');
+  return text.slice(0, text.lastIndexOf('\n') + 1).split('\n').slice(0, -1).map((line) => ({ ...JSON.parse(line.slice(65)), hash: line.slice(0, 64) }));
+}
+
+const newestFirst = (records: Array<Record<string, unknown>>, address: string, n: number) =>
+  records.filter((r) => r.wallet === address).slice(-n).reverse().map((r) => r.hash);
+
+/** What a user sees: listings newest first, every wallet chain linked, verification healthy. */
+async function assertAnswers(log: FileAuditLog, records: Array<Record<string, unknown>>, wallets: number): Promise<void> {
+  assert.equal(checkChain(await log.readLines(1, records.length + 10)).length, records.length);
+  assert.deepEqual((await log.listGlobal(5)).map((r) => r.hash), records.slice(-5).reverse().map((r) => r.hash));
+  for (let w = 0; w < wallets; w += Math.ceil(wallets / 25)) {
+    const address = wallet(w);
+    assert.deepEqual((await log.listWallet(address.toUpperCase().replace('0X', '0x'), 10)).map((r) => r.hash), newestFirst(records, address, 10), address);
+  }
+  const verifier = new AuditVerifier(log, 1);
+  try {
+    assert.deepEqual(await verifier.verifyGlobal(records.length), { total: records.length, tampered: 0, healthy: true, firstBrokenSeq: null, problems: [] });
+    assert.equal((await verifier.verifyWallet(wallet(1), 1000)).healthy, true);
+  } finally {
+    await verifier.close();
+  }
+}
+
+/** One more record per wallet: each must link to that wallet's newest stored record. */
+async function assertChainsContinue(log: FileAuditLog, records: Array<Record<string, unknown>>, wallets: number): Promise<void> {
+  for (let w = 0; w < wallets; w += Math.ceil(wallets / 25)) {
+    const next = await log.append(sampleEntry(wallet(w), records.length + w));
+    assert.equal(next.wallet_prev_hash, newestFirst(records, wallet(w), 1)[0], `wallet ${w}`);
+  }
+  checkChain(await log.readLines(1, records.length + wallets));
+}
+
+/** Runs test/support/audit-writer.js (64 clients) against `dir` and SIGKILLs it once it has acknowledged `atLeast` records. */
+async function killedWriter(dir: string, wallets: number, atLeast: number): Promise<void> {
+  const script = fileURLToPath(new URL('../support/audit-writer.js', import.meta.url));
+  const child = spawn(process.execPath, [script, dir, String(wallets), '64'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    let text = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+      const acknowledged = text.slice(0, text.lastIndexOf('\n')).split('\n').pop();
+      if (Number(acknowledged) >= atLeast) child.kill('SIGKILL');
+    });
+    child.on('exit', (code, signal) => (signal === 'SIGKILL' ? resolve() : reject(new Error(`writer ended with ${code ?? signal}`))));
+  });
+}
+
+describe('FileAuditLog index on disk', () => {
+  it('answers listings, chains and verification from disk for 3,000 wallets, and reopens without reading the log', async () => {
+    const dir = await tempDir();
+    const records = await written(dir, 6000, 3000);
+    const log = await FileAuditLog.open(dir, { fsync: 'always', recentWallets: 2 });
+    assert.deepEqual(log.indexReport, { rebuilt: false, indexedLines: 0 });
+    assert.deepEqual(await log.listWallet(wallet(5), 10), records.filter((r) => r.wallet === wallet(5)).reverse());
+    await assertAnswers(log, stored(dir), 3000);
+    await assertChainsContinue(log, stored(dir), 3000);
+    await log.close();
+  });
+
+  it('rebuilds a missing index from the log (a log written before the index existed) with the same answers', async () => {
+    const dir = await tempDir();
+    await written(dir, 600, 300);
+    for (const name of [INDEX_FILE_NAME, TABLE_FILE_NAME, OVERFLOW_FILE_NAME]) rmSync(join(dir, name));
+    const log = await FileAuditLog.open(dir, { fsync: 'always' });
+    assert.deepEqual(log.indexReport, { rebuilt: true, indexedLines: 600 });
+    await assertAnswers(log, stored(dir), 300);
+    await assertChainsContinue(log, stored(dir), 300);
+    await log.close();
+  });
+
+  it('rebuilds when the log was cut by hand after a clean close, forgetting the cut record', async () => {
+    const dir = await tempDir();
+    const records = await written(dir, 10, 2);
+    const file = join(dir, 'audit.log');
+    truncateSync(file, readFileSync(file).lastIndexOf(0x0a, readFileSync(file).length - 2) + 1);
+    const log = await FileAuditLog.open(dir, { fsync: 'always' });
+    assert.equal(log.indexReport.rebuilt, true);
+    assert.deepEqual((await log.listWallet(records[9].wallet, 10)).map((r) => r.seq), [8, 6, 4, 2]);
+    const next = await log.append(sampleEntry(records[9].wallet, 10));
+    assert.deepEqual([next.seq, next.prev_hash, next.wallet_prev_hash], [10, records[8].hash, records[7].hash]);
+    await log.close();
+  });
+
+  it('recovers from a killed writer and a torn write by indexing only what the index had not seen', async () => {
+    const dir = await tempDir();
+    await killedWriter(dir, 40, 1500);
+    appendFileSync(join(dir, 'audit.log'), `${'a'.repeat(64)} {"chann`);
+    const records = stored(dir);
+    const log = await FileAuditLog.open(dir, { fsync: 'always' });
+    assert.equal(log.openReport.records, records.length);
+    assert.ok(log.openReport.truncatedBytes >= 72);
+    if (existsSync(BOOT_ID)) {
+      assert.equal(log.indexReport.rebuilt, false, 'a process crash loses nothing the index wrote');
+      assert.ok(log.indexReport.indexedLines < records.length, 'only the tail the index had not seen is read');
+    }
+    await assertAnswers(log, records, 40);
+    await assertChainsContinue(log, records, 40);
+    await log.close();
+  });
+
+  it('rebuilds an index left open under another boot (a power cut may have lost its writes)', { skip: !existsSync(BOOT_ID) && 'no boot id here' }, async () => {
+    const dir = await tempDir();
+    await killedWriter(dir, 40, 500);
+    const path = join(dir, INDEX_FILE_NAME);
+    const boot = readFileSync(BOOT_ID, 'latin1').trim();
+    const index = readFileSync(path);
+    const at = index.indexOf(boot, 0, 'latin1');
+    assert.ok(at > 0 && at < 128, 'the index header names the boot that wrote it');
+    index.write(boot.replace(/[0-9a-f]/g, (c) => (c === '0' ? '1' : '0')), at, 'latin1');
+    writeFileSync(path, index);
+    const records = stored(dir);
+    const log = await FileAuditLog.open(dir, { fsync: 'always' });
+    assert.deepEqual(log.indexReport, { rebuilt: true, indexedLines: records.length });
+    await assertAnswers(log, records, 40);
+    await assertChainsContinue(log, records, 40);
+    await log.close();
+  });
+});

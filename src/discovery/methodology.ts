@@ -1,6 +1,6 @@
 // Renders the risk methodology document from the live catalogue, tiers and limits, so it cannot drift.
-import { REHASH_EXAMPLE } from '../audit/rehash-example.js';
-import { chainFactsSection } from '../chain/methodology-section.js';
+import { REHASH_EXAMPLE } from './rehash-example.js';
+import { chainFactsSection } from './chain-facts-section.js';
 import { ERRORS } from '../catalogue/errors.js';
 import type { Config } from '../config.js';
 import { REASON_CODES } from '../risk/reason-codes.js';

@@ -22,7 +22,8 @@ export class ChainProbeCode implements ProbeCode {
     private readonly client: PublicClient,
     private readonly multicall3: string,
     private readonly swapHelperAddress: string | null,
-    private readonly compiled: CompiledSwapHelper = compiledSwapHelper,
+    /** Supplied by the service's assembly, which alone knows where the repository's contracts are compiled. */
+    private readonly compiled: CompiledSwapHelper,
   ) {}
 
   swapHelper(): Promise<Hex> {
@@ -44,17 +45,4 @@ export class ChainProbeCode implements ProbeCode {
     if (code === undefined || code === '0x') throw new Error(`no contract code at ${address}, which the safety probe needs`);
     return code;
   }
-}
-
-/** Compiles (or loads from the solc cache) the repository's contracts; loaded only when needed. */
-async function compiledSwapHelper(): Promise<Hex> {
-  const [{ compileContracts }, { repoRoot }, { join }] = await Promise.all([
-    import('../devnet/compile.js'),
-    import('../devnet/sources.js'),
-    import('node:path'),
-  ]);
-  const root = repoRoot();
-  const cacheDir = process.env.DEVNET_CACHE_DIR ?? join(root, '.cache', 'solc');
-  const { artifacts } = await compileContracts({ root, cacheDir });
-  return artifacts.SwapHelper.deployedBytecode;
 }

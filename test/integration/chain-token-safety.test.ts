@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Devnet } from '../../src/devnet/devnet.js';
 import { createChainClient } from '../../src/chain/public-client.js';
 import { ChainProbeCode } from '../../src/safety/probe-code.js';
+import { compiledSwapHelper } from '../../src/assembly/fact-sources.js';
 import { callMcpTool } from '../support/mcp-client.js';
 import { TokenSafety } from '../../src/schemas/resources.js';
 import type { MemoryStore } from '../../src/store/memory-store.js';
@@ -132,7 +133,7 @@ describe('registry tokens', () => {
 describe('probe code', () => {
   it("runs SwapHelper's compiled runtime code, the same bytes as the deployed helper, when no chain address carries it", async () => {
     const client = createChainClient(devnet.rpcUrl);
-    const compiled = await new ChainProbeCode(client, devnet.contracts.multicall3, null).swapHelper();
+    const compiled = await new ChainProbeCode(client, devnet.contracts.multicall3, null, compiledSwapHelper).swapHelper();
     assert.equal(compiled, await client.getCode({ address: devnet.contracts.swapHelper }));
   });
 });

@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import type { Devnet } from '../devnet/devnet.js';
 import type { DevnetSupervisor } from '../devnet/supervisor.js';
 import { loadRegistryFile, registryFromFile, type Registry, type VenueConfig } from '../registry/registry.js';
-import { createChainClient } from './public-client.js';
+import { createChainClient } from '../chain/public-client.js';
 
 export interface ChainContext {
   registry: Registry;

@@ -1,5 +1,5 @@
 // The chain's part of the status document: offline, or whether the node answers as the right chain.
-import type { ChainContext } from './attach.js';
+import type { ChainContext } from './attach-chain.js';
 
 export interface ChainHealth {
   status: 'ok' | 'degraded' | 'down';

@@ -1,5 +1,5 @@
 // Builds the chain-backed fact sources once per service: prices, daily P&L, token safety, balance simulation.
-import { getAddress } from 'viem';
+import { getAddress, type Hex } from 'viem';
 import { OraclePriceProvider } from '../prices/oracle-price.js';
 import { OracleWithVenueCheck } from '../prices/oracle-with-venue.js';
 import { ChainedPriceProvider, DefaultPriceProvider, type PriceProvider } from '../prices/price-provider.js';
@@ -7,9 +7,9 @@ import { VenuePriceProvider } from '../prices/venue-price.js';
 import { ChainProbeCode } from '../safety/probe-code.js';
 import { TokenSafetyChecker } from '../safety/token-safety.js';
 import type { CacheStore } from '../store/cache-store.js';
-import type { ChainContext } from './attach.js';
-import { BalanceSimulator } from './balance-simulation.js';
-import { ChainDailyPnl, type DailyPnlReader } from './daily-pnl.js';
+import { BalanceSimulator } from '../chain/balance-simulation.js';
+import { ChainDailyPnl, type DailyPnlReader } from '../chain/daily-pnl.js';
+import type { ChainContext } from './attach-chain.js';
 
 export interface ChainFacts {
   prices: PriceProvider;
@@ -31,11 +31,24 @@ export function chainFacts(chain: ChainContext, store: CacheStore, now: () => nu
   const oracle = new OraclePriceProvider(client, { multicall3, maxAgeSeconds: registry.oracleMaxAgeSeconds });
   const venue = registry.venue ? new VenuePriceProvider(client, registry.venue, { multicall3 }) : null;
   const prices = new ChainedPriceProvider([new OracleWithVenueCheck(oracle, venue), new DefaultPriceProvider()]);
-  const code = new ChainProbeCode(client, multicall3, registry.venue?.swap_helper ?? null);
+  const code = new ChainProbeCode(client, multicall3, registry.venue?.swap_helper ?? null, compiledSwapHelper);
   return {
     prices,
     dailyPnl: new ChainDailyPnl(client, registry, prices, store),
     safety: new TokenSafetyChecker({ client, registry, store, code, now }),
     balances: new BalanceSimulator(client),
   };
+}
+
+/** SwapHelper's code compiled (or read from the solc cache) from contracts/; loaded only when a probe needs it. */
+export async function compiledSwapHelper(): Promise<Hex> {
+  const [{ compileContracts }, { repoRoot }, { join }] = await Promise.all([
+    import('../devnet/compile.js'),
+    import('../devnet/sources.js'),
+    import('node:path'),
+  ]);
+  const root = repoRoot();
+  const cacheDir = process.env.DEVNET_CACHE_DIR ?? join(root, '.cache', 'solc');
+  const { artifacts } = await compileContracts({ root, cacheDir });
+  return artifacts.SwapHelper.deployedBytecode;
 }

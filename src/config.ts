@@ -18,8 +18,6 @@ export const ConfigSchema = Type.Object({
   DATA_DIR: Type.Optional(Type.String({ minLength: 1 })),
   REGISTRY_FILE: Type.Optional(Type.String({ minLength: 1 })),
   JWT_SECRET: Type.Optional(Type.String({ minLength: 32 })),
-  ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
-  FACILITATOR_URL: Type.Optional(Url),
   PAY_TO_ADDRESS: Type.Optional(Address),
   PUBLIC_BASE_URL: Type.Optional(Url),
   WORKERS: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })),
@@ -61,8 +59,6 @@ export interface Config {
   dataDir: string;
   registryFile: string | null;
   jwtSecret: string | null;
-  adminToken: string | null;
-  facilitatorUrl: string | null;
   payToAddress: string | null;
   publicBaseUrl: string | null;
   workers: number;
@@ -97,7 +93,7 @@ function describeProblems(errors: NonNullable<typeof validate.errors>, env: Reco
     if (!byName.has(name)) byName.set(name, message);
   }
   return [...byName].map(([name, message]) => {
-    const value = name === 'JWT_SECRET' || name === 'ADMIN_TOKEN' ? '(hidden)' : JSON.stringify(env[name]);
+    const value = name === 'JWT_SECRET' ? '(hidden)' : JSON.stringify(env[name]);
     return `${name}=${value}: ${message}`;
   });
 }
@@ -129,8 +125,6 @@ function resolveConfig(raw: RawConfig): Config {
     dataDir: resolve(raw.DATA_DIR ?? './data'),
     registryFile: raw.REGISTRY_FILE ? resolve(raw.REGISTRY_FILE) : null,
     jwtSecret: raw.JWT_SECRET ?? null,
-    adminToken: raw.ADMIN_TOKEN ?? null,
-    facilitatorUrl: raw.FACILITATOR_URL ?? null,
     payToAddress: raw.PAY_TO_ADDRESS ?? null,
     publicBaseUrl: raw.PUBLIC_BASE_URL ?? null,
     workers: raw.WORKERS ?? Math.max(1, availableParallelism()),

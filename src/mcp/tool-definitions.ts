@@ -2,6 +2,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { CHANNEL_TIERS, PAYMENT, tierLabel } from '../catalogue/published-facts.js';
 import { Address, TokenDelta } from '../schemas/common.js';
+import { PaymentChallenge } from '../schemas/resources.js';
 import { McpTradeRequest } from '../schemas/trade.js';
 
 export interface ToolDefinition {
@@ -39,16 +40,9 @@ const PaidTradeInput = Type.Object(
   { additionalProperties: false },
 );
 
+/** The payment challenge (spec "Payment challenge") or, once paid, the verdict. */
 const ChallengeOrVerdict = Type.Object({
-  status: Type.Optional(Type.Literal('payment_required')),
-  network: Type.Optional(Type.String()),
-  asset: Type.Optional(Type.String()),
-  amount: Type.Optional(Type.String()),
-  pay_to: Type.Optional(Type.String()),
-  resource: Type.Optional(Type.String()),
-  description: Type.Optional(Type.String()),
-  max_timeout_seconds: Type.Optional(Type.Integer()),
-  tier_granted: Type.Optional(Type.Literal(2)),
+  ...Type.Partial(PaymentChallenge).properties,
   ...Type.Partial(VerdictOutput).properties,
 });
 

@@ -14,6 +14,14 @@ import type { LogIdentity } from './record-index.js';
 
 const WORKER_FILE = new URL('../../workers/audit-index.js', import.meta.url);
 
+/**
+ * The thread's own heap, capped: what it holds is bounded by design (about 15 MB at
+ * worst: pending heads, one catch-up batch, queued messages), and without a cap V8
+ * lets a rebuild's garbage grow the heap by about 100 MB before collecting it. Past
+ * the cap the thread fails, and the log with it (fail closed).
+ */
+const THREAD_HEAP = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 64 };
+
 export type IndexRequest =
   | { op: 'heads'; id: number; wallets: string[] }
   | { op: 'range'; id: number; first: number; count: number }
@@ -67,7 +75,7 @@ export class IndexClient {
 
   /** Starts the thread, which brings the index up to date with the log before it answers. */
   static start(init: IndexInit): Promise<{ client: IndexClient; ready: IndexReady }> {
-    const client = new IndexClient(new Worker(WORKER_FILE, { workerData: init }));
+    const client = new IndexClient(new Worker(WORKER_FILE, { workerData: init, resourceLimits: THREAD_HEAP }));
     return new Promise<unknown>((resolve, reject) => {
       client.started = { resolve, reject, posted: 0 };
     }).then(

@@ -82,7 +82,7 @@ export async function startService(config: Readonly<Config>, log: Logger, overri
   await mkdir(config.dataDir, { recursive: true });
   try {
     const chain = closers.add(await attachChain(config, log), (c) => c.close());
-    const store = closers.add(await openStore(config), (s) => s.close());
+    const store = closers.add(await openStore(config, now), (s) => s.close());
     const audit = closers.add(await openAudit(config, log, now), (a) => a.close());
     const scorer = closers.add(new ScoreBatcher(config.workers), (s) => s.close());
     const verifier = closers.add(new AuditVerifier(audit, config.workers), (v) => v.close());
@@ -200,9 +200,10 @@ function signInSettings(config: Readonly<Config>, chainId: number) {
   return { domain: base.host, uri: base.origin, chainId };
 }
 
-async function openStore(config: Readonly<Config>): Promise<CacheStore> {
+async function openStore(config: Readonly<Config>, now: () => number): Promise<CacheStore> {
   // Redis failures are marked as the store's, so routes answer 503 store_unavailable; memory cannot fail.
-  return config.redisUrl ? new GuardedStore(await RedisStore.connect(config.redisUrl)) : new MemoryStore();
+  // Memory TTLs run on the service's clock; Redis TTLs run on Redis's own.
+  return config.redisUrl ? new GuardedStore(await RedisStore.connect(config.redisUrl)) : new MemoryStore(now);
 }
 
 async function openAudit(config: Readonly<Config>, log: Logger, now: () => number): Promise<VerifiableAuditLog> {

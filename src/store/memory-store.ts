@@ -12,7 +12,7 @@ export interface MemoryStoreOptions {
 
 const DEFAULT_SWEEP_INTERVAL_MS = 5_000;
 
-/** A stored value; expiresAt is a Date.now() instant, Infinity meaning never. */
+/** A stored value; expiresAt is an instant of the store's clock, Infinity meaning never. */
 class ValueEntry {
   constructor(
     readonly value: string,
@@ -60,13 +60,14 @@ function retryAfter(hits: number[], windowMs: number, nowMs: number): number {
  * check-and-set operations are atomic with respect to other callers in this process.
  * Values and windows live in separate Maps (unlike Redis, where they share one
  * keyspace): do not reuse a key for both kinds. delete() removes either kind.
+ * TTLs run on the clock given (the service's one clock), so a test moves it rather than sleeps.
  */
 export class MemoryStore implements CacheStore {
   private readonly values = new Map<string, ValueEntry>();
   private readonly windows = new Map<string, WindowEntry>();
   private sweepTimer: NodeJS.Timeout | undefined;
 
-  constructor(options: MemoryStoreOptions = {}) {
+  constructor(private readonly now: () => number, options: MemoryStoreOptions = {}) {
     const interval = options.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS;
     this.sweepTimer = setInterval(() => this.sweep(), interval);
     // The sweep only bounds memory; it must never keep the process alive.
@@ -89,18 +90,18 @@ export class MemoryStore implements CacheStore {
   }
 
   async set(key: string, value: string, ttlMs: number): Promise<void> {
-    this.values.set(key, new ValueEntry(value, expiryFor(ttlMs, Date.now())));
+    this.values.set(key, new ValueEntry(value, expiryFor(ttlMs, this.now())));
   }
 
   async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
     if (this.liveValue(key) !== null) return false;
-    this.values.set(key, new ValueEntry(value, expiryFor(ttlMs, Date.now())));
+    this.values.set(key, new ValueEntry(value, expiryFor(ttlMs, this.now())));
     return true;
   }
 
   async compareAndSet(key: string, expected: string | null, next: string, ttlMs: number): Promise<boolean> {
     if (this.liveValue(key) !== expected) return false;
-    this.values.set(key, new ValueEntry(next, expiryFor(ttlMs, Date.now())));
+    this.values.set(key, new ValueEntry(next, expiryFor(ttlMs, this.now())));
     return true;
   }
 
@@ -116,7 +117,7 @@ export class MemoryStore implements CacheStore {
   }
 
   async hitWindow(key: string, windowMs: number, limit: number, nowMs: number): Promise<WindowHit> {
-    const now = Date.now();
+    const now = this.now();
     let window = this.liveWindow(key, now);
     if (window) {
       const inside = firstInside(window.hits, nowMs - windowMs);
@@ -138,7 +139,7 @@ export class MemoryStore implements CacheStore {
   }
 
   async countWindow(key: string, windowMs: number, nowMs: number): Promise<number> {
-    const window = this.liveWindow(key, Date.now());
+    const window = this.liveWindow(key, this.now());
     if (!window) return 0;
     // Read-only: pruning here could drop hits a longer window on the same key still needs.
     return window.hits.length - firstInside(window.hits, nowMs - windowMs);
@@ -152,7 +153,7 @@ export class MemoryStore implements CacheStore {
   }
 
   /** Drops every expired entry; runs from the unref'd timer. */
-  sweep(now: number = Date.now()): void {
+  sweep(now: number = this.now()): void {
     for (const [key, entry] of this.values) {
       if (entry.expiresAt <= now) this.values.delete(key);
     }
@@ -164,9 +165,9 @@ export class MemoryStore implements CacheStore {
   private liveValue(key: string): string | null {
     const entry = this.values.get(key);
     if (entry === undefined) return null;
-    // Date.now() only for entries that can expire: most hot-path keys have a TTL, but
+    // The clock only for entries that can expire: most hot-path keys have a TTL, but
     // skipping it for the rest is free.
-    if (entry.expiresAt !== Infinity && entry.expiresAt <= Date.now()) {
+    if (entry.expiresAt !== Infinity && entry.expiresAt <= this.now()) {
       this.values.delete(key);
       return null;
     }

@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { CacheStore } from '../../src/store/cache-store.js';
+import type { StoreTime } from './store-time.js';
 
 const CONCURRENCY = 20;
 // Long enough that real time passing during a test never expires a window key
@@ -13,16 +13,18 @@ const T0 = 1_700_000_000_000;
 
 /**
  * Registers the contract cases under `describe(name)`. `make` runs once in `before`
- * (so it may depend on state set up by an enclosing suite's hooks); `cleanup`
- * defaults to `store.close()`.
+ * (so it may depend on state set up by an enclosing suite's hooks); `time` lets TTLs
+ * pass without sleeping where the store's clock can be moved; `cleanup` defaults to
+ * `store.close()`.
  */
 export function cacheStoreContract(
   name: string,
   make: () => Promise<CacheStore>,
+  time: StoreTime,
   cleanup: (store: CacheStore) => Promise<void> = (store) => store.close(),
 ): void {
   describe(name, () => {
-    const ctx: StoreRef = { store: undefined };
+    const ctx: StoreRef = { store: undefined, time };
     before(async () => {
       ctx.store = await make();
     });
@@ -38,6 +40,7 @@ export function cacheStoreContract(
 
 interface StoreRef {
   store: CacheStore | undefined;
+  time: StoreTime;
 }
 
 function use(ctx: StoreRef): CacheStore {
@@ -108,7 +111,7 @@ function expiryCases(ctx: StoreRef): void {
     await store.set(cleared, 'old', 60);
     await store.set(cleared, 'new', 0); // re-set without TTL drops the earlier TTL
     assert.equal(await store.get(short), 'v');
-    await sleep(150);
+    await ctx.time.pass(150, async () => (await store.get(short)) === null);
     assert.equal(await store.get(short), null);
     assert.equal(await store.get(zero), 'v');
     assert.equal(await store.get(negative), 'v');
@@ -121,7 +124,7 @@ function expiryCases(ctx: StoreRef): void {
     const cas = freshKey('cas-ttl');
     assert.equal(await store.setIfAbsent(nx, 'first', 60), true);
     assert.equal(await store.compareAndSet(cas, null, 'first', 60), true);
-    await sleep(150);
+    await ctx.time.pass(150, async () => (await store.getMany([nx, cas])).every((value) => value === null));
     assert.equal(await store.get(nx), null);
     assert.equal(await store.get(cas), null);
     assert.equal(await store.setIfAbsent(nx, 'second', 0), true);

@@ -129,7 +129,7 @@ async function buildRoutes(
   const analyze = { evaluation, idempotency: new IdempotencyCache(store, config.idempotencyTtlMs), limiter };
   const tokens = new AccessTokens(await loadJwtSecret(config.jwtSecret, config.dataDir), store, now);
   const token = chain.registry.serviceToken;
-  const holdings = chain.client && token ? new ChainHoldingsReader(chain.client, { address: token.address as Address, decimals: token.decimals }) : null;
+  const holdings = chain.client && token ? new ChainHoldingsReader(chain.client, { address: token.address as Address, decimals: token.decimals }, now) : null;
   const signIn = new SignIn(store, signInSettings(config, chain.registry.chainId), chain.client, now);
   const mcp: McpToolDeps = {
     entry: analyze,

@@ -28,13 +28,13 @@ export function chainFacts(chain: ChainContext, store: CacheStore, now: () => nu
   const { client, registry } = chain;
   if (client === null) return { prices: new ChainedPriceProvider([new DefaultPriceProvider()]), dailyPnl: null, safety: null, balances: null };
   const multicall3 = getAddress(registry.multicall3);
-  const oracle = new OraclePriceProvider(client, { multicall3, maxAgeSeconds: registry.oracleMaxAgeSeconds });
-  const venue = registry.venue ? new VenuePriceProvider(client, registry.venue, { multicall3 }) : null;
+  const oracle = new OraclePriceProvider(client, { multicall3, now, maxAgeSeconds: registry.oracleMaxAgeSeconds });
+  const venue = registry.venue ? new VenuePriceProvider(client, registry.venue, { multicall3, now }) : null;
   const prices = new ChainedPriceProvider([new OracleWithVenueCheck(oracle, venue), new DefaultPriceProvider()]);
   const code = new ChainProbeCode(client, multicall3, registry.venue?.swap_helper ?? null, compiledSwapHelper);
   return {
     prices,
-    dailyPnl: new ChainDailyPnl(client, registry, prices, store),
+    dailyPnl: new ChainDailyPnl(client, registry, prices, store, now),
     safety: new TokenSafetyChecker({ client, registry, store, code, now }),
     balances: new BalanceSimulator(client),
   };

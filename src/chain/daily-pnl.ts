@@ -34,7 +34,7 @@ interface Position {
  */
 export class ChainDailyPnl implements DailyPnlReader {
   private readonly results: ReadCache<number>;
-  private readonly snapshots = new ReadCache<number>(60 * 60 * 1000);
+  private readonly snapshots: ReadCache<number>;
   private readonly snapshotTtlMs: number;
 
   constructor(
@@ -42,9 +42,11 @@ export class ChainDailyPnl implements DailyPnlReader {
     private readonly registry: Registry,
     private readonly prices: PriceProvider,
     private readonly store: CacheStore,
+    now: () => number,
     options: DailyPnlOptions = {},
   ) {
-    this.results = new ReadCache(options.ttlMs ?? 2_000);
+    this.results = new ReadCache(options.ttlMs ?? 2_000, now);
+    this.snapshots = new ReadCache(60 * 60 * 1000, now);
     this.snapshotTtlMs = options.snapshotTtlMs ?? 26 * 60 * 60 * 1000;
   }
 

@@ -19,8 +19,8 @@ export interface HoldingsReader {
 export class ChainHoldingsReader implements HoldingsReader {
   private readonly cache: ReadCache<number>;
 
-  constructor(private readonly client: PublicClient, private readonly token: ServiceToken, ttlMs = 15_000) {
-    this.cache = new ReadCache(ttlMs);
+  constructor(private readonly client: PublicClient, private readonly token: ServiceToken, now: () => number, ttlMs = 15_000) {
+    this.cache = new ReadCache(ttlMs, now);
   }
 
   holdings(wallet: string): Promise<number> {

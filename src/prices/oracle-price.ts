@@ -20,6 +20,8 @@ export interface OracleReading {
 
 export interface OracleOptions {
   multicall3: string;
+  /** The service's clock, which ages cached readings (the round's own age is chain time). */
+  now: () => number;
   /** Rounds older than this are stale; default one hour. */
   maxAgeSeconds?: number;
   /** How long a reading is reused; default 2 s. */
@@ -37,7 +39,7 @@ export class OraclePriceProvider implements PriceProvider {
   private readonly maxAgeSeconds: number;
 
   constructor(private readonly client: PublicClient, options: OracleOptions) {
-    this.cache = new ReadCache(options.ttlMs ?? 2_000);
+    this.cache = new ReadCache(options.ttlMs ?? 2_000, options.now);
     this.multicall3 = getAddress(options.multicall3);
     this.maxAgeSeconds = options.maxAgeSeconds ?? 3_600;
   }

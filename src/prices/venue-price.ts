@@ -12,6 +12,14 @@ export interface VenueReading {
   liquidity: bigint;
 }
 
+export interface VenueOptions {
+  multicall3: string;
+  /** The service's clock, which ages cached readings. */
+  now: () => number;
+  /** How long a reading is reused; default 2 s. */
+  ttlMs?: number;
+}
+
 /**
  * The quote token is a USD stablecoin valued at 1 USD. A pool that is not initialised or
  * holds no liquidity gives no reading; a node that does not answer rejects.
@@ -21,8 +29,8 @@ export class VenuePriceProvider implements PriceProvider {
   private readonly stateView: Address;
   private readonly multicall3: Address;
 
-  constructor(private readonly client: PublicClient, private readonly venue: Venue, options: { multicall3: string; ttlMs?: number }) {
-    this.cache = new ReadCache(options.ttlMs ?? 2_000);
+  constructor(private readonly client: PublicClient, private readonly venue: Venue, options: VenueOptions) {
+    this.cache = new ReadCache(options.ttlMs ?? 2_000, options.now);
     this.stateView = getAddress(venue.state_view);
     this.multicall3 = getAddress(options.multicall3);
   }

@@ -16,7 +16,8 @@ export type CompiledSwapHelper = () => Promise<Hex>;
  * has no constructor, immutables or state, so its runtime code works at any address.
  */
 export class ChainProbeCode implements ProbeCode {
-  private readonly cache = new ReadCache<Hex>(Number.MAX_SAFE_INTEGER);
+  // Entries never expire (infinite TTL), so the cache needs no clock: a constant one says so.
+  private readonly cache = new ReadCache<Hex>(Number.POSITIVE_INFINITY, () => 0);
 
   constructor(
     private readonly client: PublicClient,

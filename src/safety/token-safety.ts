@@ -47,7 +47,7 @@ export class TokenSafetyChecker {
   private readonly dangerTtlMs: number;
 
   constructor(private readonly deps: TokenSafetyDeps, options: TokenSafetyOptions = {}) {
-    this.cache = new ReadCache(options.cacheTtlMs ?? 60_000);
+    this.cache = new ReadCache(options.cacheTtlMs ?? 60_000, deps.now);
     this.latestTtlMs = options.latestTtlMs ?? 10 * 60_000;
     this.dangerTtlMs = options.dangerTtlMs ?? 24 * 60 * 60_000;
   }

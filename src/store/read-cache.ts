@@ -9,12 +9,14 @@ interface Entry<V> {
  * A burst of evaluations of one key makes one RPC call: the first caller starts
  * the read, later callers await the same promise, and the result is kept for
  * `ttlMs`. Failures are not cached, so a node that comes back is used at once.
+ * The clock is the service's own (required, never the wall clock by default), so a test
+ * that moves the service's clock also ages these entries.
  */
 export class ReadCache<V> {
   private readonly values = new Map<string, Entry<V>>();
   private readonly inflight = new Map<string, Promise<V>>();
 
-  constructor(private readonly ttlMs: number, private readonly now: () => number = Date.now, private readonly maxEntries = 100_000) {}
+  constructor(private readonly ttlMs: number, private readonly now: () => number, private readonly maxEntries = 100_000) {}
 
   get(key: string, read: () => Promise<V>): Promise<V> {
     const cached = this.values.get(key);

@@ -3,8 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { after, before, beforeEach, describe, it } from 'node:test';
 import { erc20Abi, parseAbi, parseUnits, type Address, type PublicClient } from 'viem';
 import { createChainClient } from '../../src/chain/public-client.js';
 import { startDevnet, type Devnet } from '../../src/devnet/devnet.js';
@@ -14,11 +13,15 @@ import { ChainedPriceProvider, DefaultPriceProvider, UNAVAILABLE } from '../../s
 import { VenuePriceProvider } from '../../src/prices/venue-price.js';
 import { loadRegistryFile, type Registry, type RegistryAsset } from '../../src/registry/registry.js';
 import { walletClientFor } from '../support/devnet-helpers.js';
+import { ManualClock } from '../support/manual-clock.js';
 import { postJson, startTestService, type TestService } from '../support/service.js';
 import { CountingProxy, postBurst, timed, writeRegistryFile } from './chain-support.js';
 
-// Tuesday 17 November 2026, 10:00 in New York: the session is open, so no MARKET_CLOSED noise.
-let clock = Date.UTC(2026, 10, 17, 15, 0, 0);
+// Starts on Tuesday 17 November 2026, 10:00 in New York: the session is open, so no MARKET_CLOSED noise.
+// The service and the price sources read this clock, so the tests move it past the caches instead of sleeping.
+const clock = new ManualClock();
+/** Past the 2 s price and daily P&L caches. */
+const PAST_CACHES_MS = 2_100;
 let devnet: Devnet;
 let proxy: CountingProxy;
 let client: PublicClient;
@@ -43,8 +46,8 @@ after(async () => {
 
 function sources(options: { maxAgeSeconds?: number; rpc?: PublicClient } = {}) {
   const on = options.rpc ?? client;
-  const oracle = new OraclePriceProvider(on, { multicall3: registry.multicall3, maxAgeSeconds: options.maxAgeSeconds });
-  const venue = new VenuePriceProvider(on, registry.venue!, { multicall3: registry.multicall3 });
+  const oracle = new OraclePriceProvider(on, { multicall3: registry.multicall3, now: clock.now, maxAgeSeconds: options.maxAgeSeconds });
+  const venue = new VenuePriceProvider(on, registry.venue!, { multicall3: registry.multicall3, now: clock.now });
   return { oracle, venue, chain: new ChainedPriceProvider([new OracleWithVenueCheck(oracle, venue), new DefaultPriceProvider()]) };
 }
 
@@ -130,9 +133,11 @@ describe('evaluations on a node given by RPC_URL and REGISTRY_FILE', () => {
 
   before(async () => {
     const file = writeRegistryFile(devnet, dir);
-    running = await startTestService({ RPC_URL: proxy.url, REGISTRY_FILE: file, RATE_LIMITS: 'off' }, undefined, { now: () => clock });
+    running = await startTestService({ RPC_URL: proxy.url, REGISTRY_FILE: file, RATE_LIMITS: 'off' }, undefined, { now: clock.now });
   });
   after(() => running?.stop());
+  // Each test reads the chain afresh: no price or P&L an earlier test left in the service's caches.
+  beforeEach(() => clock.advance(PAST_CACHES_MS));
 
   it('makes one RPC call per source for a burst of 1,000 evaluations of one asset', async (t) => {
     const wallet = '0x00000000000000000000000000000000000b0a57';
@@ -148,11 +153,15 @@ describe('evaluations on a node given by RPC_URL and REGISTRY_FILE', () => {
   });
 
   it('puts oracle-venue disagreement in the verdict', async () => {
-    // NVDA's feed stays moved for the rest of this file, so no later valuation sees two NVDA prices.
     await setFeed('NVDA', 181.4 * 1.05);
-    const verdict = await postJson(free(), trade('0x00000000000000000000000000000000000d0e57', 'NVDA'));
-    assert.deepEqual([verdict.json.price_source, verdict.json.price_usd], ['oracle', 190.47]);
-    assert.ok(verdict.json.reasons.includes('PRICE_DEVIATION: oracle and venue prices differ by 476 bps (threshold 200 bps)'), verdict.text);
+    try {
+      const verdict = await postJson(free(), trade('0x00000000000000000000000000000000000d0e57', 'NVDA'));
+      assert.deepEqual([verdict.json.price_source, verdict.json.price_usd], ['oracle', 190.47]);
+      assert.ok(verdict.json.reasons.includes('PRICE_DEVIATION: oracle and venue prices differ by 476 bps (threshold 200 bps)'), verdict.text);
+    } finally {
+      // Restored, as the other feed tests do; the next test's clock step drops the moved price from the caches.
+      await setFeed('NVDA', 181.4);
+    }
   });
 
   it('marks holdings to market against the first snapshot of the UTC day and denies at the daily loss limit', async () => {
@@ -165,12 +174,12 @@ describe('evaluations on a node given by RPC_URL and REGISTRY_FILE', () => {
       address: spy, abi: erc20Abi, functionName: 'transfer', args: ['0x000000000000000000000000000000000000dEaD', parseUnits('10', 18)],
     });
     assert.equal((await client.waitForTransactionReceipt({ hash, pollingInterval: 20 })).status, 'success');
-    await sleep(2_100); // past the 2 s holdings cache
+    clock.advance(PAST_CACHES_MS); // past the 2 s holdings cache
     const after = await postJson(free(), trade(holder.address, 'TSLA'));
     assert.equal(after.json.daily_pnl_usd, -6011);
     assert.equal(after.json.decision, 'deny');
     assert.ok(after.json.reasons.includes('DAILY_LOSS_LIMIT: daily loss of 6,011 USD reaches the Tier 1 limit of 5,000 USD'), after.text);
-    clock += 86_400_000; // the next UTC day starts from a new snapshot
+    clock.advance(86_400_000); // the next UTC day starts from a new snapshot
     const nextDay = await postJson(free(), trade(holder.address, 'TSLA'));
     assert.deepEqual([nextDay.json.decision, nextDay.json.daily_pnl_usd], ['allow', 0]);
   });

@@ -1,5 +1,8 @@
 // POST /api/v1/token-safety on the devnet: every hostile fixture, every registry token, danger flags in evaluations.
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Devnet } from '../../src/devnet/devnet.js';
 import { createChainClient } from '../../src/chain/public-client.js';
@@ -10,6 +13,7 @@ import { TokenSafety } from '../../src/schemas/resources.js';
 import type { MemoryStore } from '../../src/store/memory-store.js';
 import { compileValidator } from '../../src/schemas/validator.js';
 import { postJson, startTestService, type TestService } from '../support/service.js';
+import { writeRegistryFile } from './chain-support.js';
 
 // A Tuesday during the NYSE session.
 const OPEN_MARKET = Date.UTC(2026, 10, 17, 15, 0, 0);
@@ -147,6 +151,7 @@ describe('findings in evaluations', () => {
 
   it('flags a danger finding for 24 hours and denies the next evaluation of that contract', async () => {
     const honeypot = devnet.contracts.hostile.honeypot;
+    assert.equal((await check(honeypot)).json.severity, 'danger'); // this test's own finding, not an earlier test's
     const flag = JSON.parse((await running.service.store.get(`danger:${honeypot.toLowerCase()}`))!);
     assert.equal(flag.severity, 'danger');
     assert.deepEqual(codes(flag.risk_factors), ['HONEYPOT', 'MINT_CAPABILITY']);
@@ -158,25 +163,39 @@ describe('findings in evaluations', () => {
   });
 
   it('reports the latest result as contract_risk: a warning scores, a registry token stays safe', async () => {
+    const tsla = running.service.registry.bySymbol('TSLA')!;
+    // The results this test reads back, checked here rather than left by earlier tests.
+    assert.deepEqual([(await check(devnet.contracts.hostile.feeOnTransfer)).json.severity, (await check(tsla.contract_address)).json.severity], ['warn', 'safe']);
     const fot = await free(trade(devnet.contracts.hostile.feeOnTransfer));
     assert.equal(fot.json.contract_risk.severity, 'warn');
     assert.ok(fot.json.reasons.some((r: string) => r.startsWith('CONTRACT_SAFETY_WARN: token-safety check returned severity=warn')), fot.text);
-    const tsla = running.service.registry.bySymbol('TSLA')!;
     const stock = await free(trade(tsla.contract_address, { asset: 'TSLA', allow_unregistered: false }));
     assert.deepEqual([stock.json.decision, stock.json.contract_risk.severity, stock.json.contract_risk.flagged_danger], ['allow', 'safe', false]);
   });
 
   it('keeps the danger flag 24 hours and the latest result 10 minutes', async () => {
-    const store = running.service.store as MemoryStore;
-    const [danger, latest] = [`danger:${devnet.contracts.hostile.honeypot.toLowerCase()}`, `safety:${devnet.contracts.hostile.honeypot.toLowerCase()}`];
-    store.sweep(Date.now() + 9 * 60_000);
-    assert.deepEqual([await store.get(danger) !== null, await store.get(latest) !== null], [true, true]);
-    store.sweep(Date.now() + 11 * 60_000);
-    assert.deepEqual([await store.get(danger) !== null, await store.get(latest) !== null], [true, false]);
-    store.sweep(Date.now() + 23.9 * 3_600_000);
-    assert.notEqual(await store.get(danger), null);
-    store.sweep(Date.now() + 24.1 * 3_600_000);
-    assert.equal(await store.get(danger), null);
+    // Its own service on the same chain: sweeping drops entries, which no other test may miss.
+    const dir = mkdtempSync(join(tmpdir(), 'token-safety-ttl-'));
+    const own = await startTestService({ RPC_URL: devnet.rpcUrl, REGISTRY_FILE: writeRegistryFile(devnet, dir) }, undefined, { now: () => OPEN_MARKET });
+    try {
+      const honeypot = devnet.contracts.hostile.honeypot;
+      const answer = await postJson(`${own.base}/api/v1/token-safety`, { contract_address: honeypot });
+      assert.equal(answer.json.severity, 'danger');
+      const store = own.service.store as MemoryStore;
+      const [danger, latest] = [`danger:${honeypot.toLowerCase()}`, `safety:${honeypot.toLowerCase()}`];
+      // TTLs run on the service's clock: sweep at instants measured from it.
+      store.sweep(OPEN_MARKET + 9 * 60_000);
+      assert.deepEqual([await store.get(danger) !== null, await store.get(latest) !== null], [true, true]);
+      store.sweep(OPEN_MARKET + 11 * 60_000);
+      assert.deepEqual([await store.get(danger) !== null, await store.get(latest) !== null], [true, false]);
+      store.sweep(OPEN_MARKET + 23.9 * 3_600_000);
+      assert.notEqual(await store.get(danger), null);
+      store.sweep(OPEN_MARKET + 24.1 * 3_600_000);
+      assert.equal(await store.get(danger), null);
+    } finally {
+      await own.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('gives the MCP tool severity, risk factors and sell_simulation_ok', async () => {

@@ -30,8 +30,8 @@ import { ALWAYS_USABLE, StoreStateError, type StoreState } from '../store/store-
 export interface RedisAuditLogOptions {
   /** Key prefix; default `tg:audit:`. */
   prefix?: string;
-  /** Clock for record `ts`, in ms; default Date.now (tests pin it). */
-  now?: () => number;
+  /** Clock for record `ts`, in ms: the service's one clock (tests pin it). */
+  now: () => number;
   /** Seal-and-append attempts per batch before its appends reject; default 20. */
   maxAttempts?: number;
   /** Most records per script call (the script blocks Redis while it runs); default 256. */
@@ -83,14 +83,14 @@ export class RedisAuditLog implements AuditLog, AuditLineSource, AuditWalletLine
     this.committer = new GroupCommitter((entries) => this.commit(entries), maxBatch);
   }
 
-  static async connect(url: string, options: RedisAuditLogOptions = {}): Promise<RedisAuditLog> {
+  static async connect(url: string, options: RedisAuditLogOptions): Promise<RedisAuditLog> {
     const client = new Redis(url, {
       lazyConnect: true, maxRetriesPerRequest: 2, commandTimeout: options.commandTimeoutMs ?? 5000,
     });
     client.on('error', options.onError ?? (() => undefined));
     client.defineCommand('tgAuditAppend', { lua: APPEND_LUA });
     client.defineCommand('tgAuditRelease', { lua: RELEASE_LUA });
-    const log = new RedisAuditLog(client, options.prefix ?? 'tg:audit:', options.maxAttempts ?? 20, options.maxBatch ?? 256, options.now ?? Date.now);
+    const log = new RedisAuditLog(client, options.prefix ?? 'tg:audit:', options.maxAttempts ?? 20, options.maxBatch ?? 256, options.now);
     try {
       await client.connect();
     } catch (error) {

@@ -15,7 +15,8 @@ export interface ChainWatchOptions {
   checkMs?: number;
   /** How often the remembered head is written to disk; default 1000 ms. */
   flushMs?: number;
-  now?: () => number;
+  /** The service's clock, for the epoch marker's `created_at`. */
+  now: () => number;
 }
 
 export interface WatchKeys {
@@ -52,7 +53,7 @@ export class ChainWatch implements StoreState {
   static async open(client: Redis, keys: WatchKeys, options: ChainWatchOptions): Promise<ChainWatch> {
     const memory = await HeadMemory.load(options.memoryFile);
     const watch = new ChainWatch(client, keys, memory, options.log ?? (() => undefined));
-    await watch.establish(options.abandonEpoch ?? null, options.now ?? Date.now);
+    await watch.establish(options.abandonEpoch ?? null, options.now);
     memory.startFlushing(options.flushMs ?? 1000);
     watch.timer = setInterval(() => void watch.check(), options.checkMs ?? 1000).unref();
     client.on('close', watch.onClose);

@@ -21,7 +21,7 @@ export class AccessTokens {
   constructor(
     private readonly secret: Uint8Array,
     private readonly store: CacheStore,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number,
     readonly lifetimeS = TOKEN_LIFETIME_S,
   ) {}
 

@@ -35,7 +35,7 @@ export class SignIn {
     store: CacheStore,
     private readonly settings: SignInSettings,
     private readonly client: PublicClient | null,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number,
   ) {
     this.pending = new PendingMessages(store);
   }

@@ -14,6 +14,15 @@ interface StoredEntry {
 const POLL_MS = 20;
 
 /**
+ * How many polls make `waitMs` of waiting for another instance's answer. Polls are counted,
+ * not compared against a clock: the other instance works in real time, and a frozen test
+ * clock must never turn the wait into an endless one.
+ */
+function pollsFor(waitMs: number): number {
+  return Math.max(1, Math.ceil(waitMs / POLL_MS));
+}
+
+/**
  * Keys are scoped to channel and wallet, so nobody can read another wallet's
  * verdict by guessing its key. Only verdicts are kept: a 429 or an error
  * produced no verdict and no audit record, so a retry evaluates afresh.
@@ -33,7 +42,7 @@ export class IdempotencyCache {
   }
 
   private async claimOrReplay(key: string, fingerprint: string, compute: () => Promise<EvaluationOutcome>): Promise<IdempotentOutcome> {
-    const deadline = Date.now() + this.waitMs;
+    let pollsLeft = pollsFor(this.waitMs);
     const pending = JSON.stringify({ fingerprint, state: 'pending' } satisfies StoredEntry);
     for (;;) {
       const stored = await this.store.get(key);
@@ -45,7 +54,7 @@ export class IdempotencyCache {
       if (entry.fingerprint !== fingerprint) return { kind: 'conflict' };
       if (entry.state === 'done' && entry.outcome) return entry.outcome;
       // Another instance is evaluating this key: wait for its answer rather than evaluate twice.
-      if (Date.now() > deadline) throw new Error('an earlier request with this request_id is still being evaluated');
+      if (pollsLeft-- <= 0) throw new Error('an earlier request with this request_id is still being evaluated');
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
   }

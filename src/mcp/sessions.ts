@@ -23,7 +23,7 @@ export class McpSessions {
   constructor(
     private readonly limits: SessionLimits,
     private readonly createServer: () => Server,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number,
   ) {
     // Unref'd: an idle sweep never keeps the process alive.
     this.sweeper = setInterval(() => void this.sweep(), Math.min(30_000, Math.max(1_000, limits.idleMs / 4)));

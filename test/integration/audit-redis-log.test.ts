@@ -23,7 +23,8 @@ function freshPrefix(): string {
   return `tg:test${stores}:`;
 }
 
-const connect = (prefix: string, options: RedisAuditLogOptions = {}) => RedisAuditLog.connect(server.url, { prefix, ...options });
+// Record timestamps only need a clock here, not a controlled one: nothing in this file ages.
+const connect = (prefix: string, options: Partial<RedisAuditLogOptions> = {}) => RedisAuditLog.connect(server.url, { prefix, now: Date.now, ...options });
 
 auditLogContract({
   name: 'RedisAuditLog',
@@ -108,7 +109,7 @@ describe('RedisAuditLog across instances', () => {
 
   it('rejects connect when Redis is unreachable, leaving nothing running', async () => {
     const closed = `redis://127.0.0.1:${await freePort()}`;
-    await assert.rejects(RedisAuditLog.connect(closed, { prefix: freshPrefix() }), /^Error: audit log could not reach Redis: /);
+    await assert.rejects(RedisAuditLog.connect(closed, { prefix: freshPrefix(), now: Date.now }), /^Error: audit log could not reach Redis: /);
   });
 
   it('stores the exact line bytes under the prefix, keyed by seq, with per-wallet seq lists', async () => {

@@ -80,7 +80,7 @@ async function redisRates(total: number): Promise<void> {
   try {
     for (const instances of [1, 2]) {
       const prefix = `measure${instances}:`;
-      const logs = await Promise.all(Array.from({ length: instances }, () => RedisAuditLog.connect(server.url, { prefix })));
+      const logs = await Promise.all(Array.from({ length: instances }, () => RedisAuditLog.connect(server.url, { prefix, now: Date.now })));
       const rate = await drive(logs, total, 256);
       const stats = logs.map((l) => `${l.stats.writes} writes/${l.stats.conflicts} conflicts`).join(', ');
       console.log(`redis instances=${instances} clients=256: ${Math.round(rate)} appends/s (${stats})`);

@@ -1,34 +1,50 @@
 // The service on a real Redis: shared windows, per-IP limits, and failing closed when Redis dies.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../support/service.js';
 
-let redis: RedisServer;
-let running: TestService;
-let unmetered: TestService;
+interface OnRedis {
+  redis: RedisServer;
+  /** analyze/free limited to 3 a window per IP. */
+  running: TestService;
+  /** The same Redis with rate limits off. */
+  unmetered: TestService;
+}
 
-before(async () => {
-  redis = await startRedisServer();
-  running = await startTestService({ REDIS_URL: redis.url, AUDIT_STORE: 'file', RATE_LIMIT_IP_FREE: '3' });
-  unmetered = await startTestService({ REDIS_URL: redis.url, AUDIT_STORE: 'file', RATE_LIMITS: 'off' });
-});
-after(async () => {
-  await running.stop();
-  await unmetered.stop();
-  await redis.stop();
-});
+/**
+ * Each test gets its own redis-server and services: a per-IP window, an audit seq or a dead
+ * Redis left by one test is never what another test sees.
+ */
+async function withRedis(test: (on: OnRedis) => Promise<void>): Promise<void> {
+  const redis = await startRedisServer();
+  const started: TestService[] = [];
+  const start = async (env: Record<string, string>) => {
+    const service = await startTestService({ REDIS_URL: redis.url, AUDIT_STORE: 'file', ...env });
+    started.push(service);
+    return service;
+  };
+  try {
+    const running = await start({ RATE_LIMIT_IP_FREE: '3' });
+    const unmetered = await start({ RATE_LIMITS: 'off' });
+    await test({ redis, running, unmetered });
+  } finally {
+    for (const service of started) await service.stop();
+    await redis.stop();
+  }
+}
 
 describe('on Redis', () => {
-  it('evaluates and reports a reachable store', async () => {
+  it('evaluates and reports a reachable store', () => withRedis(async ({ running }) => {
     const response = await postJson(`${running.base}/api/v1/analyze/free`, sampleTrade({ amount: 1 }));
     assert.equal(response.status, 200);
     assert.equal(response.json.audit_seq, 1);
     assert.equal((await getJson(`${running.base}/`)).json.store, 'redis');
-  });
+  }));
 
-  it('limits analyze/free per IP and says when to retry', async () => {
-    // One request was made by the test above; two more fit in the window of 3.
+  it('limits analyze/free per IP and says when to retry', () => withRedis(async ({ running }) => {
+    // This test's own first request; two more fit in the window of 3.
+    assert.equal((await postJson(`${running.base}/api/v1/analyze/free`, sampleTrade({ amount: 1 }))).status, 200);
     for (let i = 0; i < 2; i += 1) {
       const ok = await postJson(`${running.base}/api/v1/analyze/free`, sampleTrade({ amount: 1, wallet: `0x${'5'.repeat(39)}${i}` }));
       assert.equal(ok.status, 200);
@@ -41,9 +57,9 @@ describe('on Redis', () => {
     // The demo route has its own per-IP window.
     const demo = await postJson(`${running.base}/api/v1/demo/analyze`, sampleTrade({ amount: 1, wallet: `0x${'6'.repeat(40)}` }));
     assert.equal(demo.status, 200);
-  });
+  }));
 
-  it('fails closed when Redis dies: no verdict, an error, and an unhealthy /healthz', async () => {
+  it('fails closed when Redis dies: no verdict, an error, and an unhealthy /healthz', () => withRedis(async ({ redis, running, unmetered }) => {
     await redis.stop();
     const started = Date.now();
     const response = await postJson(`${running.base}/api/v1/demo/analyze`, sampleTrade({ amount: 1, wallet: `0x${'7'.repeat(40)}` }));
@@ -60,5 +76,5 @@ describe('on Redis', () => {
     const health = await getJson(`${running.base}/healthz`);
     assert.equal(health.status, 503);
     assert.equal(health.json.status, 'unavailable');
-  });
+  }));
 });

@@ -3,32 +3,40 @@ import { freePort } from '../../src/devnet/free-port.js';
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { after, before, describe, it } from 'node:test';
+import { after, before, beforeEach, describe, it } from 'node:test';
 import { createChainClient } from '../../src/chain/public-client.js';
 import type { Devnet } from '../../src/devnet/devnet.js';
+import { ManualClock } from '../support/manual-clock.js';
 import { postJson, startTestService, type TestService } from '../support/service.js';
 import { startPlainAnvil, stopProcess, timed } from './chain-support.js';
 
-// A Tuesday during the NYSE session.
-const OPEN_MARKET = Date.UTC(2026, 10, 17, 15, 0, 0);
 /** The client's 2 s timeout plus room for the rest of the evaluation. */
 const BOUND_MS = 2_500;
+/** Past the service's 2 s price and P&L caches, so a test reads the node rather than an earlier test's values. */
+const PAST_CACHES_MS = 2_100;
+// Starts on a Tuesday during the NYSE session; moved past the caches before each test.
+const clock = new ManualClock();
 let running: TestService;
 let devnet: Devnet;
 let walletSeq = 0;
 
+/** The embedded devnet (its anvil is what the tests stop and kill), with rate limits off. */
+const startOnDevnet = () => startTestService({ REGISTRY_FILE: '', RATE_LIMITS: 'off' }, undefined, { now: clock.now });
+
 before(async () => {
-  running = await startTestService({ REGISTRY_FILE: '', RATE_LIMITS: 'off' }, undefined, { now: () => OPEN_MARKET });
+  running = await startOnDevnet();
   devnet = running.service.chain.devnet!;
 });
 after(() => running.stop());
+beforeEach(() => clock.advance(PAST_CACHES_MS));
 
 /** A wallet no earlier evaluation has cached holdings for. */
 const freshWallet = () => `0x${(0xfa11ed00 + ++walletSeq).toString(16).padStart(40, '0')}`;
 const tsla = () => running.service.registry.bySymbol('TSLA')!;
 
-function evaluate(wallet = freshWallet()) {
-  return postJson(`${running.base}/api/v1/analyze/free`, { wallet, asset: 'TSLA', contract_address: tsla().contract_address, side: 'buy', amount: 1 });
+function evaluate(wallet = freshWallet(), on = running) {
+  const contract = on.service.registry.bySymbol('TSLA')!.contract_address;
+  return postJson(`${on.base}/api/v1/analyze/free`, { wallet, asset: 'TSLA', contract_address: contract, side: 'buy', amount: 1 });
 }
 
 /** Not an allow: an error verdict (HTTP 503) or a deny with no price. */
@@ -75,19 +83,38 @@ describe('a node that stops answering', () => {
   });
 
   it('reads again by itself once the node answers', async () => {
+    // This test hangs the node itself, so "again" never rests on an earlier test having done it.
+    process.kill(devnet.anvil.pid, 'SIGSTOP');
+    await untilState(devnet.anvil.pid, 'T');
+    try {
+      assertClosed(await evaluate());
+    } finally {
+      process.kill(devnet.anvil.pid, 'SIGCONT');
+    }
+    clock.advance(PAST_CACHES_MS);
     const response = await evaluate();
     assert.deepEqual([response.status, response.json.decision, response.json.price_source], [200, 'allow', 'oracle']);
   });
+});
+
+describe('a node that dies', () => {
+  // Its own service and devnet: killing anvil must not take the node from any other test.
+  let doomed: TestService;
+  before(async () => {
+    doomed = await startOnDevnet();
+  });
+  after(() => doomed.stop());
 
   it('answers quickly and never allows once the node is dead', async () => {
-    process.kill(devnet.anvil.pid, 'SIGKILL');
-    const verdict = await timed(() => evaluate());
+    const own = doomed.service.chain.devnet!;
+    process.kill(own.anvil.pid, 'SIGKILL');
+    const verdict = await timed(() => evaluate(freshWallet(), doomed));
     assertClosed(verdict.value);
     assert.equal(verdict.value.status, 503);
     // Issue 11: the step and what failed, no longer the node's error text (that goes to the log).
     assert.deepEqual([verdict.value.json.error, verdict.value.json.code], ['fact gathering failed: the chain node did not answer', 'chain_unavailable']);
     assert.ok(verdict.ms < BOUND_MS, `answered in ${Math.round(verdict.ms)} ms`);
-    const safety = await timed(() => postJson(`${running.base}/api/v1/token-safety`, { contract_address: devnet.contracts.hostile.blacklist }));
+    const safety = await timed(() => postJson(`${doomed.base}/api/v1/token-safety`, { contract_address: own.contracts.hostile.blacklist }));
     assert.equal(safety.value.status, 503);
     assert.ok(safety.ms < BOUND_MS);
   });

@@ -3,15 +3,16 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ManualClock } from '../support/manual-clock.js';
 import { getJson, postJson, startTestService, type TestService } from '../support/service.js';
 
-let clock = Date.UTC(2026, 10, 17, 15, 0, 0);
+const clock = new ManualClock();
 let running: TestService;
 const clients: Client[] = [];
 
 before(async () => {
   // Generous session and request limits here; the limits themselves are tested on their own instances.
-  running = await startTestService({ REGISTRY_FILE: '', RATE_LIMIT_IP_MCP: '1000', MCP_SESSIONS_PER_IP: '50' }, undefined, { now: () => clock });
+  running = await startTestService({ REGISTRY_FILE: '', RATE_LIMIT_IP_MCP: '1000', MCP_SESSIONS_PER_IP: '50' }, undefined, { now: clock.now });
 });
 after(async () => {
   await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
@@ -120,7 +121,13 @@ describe('MCP server', () => {
     const assets = (await client.callTool({ name: 'get_supported_assets', arguments: {} })).structuredContent as { assets: { symbol: string; decimals: number }[] };
     assert.deepEqual(assets.assets.map((asset) => asset.symbol), running.service.registry.assets.map((asset) => asset.symbol));
     assert.equal(assets.assets[0].decimals, 18);
-    const verified = await client.callTool({ name: 'verify_audit_trail', arguments: { wallet: WALLET } });
+    // A wallet of this test's own with two records, rather than what earlier tests left for WALLET.
+    const wallet = '0x00000000000000000000000000000000000000c3';
+    for (const side of ['buy', 'sell']) {
+      const evaluated = await client.callTool({ name: 'evaluate_trade', arguments: { wallet, asset: 'TSLA', contract_address: tsla(), side, amount: 1 } });
+      assert.equal(evaluated.isError, undefined);
+    }
+    const verified = await client.callTool({ name: 'verify_audit_trail', arguments: { wallet } });
     assert.deepEqual(verified.structuredContent, { healthy: true, records_checked: 2, first_broken_seq: null });
   });
 
@@ -156,12 +163,15 @@ describe('MCP sessions', () => {
   });
 
   it('expires a session after 300 s idle', async () => {
-    const { client } = await connect();
-    clock += 301_000;
+    // Its own service and clock: moving time 301 s ahead must not age anything another test uses.
+    const own = new ManualClock();
+    const service = await startTestService({}, undefined, { now: own.now });
     try {
+      const { client } = await connect(service.base);
+      own.advance(301_000);
       await assert.rejects(client.listTools(), /Session not found|404/);
     } finally {
-      clock -= 301_000;
+      await service.stop();
     }
   });
 

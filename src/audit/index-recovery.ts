@@ -125,24 +125,43 @@ function headOf(fd: number, records: RecordIndex): AuditHead {
   return { seq: record.seq, hash: record.hash };
 }
 
+/** Brings a trusted index up to date, or an untrusted one (emptied here) up from nothing. */
+function bringUp(fd: number, parts: Parts, trusted: boolean, init: IndexInit): { index: AuditIndex; ready: IndexReady } {
+  const { records, table, header, bootId } = parts;
+  if (!trusted) {
+    records.reset();
+    table.reset();
+  }
+  const index = new AuditIndex(records, table, trusted && header ? header.suspectLines : 0, init.durable, bootId);
+  index.markOpen();
+  replay(fd, index);
+  const indexedLines = catchUp(fd, index, init.goodEnd);
+  index.markOpen();
+  return { index, ready: { records: records.count, suspectLines: index.suspectLines, head: headOf(fd, records), rebuilt: !trusted, indexedLines } };
+}
+
+interface Parts {
+  records: RecordIndex;
+  table: WalletTable;
+  header: IndexHeader | null;
+  bootId: string;
+}
+
 export function openIndex(init: IndexInit): { index: AuditIndex; ready: IndexReady } {
   const bootId = currentBootId();
   const { index: records, header } = RecordIndex.open(init.dir);
   const { table, intact } = WalletTable.open(init.dir);
+  const parts = { records, table, header, bootId };
   const fd = openSync(init.logPath, 'r');
   try {
-    const trusted = intact && header !== null && trusts(header, init.identity, bootId) && fitsLog(fd, records, table, init.goodEnd);
-    if (!trusted) {
-      records.reset();
-      table.reset();
+    try {
+      if (intact && header !== null && trusts(header, init.identity, bootId) && fitsLog(fd, records, table, init.goodEnd)) {
+        return bringUp(fd, parts, true, init);
+      }
+    } catch {
+      // The index is derived from the log: a damaged one is rebuilt, never a reason not to start.
     }
-    const index = new AuditIndex(records, table, trusted && header ? header.suspectLines : 0, init.durable, bootId);
-    index.markOpen();
-    replay(fd, index);
-    const indexedLines = catchUp(fd, index, init.goodEnd);
-    index.markOpen();
-    const ready = { records: records.count, suspectLines: index.suspectLines, head: headOf(fd, records), rebuilt: !trusted, indexedLines };
-    return { index, ready };
+    return bringUp(fd, parts, false, init);
   } catch (error) {
     records.close();
     table.close();

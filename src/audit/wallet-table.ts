@@ -39,6 +39,9 @@ interface Link {
   overflow: number;
 }
 
+/** A chain longer than all overflow pages revisits one: only damage to the file does that. */
+const loops = (bucket: number) => new Error(`${TABLE_FILE_NAME}: bucket ${bucket} loops; the index is corrupt`);
+
 export class WalletTable {
   private level = 0;
   private split = 0;
@@ -77,7 +80,10 @@ export class WalletTable {
   }
 
   get(key: Buffer): WalletHead | null {
-    for (let link: Link | null = this.link(this.bucketOf(key), 0); link; link = this.next(link.page)) {
+    const bucket = this.bucketOf(key);
+    let link: Link | null = this.link(bucket, 0);
+    for (let hops = 0; link; link = this.next(link.page), hops++) {
+      if (hops > this.overflowPages) throw loops(bucket);
       const at = findSlot(link.page, key);
       if (at !== -1) {
         return { pos: link.page.readUIntLE(at + POS_AT, 6), hash: Buffer.from(link.page.subarray(at + HASH_AT, at + SLOT)) };
@@ -176,7 +182,7 @@ export class WalletTable {
     const chain: Link[] = [this.link(bucket, 0)];
     for (let link = this.next(chain[0].page); link; link = this.next(link.page)) {
       chain.push(link);
-      if (chain.length > this.overflowPages + 1) throw new Error(`${TABLE_FILE_NAME}: bucket ${bucket} loops; the index is corrupt`);
+      if (chain.length > this.overflowPages + 1) throw loops(bucket);
     }
     return chain;
   }

@@ -1,6 +1,6 @@
 // Recovery of the audit index: a thread that died between writing entries and wallet heads is finished by the next open.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,6 +55,16 @@ function dieMidway(dir: string, records: AuditRecord[], lines: Buffer[], applied
   index.table.close();
 }
 
+/** What a user sees once the log is open again: the head, newest-first listings, and chains that continue. */
+async function assertRecovered(log: FileAuditLog, records: AuditRecord[]): Promise<void> {
+  assert.deepEqual(await log.head(), { seq: 60, hash: records[59].hash });
+  assert.deepEqual((await log.listWallet(WALLET_C, 3)).map((r) => r.seq), [60, 56, 52]);
+  assert.deepEqual((await log.listWallet(WALLET_A, 100)).map((r) => r.seq), records.filter((r) => r.wallet === WALLET_A.toLowerCase()).map((r) => r.seq).reverse());
+  const next = await Promise.all([WALLET_A, WALLET_B, WALLET_C].map((w, i) => log.append(sampleEntry(w, 60 + i))));
+  assert.deepEqual(next.map((r) => r.wallet_prev_hash), [records[58].hash, records[57].hash, records[59].hash]);
+  assert.equal(checkChain(await log.readLines(1, 100)).length, 63);
+}
+
 describe('audit index recovery', () => {
   for (const applied of [0, 1, 3]) {
     it(`finishes wallet heads a dead index thread left unwritten (${applied} of 3 written)`, async () => {
@@ -62,13 +72,24 @@ describe('audit index recovery', () => {
       dieMidway(dir, records, lines, applied);
       const log = await FileAuditLog.open(dir, { fsync: 'always', recentWallets: 1 });
       if (existsSync('/proc/sys/kernel/random/boot_id')) assert.deepEqual(log.indexReport, { rebuilt: false, indexedLines: 0 });
-      assert.deepEqual(await log.head(), { seq: 60, hash: records[59].hash });
-      assert.deepEqual((await log.listWallet(WALLET_C, 3)).map((r) => r.seq), [60, 56, 52]);
-      assert.deepEqual((await log.listWallet(WALLET_A, 100)).map((r) => r.seq), records.filter((r) => r.wallet === WALLET_A.toLowerCase()).map((r) => r.seq).reverse());
-      const next = await Promise.all([WALLET_A, WALLET_B, WALLET_C].map((w, i) => log.append(sampleEntry(w, 60 + i))));
-      assert.deepEqual(next.map((r) => r.wallet_prev_hash), [records[58].hash, records[57].hash, records[59].hash]);
-      assert.equal(checkChain(await log.readLines(1, 100)).length, 63);
+      await assertRecovered(log, records);
       await log.close();
     });
   }
+
+  it('rebuilds a damaged wallet table from the log instead of refusing to start', async () => {
+    const { dir, records, lines } = await logWithoutIndex();
+    dieMidway(dir, records, lines, 0);
+    // Damage as a bad disk might: every bucket's 4 KiB page links to an overflow page that links to itself.
+    const table = readFileSync(join(dir, TABLE_FILE_NAME));
+    for (let at = 4096; at < table.length; at += 4096) table.writeUInt32LE(1, at + 4);
+    writeFileSync(join(dir, TABLE_FILE_NAME), table);
+    const loop = Buffer.alloc(4096);
+    loop.writeUInt32LE(1, 4);
+    writeFileSync(join(dir, OVERFLOW_FILE_NAME), loop);
+    const log = await FileAuditLog.open(dir, { fsync: 'always', recentWallets: 1 });
+    assert.deepEqual(log.indexReport, { rebuilt: true, indexedLines: 60 });
+    await assertRecovered(log, records);
+    await log.close();
+  });
 });

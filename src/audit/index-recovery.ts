@@ -101,7 +101,7 @@ function catchUp(fd: number, index: AuditIndex, goodEnd: number): number {
     const tail = quickParse(data, start, end);
     const hash = data.toString('latin1', start, start + 64);
     const readable = tail !== null && HEX64.test(hash);
-    // Same rule as the verifier's quick pass: a line that does not parse, or sits at the wrong seq, is reported.
+    // The open scan's rule since before the index: a line that does not parse, or sits at the wrong seq, is suspect.
     if (!readable || tail.seq !== records.count + batch.lengths.length + 1) index.suspectLines++;
     batch.lengths.push(end - start + 1);
     batch.wallets.push(readable ? tail.wallet : null);

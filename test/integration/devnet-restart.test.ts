@@ -11,18 +11,16 @@ const OPEN_MARKET = Date.UTC(2026, 10, 17, 15, 0, 0);
 let running: TestService;
 let walletSeq = 0;
 
-before(async () => {
-  running = await startTestService({ REGISTRY_FILE: '', RATE_LIMITS: 'off' }, undefined, { now: () => OPEN_MARKET });
-});
-after(() => running.stop());
+/** A service on an embedded devnet of its own: anvil is killed here, and restart counts start at 0. */
+const startOnDevnet = () => startTestService({ REGISTRY_FILE: '', RATE_LIMITS: 'off' }, undefined, { now: () => OPEN_MARKET });
 
 /** A wallet no earlier evaluation has cached holdings for. */
 const freshWallet = () => `0x${(0xdead0000 + ++walletSeq).toString(16).padStart(40, '0')}`;
-const chainStatus = async () => (await getJson(`${running.base}/status.json`)).json.components.chain;
+const chainStatus = async (on = running) => (await getJson(`${on.base}/status.json`)).json.components.chain;
 
-function evaluate() {
-  const tsla = running.service.registry.bySymbol('TSLA')!;
-  return postJson(`${running.base}/api/v1/analyze/free`, { wallet: freshWallet(), asset: 'TSLA', contract_address: tsla.contract_address, side: 'buy', amount: 1 });
+function evaluate(on = running) {
+  const tsla = on.service.registry.bySymbol('TSLA')!;
+  return postJson(`${on.base}/api/v1/analyze/free`, { wallet: freshWallet(), asset: 'TSLA', contract_address: tsla.contract_address, side: 'buy', amount: 1 });
 }
 
 /** Polls until `ok` holds or the deadline passes; never asserts how long it took. */
@@ -37,6 +35,11 @@ async function until<T>(what: string, probe: () => Promise<T>, ok: (value: T) =>
 }
 
 describe('an embedded devnet whose anvil is killed', () => {
+  before(async () => {
+    running = await startOnDevnet();
+  });
+  after(() => running.stop());
+
   it('fails closed and says so, then comes back at the same addresses and resumes', async () => {
     const allowed = await evaluate();
     assert.deepEqual([allowed.status, allowed.json.decision, allowed.json.price_source], [200, 'allow', 'oracle'], allowed.text);
@@ -65,10 +68,19 @@ describe('an embedded devnet whose anvil is killed', () => {
   });
 
   it('is supervised again after a restart', async () => {
-    const { pid } = running.service.chain.devnet!.anvil;
-    process.kill(pid, 'SIGKILL');
-    await until('restarted a second time', chainStatus, (chain) => chain.status === 'ok' && chain.restarts === 2);
-    assert.equal((await evaluate()).json.decision, 'allow');
+    // Both restarts are this test's own, on its own service, rather than the previous test's first one.
+    const own = await startOnDevnet();
+    try {
+      for (const restarts of [1, 2]) {
+        const { pid } = own.service.chain.devnet!.anvil;
+        process.kill(pid, 'SIGKILL');
+        const what = restarts === 1 ? 'restarted once' : 'restarted a second time';
+        await until(what, () => chainStatus(own), (chain) => chain.status === 'ok' && chain.restarts === restarts);
+      }
+      assert.equal((await evaluate(own)).json.decision, 'allow');
+    } finally {
+      await own.stop();
+    }
   });
 });
 

@@ -26,20 +26,23 @@ export class HeadMemory {
   /** The last flush failure, shown by the status document; null once a flush succeeds. */
   flushError: string | null = null;
 
-  private constructor(readonly file: string, remembered: RememberedHead) {
+  private constructor(readonly file: string, remembered: RememberedHead, private readonly now: () => number) {
     this.current = remembered;
   }
 
-  /** A missing file is an instance that never saw a chain; an unreadable one stops the start (fail closed). */
-  static async load(file: string): Promise<HeadMemory> {
+  /**
+   * A missing file is an instance that never saw a chain; an unreadable one stops the start (fail closed).
+   * `now` (the service's clock) stamps each write's `saved_at`.
+   */
+  static async load(file: string, now: () => number): Promise<HeadMemory> {
     let text: string;
     try {
       text = await readFile(file, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new HeadMemory(file, { ...EMPTY });
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new HeadMemory(file, { ...EMPTY }, now);
       throw error;
     }
-    return new HeadMemory(file, parseRemembered(text, file));
+    return new HeadMemory(file, parseRemembered(text, file), now);
   }
 
   get remembered(): Readonly<RememberedHead> {
@@ -91,7 +94,7 @@ export class HeadMemory {
     try {
       const handle = await open(temp, 'w');
       try {
-        await handle.writeFile(`${JSON.stringify({ ...snapshot, saved_at: new Date().toISOString() })}\n`);
+        await handle.writeFile(`${JSON.stringify({ ...snapshot, saved_at: new Date(this.now()).toISOString() })}\n`);
         await handle.datasync();
       } finally {
         await handle.close();

@@ -51,7 +51,7 @@ export class ChainWatch implements StoreState {
   ) {}
 
   static async open(client: Redis, keys: WatchKeys, options: ChainWatchOptions): Promise<ChainWatch> {
-    const memory = await HeadMemory.load(options.memoryFile);
+    const memory = await HeadMemory.load(options.memoryFile, options.now);
     const watch = new ChainWatch(client, keys, memory, options.log ?? (() => undefined));
     await watch.establish(options.abandonEpoch ?? null, options.now);
     memory.startFlushing(options.flushMs ?? 1000);

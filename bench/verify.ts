@@ -13,11 +13,11 @@ import { join } from 'node:path';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import type { AuditEntry, AuditHead } from '../src/audit/audit-log.js';
 import { ZERO_HASH } from '../src/audit/audit-log.js';
-import { DEFAULT_CHUNK_BYTES, SpareBlocks, fileChunks } from '../src/audit/chunk-sources.js';
+import { DEFAULT_CHUNK_BYTES, SpareBlocks, fileChunks } from '../src/audit-verify/chunk-sources.js';
 import { sealRecord } from '../src/audit/record.js';
 import { createSha256Digest, opensslOneShot, opensslSha256Digest, sha256Hex } from '../src/audit/sha256.js';
-import { verifyChunks } from '../src/audit/verify-chunks.js';
-import { VerifyPool, type Hasher } from '../src/audit/verify-pool.js';
+import { verifyChunks } from '../src/audit-verify/verify-chunks.js';
+import { VerifyPool, type Hasher } from '../src/audit-verify/verify-pool.js';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 1_000_000);
 const THREADS = Number(process.env.BENCH_THREADS ?? availableParallelism());

@@ -1,7 +1,7 @@
 // The audit operations: listings (global, per wallet), verification (global, per wallet) and a raw line export for bulk jobs.
 import { Type, type Static } from '@sinclair/typebox';
-import { readRange, type AuditVerifier } from '../audit/audit-verifier.js';
-import type { VerifyReport } from '../audit/chain-walk.js';
+import { readRange, type AuditVerifier } from '../audit-verify/audit-verifier.js';
+import type { VerifyReport } from '../audit-verify/chain-walk.js';
 import { failureOf, type Logger } from '../failures.js';
 import { json, validationFailed } from '../http/responses.js';
 import type { PlainRequest, PlainResponse, Route } from '../http/types.js';

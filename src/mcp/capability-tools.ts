@@ -1,7 +1,7 @@
 // The MCP tools other than evaluation: each calls a shared capability and shapes the spec's tool output, or an error.
 import { formatUnits } from 'viem';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { AuditVerifier } from '../audit/audit-verifier.js';
+import type { AuditVerifier } from '../audit-verify/audit-verifier.js';
 import type { BalanceSimulator } from '../chain/balance-simulation.js';
 import { describeFailure, failureOf, logFailure, type Failure, type Logger } from '../failures.js';
 import type { Registry } from '../registry/registry.js';

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { EXIT_HEALTHY, runAuditVerify } from '../../src/audit/cli.js';
+import { EXIT_HEALTHY, runAuditVerify } from '../../src/cli/audit-verify-command.js';
 import { REHASH_EXAMPLE } from '../../src/discovery/rehash-example.js';
 import { renderMethodology } from '../../src/discovery/methodology.js';
 import { AuditGlobalResponse, AuditVerifyGlobalResponse, AuditVerifyResponse, AuditWalletResponse } from '../../src/schemas/resources.js';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { EXIT_HEALTHY, runAuditVerify } from '../../src/audit/cli.js';
+import { EXIT_HEALTHY, runAuditVerify } from '../../src/cli/audit-verify-command.js';
 import { freePort } from '../support/redis-server.js';
 import { SAMPLE_REGISTRY, getJson, postJson, sampleTrade } from '../support/service.js';
 

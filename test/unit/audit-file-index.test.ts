@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { AuditRecord } from '../../src/audit/audit-log.js';
-import { AuditVerifier } from '../../src/audit/audit-verifier.js';
-import { FileAuditLog } from '../../src/audit/file-audit-log.js';
-import { INDEX_FILE_NAME } from '../../src/audit/record-index.js';
-import { OVERFLOW_FILE_NAME, TABLE_FILE_NAME } from '../../src/audit/wallet-table.js';
+import { AuditVerifier } from '../../src/audit-verify/audit-verifier.js';
+import { FileAuditLog } from '../../src/audit-file/file-audit-log.js';
+import { INDEX_FILE_NAME } from '../../src/audit-file/record-index.js';
+import { OVERFLOW_FILE_NAME, TABLE_FILE_NAME } from '../../src/audit-file/wallet-table.js';
 import { checkChain, sampleEntry } from '../support/audit-fixtures.js';
 
 const BOOT_ID = '/proc/sys/kernel/random/boot_id';

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { parseLine } from '../../src/audit/record.js';
-import { EXIT_ERROR, EXIT_HEALTHY, EXIT_TAMPERED, runAuditVerify } from '../../src/audit/cli.js';
-import { ProgressBar } from '../../src/audit/progress-bar.js';
+import { EXIT_ERROR, EXIT_HEALTHY, EXIT_TAMPERED, runAuditVerify } from '../../src/cli/audit-verify-command.js';
+import { ProgressBar } from '../../src/cli/progress-bar.js';
 import { buildChain, deleteRecord, editAndRehash, fileText, flipByte, swapRecords, truncateTail } from './audit-verify-chains.js';
 
 const { lines, head } = buildChain(60);

@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { ZERO_HASH } from '../../src/audit/audit-log.js';
-import { HASH_OK, LINK_OK, SHAPE_OK, scanChunk } from '../../src/audit/chunk-scan.js';
-import { fileChunks, lineChunks } from '../../src/audit/chunk-sources.js';
-import { verifyChunks } from '../../src/audit/verify-chunks.js';
-import { VerifyPool } from '../../src/audit/verify-pool.js';
+import { HASH_OK, LINK_OK, SHAPE_OK, scanChunk } from '../../src/audit-verify/chunk-scan.js';
+import { fileChunks, lineChunks } from '../../src/audit-verify/chunk-sources.js';
+import { verifyChunks } from '../../src/audit-verify/verify-chunks.js';
+import { VerifyPool } from '../../src/audit-verify/verify-pool.js';
 import { WALLET_A } from '../support/audit-fixtures.js';
 import {
   buildChain, deleteRecord, editAndRehash, fileText, flipByte, nodeDigest, storedHashOf, swapRecords, truncateTail, verifyLines,

@@ -1,11 +1,11 @@
 // The bulk verification job behind `npm run audit:verify -- <source>`: whole chain, progress, report, exit status.
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
-import type { ChainProblem, ProblemKind, VerifyReport } from './chain-walk.js';
-import { openChainSource, type ChainSource } from './bulk-sources.js';
+import type { ChainProblem, ProblemKind, VerifyReport } from '../audit-verify/chain-walk.js';
+import { openChainSource, type ChainSource } from '../audit-verify/bulk-sources.js';
 import { ProgressBar, type ProgressStream } from './progress-bar.js';
-import { verifyChunks } from './verify-chunks.js';
-import { VerifyPool, type Hasher } from './verify-pool.js';
+import { verifyChunks } from '../audit-verify/verify-chunks.js';
+import { VerifyPool, type Hasher } from '../audit-verify/verify-pool.js';
 
 export interface CliIo {
   stdout: { write(text: string): unknown };

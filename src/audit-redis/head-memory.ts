@@ -1,7 +1,7 @@
 // What this instance last saw of the shared audit chain, kept under DATA_DIR so a store that forgot it is noticed.
 import { open, readFile, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { ZERO_HASH, type AuditHead } from './audit-log.js';
+import { ZERO_HASH, type AuditHead } from '../audit/audit-log.js';
 
 /** The remembered epoch and the highest head seen in it. */
 export interface RememberedHead extends AuditHead {

@@ -19,20 +19,20 @@ import { join } from 'node:path';
 import {
   AuditLogClosedError, type AuditEntry, type AuditHead, type AuditLineSource, type AuditLog,
   type AuditLogStats, type AuditRecord, type AuditWalletLineSource,
-} from './audit-log.js';
+} from '../audit/audit-log.js';
 import { lockDirectory, type DirLock } from './dir-lock.js';
 import type { Head, IndexBatch } from './audit-index.js';
 import { findGoodEnd, type OpenReport } from './file-scan.js';
 import { BACKLOG_LIMIT, IndexClient } from './index-client.js';
-import { clampLimit } from './list-limit.js';
-import { GroupCommitter, type BatchOutcome } from './group-commit.js';
+import { clampLimit } from '../audit/list-limit.js';
+import { GroupCommitter, type BatchOutcome } from '../audit/group-commit.js';
 import { LogLines } from './log-lines.js';
 import { RECENT_HEADS, RecentHeads } from './recent-heads.js';
 import type { IndexReport } from './index-recovery.js';
 import { logIdentity } from './record-index.js';
-import { normalizeWallet, parseLine } from './record.js';
-import { sealBatch, type SealedBatch } from './seal-batch.js';
-import { sha256Hex } from './sha256.js';
+import { normalizeWallet, parseLine } from '../audit/record.js';
+import { sealBatch, type SealedBatch } from '../audit/seal-batch.js';
+import { sha256Hex } from '../audit/sha256.js';
 
 export type { OpenReport } from './file-scan.js';
 export type { IndexReport } from './index-recovery.js';

@@ -17,14 +17,14 @@ import { Redis } from 'ioredis';
 import {
   AuditLogClosedError, ZERO_HASH, type AuditEntry, type AuditHead, type AuditLineSource, type AuditLog,
   type AuditLogStats, type AuditRecord, type AuditWalletLineSource,
-} from './audit-log.js';
-import { clampLimit } from './list-limit.js';
-import { GroupCommitter, type BatchOutcome } from './group-commit.js';
-import { normalizeWallet, parseLine } from './record.js';
+} from '../audit/audit-log.js';
+import { clampLimit } from '../audit/list-limit.js';
+import { GroupCommitter, type BatchOutcome } from '../audit/group-commit.js';
+import { normalizeWallet, parseLine } from '../audit/record.js';
 import { APPEND_LUA, RELEASE_LUA } from './redis-append-script.js';
 import { ChainWatch, type ChainWatchOptions } from './redis-chain-watch.js';
-import { sealBatch, type SealedBatch } from './seal-batch.js';
-import { sha256Hex } from './sha256.js';
+import { sealBatch, type SealedBatch } from '../audit/seal-batch.js';
+import { sha256Hex } from '../audit/sha256.js';
 import { ALWAYS_USABLE, StoreStateError, type StoreState } from '../store/store-state.js';
 
 export interface RedisAuditLogOptions {

@@ -1,9 +1,9 @@
 // Reads stored lines of audit.log where the index places them: a run of positions in one read, a wallet's records one by one.
 import type { FileHandle } from 'node:fs/promises';
-import { clampLimit } from './list-limit.js';
+import { clampLimit } from '../audit/list-limit.js';
 import type { IndexClient } from './index-client.js';
 import { ENTRY_BYTES, readEntry } from './record-index.js';
-import { normalizeWallet } from './record.js';
+import { normalizeWallet } from '../audit/record.js';
 
 /** Where one record's line is: its position (line number, 1-based), byte offset and length with the newline. */
 export interface Span {

@@ -4,7 +4,7 @@
 //
 //     <64 lower-case hex SHA-256> <space> <RFC 8785 canonical JSON> \n
 //
-// The hash is SHA-256 of exactly the canonical JSON bytes (DESIGN.md "Audit record").
+// The hash is SHA-256 of exactly the canonical JSON bytes (ARCHITECTURE.md "Audit record").
 // Canonical JSON escapes control characters and UTF-8 never produces byte 0x0a inside
 // a multi-byte sequence, so lines split cleanly on newline bytes. To verify a line,
 // hash the bytes after the first 65 characters up to (not including) the newline and

@@ -15,7 +15,7 @@ export interface AuditEntry {
 }
 
 /**
- * A written record: exactly the fields DESIGN.md names, plus `hash`, which is the
+ * A written record: exactly the fields ARCHITECTURE.md "Audit record" names, plus `hash`, which is the
  * hex SHA-256 of the RFC 8785 canonical JSON of every other field.
  */
 export interface AuditRecord extends AuditEntry {

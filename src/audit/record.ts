@@ -8,7 +8,7 @@ export const LINE_BODY_OFFSET = 65;
 const NEWLINE = 0x0a;
 const HEX64 = /^[0-9a-f]{64}$/;
 
-/** The record without its hash: exactly the fields DESIGN.md "Audit record" names. */
+/** The record without its hash: exactly the fields ARCHITECTURE.md "Audit record" names. */
 export type AuditRecordBody = Omit<AuditRecord, 'hash'>;
 
 export interface SealedRecord {
@@ -152,7 +152,7 @@ export function fastCanonicalJson(body: AuditRecordBody): string | null {
 
 /**
  * Seals an entry into a record and its line. The hash covers exactly the UTF-8
- * bytes of the canonical JSON (DESIGN.md "Audit record"). The record returned is
+ * bytes of the canonical JSON (ARCHITECTURE.md "Audit record"). The record returned is
  * the body that was serialised: JCS of it is those bytes, so a client re-hashing
  * the JSON it receives gets the same hash.
  */

@@ -1,4 +1,4 @@
-// Daily P&L: the wallet's registry holdings marked to market against the first snapshot of its UTC day (DESIGN "Daily loss").
+// Daily P&L: the wallet's registry holdings marked to market against the first snapshot of its UTC day (ARCHITECTURE.md "Daily loss").
 import { pnlSnapshotKey } from '../store/keys.js';
 import { erc20Abi, formatUnits, getAddress, type Address, type PublicClient } from 'viem';
 import type { PriceProvider } from '../prices/price-provider.js';

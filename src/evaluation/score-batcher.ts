@@ -12,7 +12,7 @@ interface Pending {
 const WORKER_FILE = new URL('../../workers/score.js', import.meta.url).href;
 
 /**
- * One pool.run() per request tops out near 11k tasks/s on 2 cores (DESIGN.md);
+ * One pool.run() per request tops out near 11k tasks/s on 2 cores (ARCHITECTURE.md "Scoring pool");
  * batches amortise the message cost across requests that arrived in the same
  * turn of the event loop. At most one batch is in flight per thread: under load
  * the next batch grows while the threads work, instead of waking them per turn.

@@ -67,7 +67,7 @@ const CLOSED_BECAUSE = { weekend: 'weekend', holiday: 'holiday', outside_hours: 
 
 function marketSignal(d: Derived): Signal[] {
   if (d.session.reason === null) return [];
-  // DESIGN "Market hours": the 24/5 feed's closed weekend makes prices stale; context, not a block.
+  // ARCHITECTURE.md "Market hours": the 24/5 feed's closed weekend makes prices stale; context, not a block.
   const words = `NYSE regular session is closed (${CLOSED_BECAUSE[d.session.reason]}); the 24/5 feed may lag`;
   return [{ points: WEIGHTS.price.marketClosed, reason: reason('MARKET_CLOSED', words) }];
 }

@@ -14,7 +14,7 @@ export interface Derived {
   registry: RegistryState;
   /** True when the contract itself is a registry token. */
   registryContract: boolean;
-  /** A finite, positive USD price exists; anything else fails closed (DESIGN "Advisory floor"). */
+  /** A finite, positive USD price exists; anything else fails closed (ARCHITECTURE.md "Advisory floor"). */
   priceKnown: boolean;
   /** amount * price rounded to cents; 0 when no price is known. */
   notionalUsd: number;

@@ -1,6 +1,6 @@
 // Number, percentage and time formatting for reason strings, plus cent rounding of notionals.
 
-// en-US with thousands separators (DESIGN "Reason strings": `7,200 USD`).
+// en-US with thousands separators (ARCHITECTURE.md "Reason strings": `7,200 USD`).
 const WHOLE_AND_CENTS = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 // Sub-dollar prices keep four significant digits so a 0.000123 USD token does not read as 0.
 const SMALL = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 4 });

@@ -145,7 +145,7 @@ function dayStatus(year: number, month: number, day: number): DayStatus {
   return status;
 }
 
-/** NYSE regular session (09:30-16:00 ET, 13:00 on early-close days) at `nowMs` (DESIGN "Market hours"). */
+/** NYSE regular session (09:30-16:00 ET, 13:00 on early-close days) at `nowMs` (ARCHITECTURE.md "Market hours"). */
 export function marketSession(nowMs: number): MarketSession {
   if (!Number.isFinite(nowMs) || Number.isNaN(new Date(nowMs).getTime())) {
     throw new RangeError(`marketSession: nowMs must be a valid epoch millisecond value, got ${nowMs}`);

@@ -25,7 +25,7 @@ function fakeToken(input: RiskInput, d: Derived): string | null {
 }
 
 const CHECKS: Readonly<Record<OverrideCode, Check>> = {
-  // DESIGN decision on x-preview-tier: a preview never grants more than the entitlement, so it
+  // ARCHITECTURE.md "Previews": a preview never grants more than the entitlement, so it
   // never says allow or warn (a warn would tell the caller the trade may proceed).
   PREVIEW_ABOVE_ENTITLEMENT: (input) =>
     input.policy.tier > input.entitledTier
@@ -37,21 +37,21 @@ const CHECKS: Readonly<Record<OverrideCode, Check>> = {
     d.registry === 'unregistered' && !input.trade.allow_unregistered
       ? `${input.trade.asset} is not in the official registry and allow_unregistered is false`
       : null,
-  // Spec "Hard overrides": a token-safety check returned severity=danger recently (24 h, DESIGN).
+  // Spec "Hard overrides": a token-safety check returned severity=danger recently (24 h, ARCHITECTURE.md "Danger flag").
   CONTRACT_FLAGGED_DANGER: (input, d) => {
     const { flaggedDanger, severity, riskFactors } = input.safety;
     if (!flaggedDanger && severity !== 'danger') return null;
     const factors = riskFactors.length > 0 ? ` (risk factors: ${riskFactors.join(', ')})` : '';
     return `token-safety check returned severity=danger for ${d.address}${factors}`;
   },
-  // DESIGN "Advisory floor": without any price the notional is unknown, so deny.
+  // ARCHITECTURE.md "Advisory floor": without any price the notional is unknown, so deny.
   PRICE_UNAVAILABLE: (input, d) => {
     if (d.priceKnown) return null;
     const ceiling = `the ${tierLabel(input)} ceiling of ${usd(input.policy.maxTradeUsd)}`;
     return `no usable USD price for ${input.trade.asset}, so the notional cannot be checked against ${ceiling}`;
   },
   // Spec "Errors": price_source unavailable above the advisory floor denies; a default price is
-  // treated the same way, since it is no live quote (DESIGN "Advisory floor": fail closed).
+  // treated the same way, since it is no live quote (ARCHITECTURE.md "Advisory floor": fail closed).
   PRICE_FALLBACK_OVER_FLOOR: (input, d) => {
     const floor = input.policy.advisoryFloorUsd;
     if (!d.priceKnown || input.price.source !== 'fallback_default' || d.notionalUsd <= floor) return null;
@@ -69,7 +69,7 @@ const CHECKS: Readonly<Record<OverrideCode, Check>> = {
     const shown = hit.toUpperCase() === d.symbol ? d.symbol : d.address;
     return `${shown} is on this wallet's blocked-assets list`;
   },
-  // DESIGN "Daily loss": loss at or above the tier's limit denies.
+  // ARCHITECTURE.md "Daily loss": loss at or above the tier's limit denies.
   DAILY_LOSS_LIMIT: (input, d) =>
     d.lossUsd >= input.policy.dailyLossLimitUsd
       ? `daily loss of ${usd(d.lossUsd)} reaches the ${tierLabel(input)} limit of ${usd(input.policy.dailyLossLimitUsd)}`

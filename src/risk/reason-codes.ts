@@ -131,7 +131,7 @@ export const OVERRIDE_PRIORITY: readonly OverrideCode[] = Object.freeze([
 
 const ADVISORY_PREFIX = 'ADVISORY: ';
 
-/** Builds a reason string in the DESIGN form: `CODE: words`, or `ADVISORY: CODE: words`. */
+/** Builds a reason string in the form of ARCHITECTURE.md "Reason strings": `CODE: words`, or `ADVISORY: CODE: words`. */
 export function reason(code: ReasonCode, words: string): string {
   const text = `${code}: ${words}`;
   return REASON_CODES[code].kind === 'advisory' ? ADVISORY_PREFIX + text : text;

@@ -1,7 +1,7 @@
 // Tier policy table: per-trade ceiling, advisory floor and daily loss limit for each tier.
 import type { Tier, TierPolicy } from './types.js';
 
-/** Share of the ceiling below which a fallback-priced trade may proceed (DESIGN: advisory floor). */
+/** Share of the ceiling below which a fallback-priced trade may proceed (ARCHITECTURE.md "Advisory floor"). */
 const ADVISORY_FLOOR_SHARE = 0.1;
 
 function policyFor(tier: Tier, maxTradeUsd: number): TierPolicy {
@@ -9,7 +9,7 @@ function policyFor(tier: Tier, maxTradeUsd: number): TierPolicy {
     tier,
     maxTradeUsd,
     advisoryFloorUsd: maxTradeUsd * ADVISORY_FLOOR_SHARE,
-    // The daily loss limit equals the tier ceiling (team decision, DESIGN "Daily loss").
+    // The daily loss limit equals the tier ceiling (ARCHITECTURE.md "Daily loss").
     dailyLossLimitUsd: maxTradeUsd,
   });
 }
@@ -39,7 +39,7 @@ export function tierForHoldings(tokens: number): Tier {
   return TIER_THRESHOLDS.find((threshold) => tokens >= threshold.minTokens)?.tier ?? 1;
 }
 
-/** DESIGN.md: preview mode is a wallet below the Tier 1 threshold. */
+/** ARCHITECTURE.md "Previews": preview mode is a wallet below the Tier 1 threshold. */
 export function isPreviewHolder(tokens: number): boolean {
   return tokens < TIER_THRESHOLDS[TIER_THRESHOLDS.length - 1].minTokens;
 }

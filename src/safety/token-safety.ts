@@ -32,7 +32,7 @@ export interface TokenSafetyOptions {
   cacheTtlMs?: number;
   /** Lifetime of `safety:<address>`, which verdicts report as contract_risk; default 10 min. */
   latestTtlMs?: number;
-  /** Lifetime of a danger flag (DESIGN: 24 h). */
+  /** Lifetime of a danger flag (ARCHITECTURE.md "Danger flag": 24 h). */
   dangerTtlMs?: number;
 }
 

@@ -20,7 +20,7 @@ export const TradeRequest = Type.Object(
   {
     ...sharedTradeFields,
     max_slippage_bps: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000, default: 100 })),
-    // Unix seconds; the spec leaves the unit open, DESIGN.md and the methodology fix it.
+    // Unix seconds; the spec leaves the unit open, ARCHITECTURE.md "Deadline" and the methodology fix it.
     deadline: Type.Optional(Type.Union([Type.Integer({ exclusiveMinimum: 0 }), Type.Null()])),
     allow_unregistered: Type.Optional(Type.Boolean({ default: false })),
   },

@@ -91,7 +91,7 @@ describe('hard overrides (spec "Risk score": force deny regardless of band)', ()
     }));
   });
 
-  it('NOTIONAL_OVER_TIER_LIMIT uses the DESIGN example text', () => {
+  it('NOTIONAL_OVER_TIER_LIMIT uses the reason-string example text', () => {
     const got = evaluateRisk(makeInput({ trade: { amount: 28.8 } }));
     deepStrictEqual(got, result({
       decision: 'deny',

@@ -1,0 +1,57 @@
+// Live bodies against the spec's resource schemas: the right fields, the right types, nothing undeclared.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { TObject, TSchema } from '@sinclair/typebox';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { AssetInfo, HTTPValidationError, NonceResponse, PolicyConfig, RevokeResponse, WalletLoginResponse } from '../../src/schemas/resources.js';
+import { Verdict } from '../../src/schemas/trade.js';
+import { compileValidator } from '../../src/schemas/validator.js';
+import { getJson, postJson, sampleTrade, send, startTestService, type TestService } from '../support/service.js';
+
+let running: TestService;
+
+before(async () => {
+  running = await startTestService();
+});
+after(() => running.stop());
+
+/** The body passes the schema, has every required field, and nothing undeclared (but `extra`, which the service adds). */
+function assertConforms(schema: TObject, body: unknown, extra: string[] = []): void {
+  const checked = compileValidator(schema as TSchema, 'body')(structuredClone(body));
+  assert.ok(checked.ok, JSON.stringify(checked.ok ? null : checked.detail));
+  const keys = Object.keys(body as object);
+  const declared = new Set([...Object.keys(schema.properties), ...extra]);
+  assert.deepEqual(keys.filter((key) => !declared.has(key)), [], 'undeclared fields');
+  assert.deepEqual((schema.required ?? []).filter((key) => !keys.includes(key)), [], 'missing required fields');
+}
+
+describe('response bodies', () => {
+  it('AssetInfo for every registry entry', async () => {
+    const assets = (await getJson(`${running.base}/api/v1/assets`)).json as unknown[];
+    assert.ok(assets.length > 0);
+    for (const asset of assets) assertConforms(AssetInfo, asset);
+  });
+
+  it('NonceResponse, WalletLoginResponse, PolicyConfig and RevokeResponse along the sign-in flow', async () => {
+    const signer = privateKeyToAccount(generatePrivateKey());
+    const nonce = await getJson(`${running.base}/api/v1/auth/nonce?address=${signer.address}`);
+    assertConforms(NonceResponse, nonce.json);
+    const signature = await signer.signMessage({ message: nonce.json.message });
+    const login = await postJson(`${running.base}/api/v1/auth/wallet`, { address: signer.address, signature });
+    assertConforms(WalletLoginResponse, login.json);
+    const bearer = { authorization: `Bearer ${login.json.access_token}` };
+    assertConforms(PolicyConfig, (await getJson(`${running.base}/api/v1/config`, bearer)).json);
+    assertConforms(PolicyConfig, (await postJson(`${running.base}/api/v1/config`, { blocked_assets: ['tsla'] }, bearer)).json);
+    assertConforms(RevokeResponse, (await send('POST', `${running.base}/api/v1/auth/revoke`, undefined, bearer)).json);
+    assertConforms(RevokeResponse, (await send('POST', `${running.base}/api/v1/auth/revoke`)).json);
+  });
+
+  it('Verdict for an evaluation, and HTTPValidationError (with its code) for a bad one', async () => {
+    const verdict = await postJson(`${running.base}/api/v1/analyze/free`, sampleTrade());
+    assert.equal(verdict.status, 200);
+    assertConforms(Verdict, verdict.json);
+    const invalid = await postJson(`${running.base}/api/v1/analyze/free`, sampleTrade({ side: 'hold' }));
+    assert.equal(invalid.status, 422);
+    assertConforms(HTTPValidationError, invalid.json, ['code']);
+  });
+});

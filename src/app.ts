@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Address } from 'viem';
 import { analyzeRoutes } from './api/analyze.js';
 import { authRoutes } from './api/auth.js';
-import { mcpRoutes } from './api/mcp.js';
+import { mcpRoutes } from './mcp/http-endpoint.js';
 import { policyRoutes } from './api/policy.js';
 import { simulateBalanceRoutes } from './api/simulate-balance.js';
 import { tokenSafetyRoutes } from './api/token-safety.js';

@@ -4,7 +4,7 @@ import { PATHS } from '../catalogue/published-facts.js';
 import { json, methodNotAllowed } from '../http/responses.js';
 import type { PlainRequest, PlainResponse, Route } from '../http/types.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
-import type { McpSessions, SessionLimits } from '../mcp/sessions.js';
+import type { McpSessions, SessionLimits } from './sessions.js';
 
 const MCP_PATH = PATHS.mcp;
 

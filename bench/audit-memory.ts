@@ -12,7 +12,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { AuditEntry } from '../src/audit/audit-log.js';
+import { benchEntry } from './audit-entry.js';
 import { FileAuditLog, type FileAuditLogOptions } from '../src/audit-file/file-audit-log.js';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 10_000_000);
@@ -38,23 +38,6 @@ function rng(seed: number): () => number {
 
 const wallet = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
 
-/** The shape /api/v1/analyze/free records (about 690 bytes a line). */
-function entry(address: string, n: number): AuditEntry {
-  return {
-    wallet: address,
-    channel: 'free',
-    request: {
-      wallet: address, asset: 'TSLA', contract_address: '0xa6f91334bed73452616829fac9fa646b4b2b76e0',
-      side: n % 2 ? 'sell' : 'buy', amount: 1 + (n % 50),
-    },
-    decision: n % 7 === 0 ? 'warn' : 'allow',
-    risk_score: 10 + (n % 30),
-    reasons: ['ADVISORY: PRICE_FALLBACK_DEFAULT: priced by the built-in default, no live feed'],
-    tier: 1,
-    price_usd: 251.37,
-    price_source: 'fallback_default',
-  };
-}
 
 interface Mark {
   at: number;
@@ -100,7 +83,7 @@ async function appendAll(log: FileAuditLog, dir: string, start: number): Promise
       const n = next++;
       const isNew = wallets === 0 || random() < NEW_WALLETS;
       const address = wallet(isNew ? wallets++ : Math.floor(random() * wallets));
-      await log.append(entry(address, n));
+      await log.append(benchEntry(address, n));
       if (++done % STEP !== 0 && done !== RECORDS) continue;
       const mark: Mark = { at: done, wallets, time: performance.now(), elu: performance.eventLoopUtilization() };
       const prior = previous;

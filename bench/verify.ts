@@ -11,7 +11,8 @@ import { open, stat } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import type { AuditEntry, AuditHead } from '../src/audit/audit-log.js';
+import type { AuditHead } from '../src/audit/audit-log.js';
+import { benchEntry } from './audit-entry.js';
 import { ZERO_HASH } from '../src/audit/audit-log.js';
 import { DEFAULT_CHUNK_BYTES, SpareBlocks, fileChunks } from '../src/audit-verify/chunk-sources.js';
 import { sealRecord } from '../src/audit/record.js';
@@ -27,23 +28,6 @@ const WALLETS = 10_000;
 const NODE_HASH = opensslOneShot ? 'hash()' : 'createHash()';
 const wallet = (n: number) => `0x${(n % WALLETS).toString(16).padStart(40, '0')}`;
 
-/** The shape /api/v1/analyze/free records: the request as sent, Tier 1, a default price. */
-function entry(n: number): AuditEntry {
-  return {
-    wallet: wallet(n),
-    channel: 'free',
-    request: {
-      wallet: wallet(n), asset: 'TSLA', contract_address: '0xa6f91334bed73452616829fac9fa646b4b2b76e0',
-      side: n % 2 ? 'sell' : 'buy', amount: 1 + (n % 50),
-    },
-    decision: n % 7 === 0 ? 'warn' : 'allow',
-    risk_score: 10 + (n % 30),
-    reasons: ['ADVISORY: PRICE_FALLBACK_DEFAULT: priced by the built-in default, no live feed'],
-    tier: 1,
-    price_usd: 251.37,
-    price_source: 'fallback_default',
-  };
-}
 
 /** Seals RECORDS records into DIR/audit.log, as the service would, and returns its head. */
 async function buildLog(path: string): Promise<AuditHead> {
@@ -52,7 +36,7 @@ async function buildLog(path: string): Promise<AuditHead> {
   let head: AuditHead = { seq: 0, hash: ZERO_HASH };
   let batch: Buffer[] = [];
   for (let n = 1; n <= RECORDS; n++) {
-    const e = entry(n);
+    const e = benchEntry(wallet(n), n);
     const { record, line } = sealRecord(e, n, 1_767_225_600_000 + n, head.hash, walletHeads.get(e.wallet) ?? ZERO_HASH, sha256Hex);
     walletHeads.set(e.wallet, record.hash);
     head = { seq: n, hash: record.hash };

@@ -33,6 +33,7 @@ import { logIdentity } from './record-index.js';
 import { normalizeWallet, parseLine } from '../audit/record.js';
 import { sealBatch, type SealedBatch } from '../audit/seal-batch.js';
 import { sha256Hex } from '../audit/sha256.js';
+import { syncDirectory } from '../audit/sync-directory.js';
 
 export type { OpenReport } from './file-scan.js';
 export type { IndexReport } from './index-recovery.js';
@@ -55,15 +56,6 @@ export interface FileAuditLogOptions {
   recentWallets?: number;
 }
 
-/** A newly created file survives a power cut only once its directory entry is synced too. */
-async function syncDirectory(dir: string): Promise<void> {
-  const handle = await open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
 
 export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineSource {
   readonly stats: AuditLogStats = { appends: 0, writes: 0, fsyncs: 0, bytes: 0, conflicts: 0 };

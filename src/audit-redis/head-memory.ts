@@ -1,6 +1,7 @@
 // What this instance last saw of the shared audit chain, kept under DATA_DIR so a store that forgot it is noticed.
 import { open, readFile, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { syncDirectory } from '../audit/sync-directory.js';
 import { ZERO_HASH, type AuditHead } from '../audit/audit-log.js';
 
 /** The remembered epoch and the highest head seen in it. */
@@ -110,14 +111,6 @@ export class HeadMemory {
   }
 }
 
-async function syncDirectory(dir: string): Promise<void> {
-  const handle = await open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
 
 function parseRemembered(text: string, file: string): RememberedHead {
   try {

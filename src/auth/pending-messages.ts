@@ -5,8 +5,10 @@ import type { CacheStore } from '../store/cache-store.js';
 
 /** How many messages may wait for a signature per address; past it the oldest is dropped. */
 export const MAX_PENDING_MESSAGES = 5;
-/** How long a message is valid (its SIWE `Expiration Time`), and how long the store keeps the list. */
+/** How long a message is valid (its SIWE `Expiration Time`). */
 export const NONCE_TTL_MS = 5 * 60 * 1000;
+/** The store keeps the list twice as long, so a signature that comes late hears "expired", not "no message". */
+const LIST_TTL_MS = 2 * NONCE_TTL_MS;
 /** Compare-and-set rounds before giving up on a list that keeps changing under us. */
 const ATTEMPTS = 8;
 
@@ -33,7 +35,7 @@ export class PendingMessages {
       const raw = await this.store.get(key);
       const kept = parseList(raw).filter((pending) => pending.expiresAt > nowMs);
       const next = [...kept, entry].slice(-MAX_PENDING_MESSAGES);
-      if (await this.store.compareAndSet(key, raw, JSON.stringify(next), NONCE_TTL_MS)) return;
+      if (await this.store.compareAndSet(key, raw, JSON.stringify(next), LIST_TTL_MS)) return;
     }
     throw contended();
   }
@@ -51,7 +53,7 @@ export class PendingMessages {
       const list = parseList(raw);
       if (!list.some((pending) => pending.message === message)) return false;
       const next = list.filter((pending) => pending.message !== message);
-      if (await this.store.compareAndSet(key, raw, JSON.stringify(next), NONCE_TTL_MS)) return true;
+      if (await this.store.compareAndSet(key, raw, JSON.stringify(next), LIST_TTL_MS)) return true;
     }
     throw contended();
   }

@@ -85,6 +85,13 @@ for (const storeKind of ['memory', 'redis'] as const) {
       assertRefused(await login(base, wallet, first), NO_PENDING);
     });
 
+    it('says a lone message expired when it is signed after its 5 minutes', async () => {
+      const wallet = freshWallet();
+      const late = await nonce(base, wallet.address);
+      clock.advance(6 * 60 * 1000);
+      assertRefused(await login(base, wallet, late), 'The sign-in message has expired; request a new nonce');
+    });
+
     it('says a message expired when it did, and drops it when a new one is asked for', async () => {
       const wallet = freshWallet();
       const stale = await nonce(base, wallet.address);

@@ -3,6 +3,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { AuditIndex } from '../src/audit-file/audit-index.js';
 import type { IndexMessage, IndexReply, IndexRequest } from '../src/audit-file/index-client.js';
 import { openIndex, type IndexInit } from '../src/audit-file/index-recovery.js';
+import { FILTER_BYTES } from '../src/audit-file/wallet-filter.js';
 
 /** Pending wallet heads written per turn of this thread's loop, between messages (about 0.2 ms of writes). */
 const SLICE = 32;
@@ -70,7 +71,9 @@ function handle(message: IndexMessage): void {
 try {
   const opened = openIndex(workerData as IndexInit);
   index = opened.index;
-  post({ op: 'ready', ready: opened.ready });
+  // The filter's 4 MiB move to the event loop (transferred, not copied); this thread keeps none.
+  const filter = opened.index.walletFilter((workerData as IndexInit).filterBytes ?? FILTER_BYTES).bits;
+  port.postMessage({ op: 'ready', ready: opened.ready, filter } satisfies IndexReply, [filter.buffer as ArrayBuffer]);
   port.on('message', handle);
 } catch (error) {
   post({ op: 'failed', message: (error as Error).message });

@@ -9,6 +9,7 @@
 import * as crypto from 'node:crypto';
 import { ENTRY_BYTES, RecordIndex, writeEntry, type LogIdentity } from './record-index.js';
 import { KEY_BYTES, WalletTable } from './wallet-table.js';
+import { WalletFilter } from './wallet-filter.js';
 
 /** Consecutive lines just written to audit.log, to be indexed after those already indexed. */
 export interface IndexBatch {
@@ -136,6 +137,14 @@ export class AuditIndex {
       pos = entry.prev;
     }
     return Float64Array.from(found);
+  }
+
+  /** A filter of every wallet the index holds (wallet-filter.ts); pending heads go into the table first, so it has them all. */
+  walletFilter(bytes: number): WalletFilter {
+    this.applyHeads(Number.POSITIVE_INFINITY);
+    const filter = WalletFilter.empty(bytes);
+    this.table.forEachKey((page, at) => filter.add(page, at));
+    return filter;
   }
 
   /** Marks the index in use: until a clean close, only this boot may trust it. */

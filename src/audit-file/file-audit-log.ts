@@ -21,19 +21,20 @@ import {
   type AuditLogStats, type AuditRecord, type AuditWalletLineSource,
 } from '../audit/audit-log.js';
 import { lockDirectory, type DirLock } from './dir-lock.js';
-import type { Head, IndexBatch } from './audit-index.js';
+import { walletKey, type Head, type IndexBatch } from './audit-index.js';
 import { findGoodEnd, type OpenReport } from './file-scan.js';
 import { BACKLOG_LIMIT, IndexClient } from './index-client.js';
 import { clampLimit } from '../audit/list-limit.js';
 import { GroupCommitter, type BatchOutcome } from '../audit/group-commit.js';
 import { LogLines } from './log-lines.js';
-import { RECENT_HEADS, RecentHeads } from './recent-heads.js';
+import { RECENT_HEADS, RecentHeads, askUnlessNew } from './recent-heads.js';
 import type { IndexReport } from './index-recovery.js';
 import { logIdentity } from './record-index.js';
 import { normalizeWallet, parseLine } from '../audit/record.js';
 import { sealBatch, type SealedBatch } from '../audit/seal-batch.js';
 import { sha256Hex } from '../audit/sha256.js';
 import { syncDirectory } from '../audit/sync-directory.js';
+import { FILTER_BYTES, WalletFilter } from './wallet-filter.js';
 
 export type { OpenReport } from './file-scan.js';
 export type { IndexReport } from './index-recovery.js';
@@ -54,6 +55,8 @@ export interface FileAuditLogOptions {
   now?: () => number;
   /** Wallet heads kept in memory to spare the index thread a question; default 4096. */
   recentWallets?: number;
+  /** Bytes of the filter of wallets held (wallet-filter.ts), a power of two; default 4 MiB. */
+  filterBytes?: number;
 }
 
 
@@ -75,6 +78,8 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
     readonly path: string,
     private readonly options: Required<FileAuditLogOptions>,
     private readonly index: IndexClient,
+    /** Every wallet the log holds, and perhaps others: a wallet it lacks is new, with no question to the index thread. */
+    private readonly filter: WalletFilter,
     /** Lines in the log, good or suspect; line n is position n in the index. */
     private records: number,
     private current: AuditHead,
@@ -98,7 +103,7 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
   static async open(dir: string, options: FileAuditLogOptions = { fsync: 'always' }): Promise<FileAuditLog> {
     const settings = {
       fsync: options.fsync, batchMs: options.batchMs ?? 50, maxBatch: options.maxBatch ?? 4096, now: options.now ?? Date.now,
-      recentWallets: options.recentWallets ?? RECENT_HEADS,
+      recentWallets: options.recentWallets ?? RECENT_HEADS, filterBytes: options.filterBytes ?? FILTER_BYTES,
     };
     if (!['always', 'batch', 'off'].includes(settings.fsync)) throw new Error(`unknown fsync mode ${settings.fsync}`);
     await mkdir(dir, { recursive: true });
@@ -129,14 +134,15 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
       await fh.datasync();
     }
     const identity = { size, mtimeNs: found.mtimeNs, ino: found.ino };
-    const { client, ready } = await IndexClient.start({ dir, logPath: path, goodEnd: end, identity, durable: settings.fsync !== 'off' });
+    const durable = settings.fsync !== 'off';
+    const { client, ready, filter } = await IndexClient.start({ dir, logPath: path, goodEnd: end, identity, durable, filterBytes: settings.filterBytes });
     if (settings.fsync !== 'off') await syncDirectory(dir);
     const report: OpenReport = {
       records: ready.records, truncatedBytes: size - end, reason: reasons.length > 0 ? reasons.join('; ') : null,
       suspectLines: ready.suspectLines, scanMs: Math.round((performance.now() - began) * 10) / 10,
     };
     const { rebuilt, indexedLines } = ready;
-    return new FileAuditLog(lock, fh, path, settings, client, ready.records, ready.head, end, report, { rebuilt, indexedLines });
+    return new FileAuditLog(lock, fh, path, settings, client, filter, ready.records, ready.head, end, report, { rebuilt, indexedLines });
   }
 
   append(entry: AuditEntry): Promise<AuditRecord> {
@@ -201,13 +207,14 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
     if (this.failure) throw this.failure;
     if (this.index.backlog > BACKLOG_LIMIT) await this.index.drained();
     const wallets = entries.map((entry) => normalizeWallet(String(entry.wallet)));
-    const heads = await this.recent.resolve(wallets, (asked) => this.index.heads(asked));
+    const keys = new Map<string, Buffer>();
+    const heads = await this.recent.resolve(wallets, (asked) => askUnlessNew(this.filter, asked, keys, (maybe) => this.index.heads(maybe)));
     const batch = sealBatch(entries, this.current, (wallet) => heads.get(wallet)?.[1], sha256Hex, this.options.now());
     if (batch.sealed.length === 0) return batch.outcome;
     const data = batch.sealed.length === 1 ? batch.sealed[0].line : Buffer.concat(batch.sealed.map((s) => s.line));
     await this.guarded(() => this.writeAll(data));
     if (this.options.fsync === 'always') await this.guarded(() => this.sync());
-    this.indexBatch(batch, heads);
+    this.indexBatch(batch, heads, keys);
     if (this.options.fsync === 'batch') this.scheduleSync();
     return batch.outcome;
   }
@@ -237,15 +244,18 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
   /**
    * Hands the written lines to the index thread, each with its wallet's previous
    * record (the head it was sealed on); later questions are answered with them in.
+   * A wallet's first record puts it in the filter before any later commit looks.
    */
-  private indexBatch(batch: SealedBatch, heads: Map<string, Head>): void {
+  private indexBatch(batch: SealedBatch, heads: Map<string, Head>, keys: Map<string, Buffer>): void {
     const indexed: IndexBatch = { firstOffset: this.end, lengths: [], wallets: [], hashes: [], prevs: [] };
     for (const { record, line } of batch.sealed) {
       const pos = ++this.records;
       indexed.lengths.push(line.length);
       indexed.wallets.push(record.wallet);
       indexed.hashes.push(record.hash);
-      indexed.prevs.push(heads.get(record.wallet)?.[0] ?? 0);
+      const prev = heads.get(record.wallet);
+      if (prev === undefined) this.filter.add(keys.get(record.wallet) ?? walletKey(record.wallet));
+      indexed.prevs.push(prev?.[0] ?? 0);
       const head: Head = [pos, record.hash];
       heads.set(record.wallet, head);
       this.recent.set(record.wallet, head);

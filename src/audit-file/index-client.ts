@@ -11,6 +11,7 @@ import { Worker } from 'node:worker_threads';
 import type { Head, IndexBatch } from './audit-index.js';
 import type { IndexInit, IndexReady } from './index-recovery.js';
 import type { LogIdentity } from './record-index.js';
+import { WalletFilter } from './wallet-filter.js';
 
 const WORKER_FILE = new URL('../../workers/audit-index.js', import.meta.url);
 
@@ -35,7 +36,7 @@ export interface IndexMessage {
 }
 
 export type IndexReply =
-  | { op: 'ready'; ready: IndexReady }
+  | { op: 'ready'; ready: IndexReady; filter: Uint8Array }
   | { op: 'answer'; id: number; value: unknown }
   | { op: 'refused'; id: number; message: string }
   | { op: 'failed'; message: string };
@@ -74,14 +75,15 @@ export class IndexClient {
   }
 
   /** Starts the thread, which brings the index up to date with the log before it answers. */
-  static start(init: IndexInit): Promise<{ client: IndexClient; ready: IndexReady }> {
+  static start(init: IndexInit): Promise<{ client: IndexClient; ready: IndexReady; filter: WalletFilter }> {
     const client = new IndexClient(new Worker(WORKER_FILE, { workerData: init, resourceLimits: THREAD_HEAP }));
     return new Promise<unknown>((resolve, reject) => {
       client.started = { resolve, reject, posted: 0 };
     }).then(
-      (ready) => {
+      (started) => {
         client.settle();
-        return { client, ready: ready as IndexReady };
+        const { ready, filter } = started as { ready: IndexReady; filter: Uint8Array };
+        return { client, ready, filter: new WalletFilter(filter) };
       },
       async (error: Error) => {
         await client.worker.terminate();
@@ -169,7 +171,7 @@ export class IndexClient {
   }
 
   private receive(reply: IndexReply): void {
-    if (reply.op === 'ready') this.started?.resolve(reply.ready);
+    if (reply.op === 'ready') this.started?.resolve({ ready: reply.ready, filter: reply.filter });
     else if (reply.op === 'failed') this.fail(new Error(`audit index failed: ${reply.message}`));
     else {
       const waiter = this.waiting.get(reply.id);

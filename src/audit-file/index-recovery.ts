@@ -24,6 +24,8 @@ export interface IndexInit {
   identity: LogIdentity;
   /** Sync the index when opening and closing (every fsync mode but 'off'). */
   durable: boolean;
+  /** Size of the wallet filter the thread fills at open (wallet-filter.ts); default FILTER_BYTES. */
+  filterBytes?: number;
 }
 
 /** How open brought the index up to date; worth a log line when `rebuilt`. */

@@ -1,5 +1,6 @@
 // The newest record of recently sealed wallets, bounded: most commits need not ask the index thread.
-import type { Head } from './audit-index.js';
+import { walletKey, type Head } from './audit-index.js';
+import type { WalletFilter } from './wallet-filter.js';
 
 /** Default capacity: about 250 bytes each, so about 1 MB. */
 export const RECENT_HEADS = 4096;
@@ -42,4 +43,25 @@ export class RecentHeads {
     this.old = this.young;
     this.young = new Map();
   }
+}
+
+/**
+ * Heads of wallets not sealed recently: only those the filter may hold are asked of
+ * the index thread (one round trip, none when all are new); the others certainly
+ * have no records. `keys` gets each wallet's table key, for the caller to add the
+ * new ones to the filter once their first records are written.
+ */
+export async function askUnlessNew(
+  filter: WalletFilter, wallets: string[], keys: Map<string, Buffer>, ask: (wallets: string[]) => Promise<Array<Head | null>>,
+): Promise<Array<Head | null>> {
+  const maybe: string[] = [];
+  for (const wallet of wallets) {
+    const key = walletKey(wallet);
+    keys.set(wallet, key);
+    if (filter.mightHold(key)) maybe.push(wallet);
+  }
+  if (maybe.length === 0) return wallets.map(() => null);
+  const answers = await ask(maybe);
+  const found = new Map(maybe.map((wallet, i) => [wallet, answers[i]]));
+  return wallets.map((wallet) => found.get(wallet) ?? null);
 }

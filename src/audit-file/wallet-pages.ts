@@ -62,3 +62,22 @@ export function copySlot(page: Buffer, slot: Buffer): void {
 
 /** The bucket-address bits of a key (or of the key in a slot at `at`): its first 48 bits. */
 export const keyNumber = (key: Buffer, at = 0) => key.readUIntLE(at, 6);
+
+/** Pages read at once by forEachSlot: 1 MiB. */
+const SCAN_PAGES = 256;
+
+/** Calls `visit` with every slot of every page in the file from byte `from` on, reading 1 MiB at a time. */
+export function forEachSlot(fd: number, from: number, visit: (page: Buffer, at: number) => void): void {
+  const chunk = Buffer.allocUnsafe(SCAN_PAGES * PAGE);
+  for (let position = from; ;) {
+    const got = readSync(fd, chunk, 0, chunk.length, position);
+    const pages = Math.floor(got / PAGE);
+    for (let p = 0; p < pages; p++) {
+      const base = p * PAGE;
+      const count = Math.min(chunk.readUInt16LE(base), SLOTS);
+      for (let i = 0; i < count; i++) visit(chunk, base + PAGE_HEAD + i * SLOT);
+    }
+    if (pages === 0) return;
+    position += pages * PAGE;
+  }
+}

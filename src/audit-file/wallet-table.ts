@@ -12,7 +12,7 @@
 import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  HASH_AT, PAGE, PAGE_HEAD, POS_AT, SLOT, SLOTS, addSlot, copySlot, findSlot, keyNumber, readPage, setSlot, writeAll,
+  HASH_AT, PAGE, PAGE_HEAD, POS_AT, SLOT, SLOTS, addSlot, copySlot, findSlot, forEachSlot, keyNumber, readPage, setSlot, writeAll,
 } from './wallet-pages.js';
 
 export { KEY_BYTES } from './wallet-pages.js';
@@ -112,6 +112,15 @@ export class WalletTable {
     this.wallets++;
     while (this.wallets > LOAD * SLOTS * this.buckets()) this.splitNext();
     return 0;
+  }
+
+  /**
+   * Calls `visit` with the key of every slot in both files, reachable or not (a crash
+   * in a split can leave unreachable copies): every wallet held, and perhaps a few more.
+   */
+  forEachKey(visit: (page: Buffer, at: number) => void): void {
+    forEachSlot(this.fd, PAGE, visit);
+    forEachSlot(this.overflow, 0, visit);
   }
 
   /** Records that every head up to `pos` is written; recovery replays only what follows. */

@@ -7,6 +7,7 @@ import { freePort, printComparison, runLoad, spawnNode, stop, type LoadResult } 
 import { tradeBody } from './trade-body.js';
 import { runWrk, wrkAvailable } from './wrk.js';
 import { runMcpLoad } from './mcp-scenario.js';
+import { runDevnetScenarios } from './devnet-scenarios.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
@@ -53,6 +54,10 @@ async function main(): Promise<void> {
       printComparison(wrkBaseline, wrkSubject);
     } else {
       process.stdout.write('\nwrk not installed (apt-get install wrk): skipping the wrk comparison\n');
+    }
+    if (process.env.BENCH_DEVNET !== '0') {
+      process.stdout.write('\nThe embedded devnet (chain reads on the path), against the autocannon echo above\n');
+      await runDevnetScenarios(baseline, { connections, seconds, nodeFlags: SERVICE_NODE_FLAGS });
     }
   } finally {
     await Promise.all([stop(echo), stop(service)]);

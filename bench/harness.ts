@@ -16,12 +16,12 @@ export { freePort };
 
 /** Spawns a node script and resolves once `ready` matches a line of its output. */
 export function spawnNode(
-  script: string, args: string[], env: NodeJS.ProcessEnv, ready: RegExp, nodeFlags: string[] = [],
+  script: string, args: string[], env: NodeJS.ProcessEnv, ready: RegExp, nodeFlags: string[] = [], readyWithinMs = 30_000,
 ): Promise<ChildProcess> {
   const child = spawn(process.execPath, [...nodeFlags, script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let seen = '';
-    const timer = setTimeout(() => reject(new Error(`${script} did not become ready:\n${seen}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`${script} did not become ready:\n${seen}`)), readyWithinMs);
     const onData = (chunk: Buffer) => {
       seen += chunk.toString();
       if (ready.test(seen)) {

@@ -2,10 +2,8 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, truncateSync, writeFileSync, appendFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { AuditRecord } from '../../src/audit/audit-log.js';
 import { AuditVerifier } from '../../src/audit-verify/audit-verifier.js';
@@ -13,18 +11,10 @@ import { FileAuditLog } from '../../src/audit-file/file-audit-log.js';
 import { INDEX_FILE_NAME } from '../../src/audit-file/record-index.js';
 import { OVERFLOW_FILE_NAME, TABLE_FILE_NAME } from '../../src/audit-file/wallet-table.js';
 import { checkChain, sampleEntry } from '../support/audit-fixtures.js';
+import { useTempDirs } from '../support/temp-dirs.js';
 
 const BOOT_ID = '/proc/sys/kernel/random/boot_id';
-const dirs: string[] = [];
-after(async () => {
-  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'audit-index-test-'));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = useTempDirs('audit-index-test-');
 
 const wallet = (n: number) => `0x${(n + 1).toString(16).padStart(40, '0')}`;
 

@@ -2,28 +2,19 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { mkdtemp, rm, type FileHandle } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { DirectoryLocked, LOCK_FILE_NAME } from '../../src/audit-file/dir-lock.js';
 import { FileAuditLog, type FileAuditLogOptions } from '../../src/audit-file/file-audit-log.js';
 import type { AuditRecord } from '../../src/audit/audit-log.js';
 import { WALLET_A, WALLET_B, ZEROS, checkChain, sampleEntry } from '../support/audit-fixtures.js';
 import { auditLogContract } from '../support/audit-log-contract.js';
 import { waitUntil } from '../support/wait-until.js';
+import { useTempDirs } from '../support/temp-dirs.js';
 
-const dirs: string[] = [];
-after(async () => {
-  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'audit-file-test-'));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = useTempDirs('audit-file-test-');
 
 auditLogContract({
   name: 'FileAuditLog',

@@ -2,10 +2,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { ZERO_HASH } from '../../src/audit/audit-log.js';
 import { walletKey } from '../../src/audit-file/audit-index.js';
 import { FileAuditLog, type FileAuditLogOptions } from '../../src/audit-file/file-audit-log.js';
@@ -13,17 +11,9 @@ import { INDEX_FILE_NAME } from '../../src/audit-file/record-index.js';
 import { WalletFilter } from '../../src/audit-file/wallet-filter.js';
 import { OVERFLOW_FILE_NAME, TABLE_FILE_NAME } from '../../src/audit-file/wallet-table.js';
 import { sampleEntry } from '../support/audit-fixtures.js';
+import { useTempDirs } from '../support/temp-dirs.js';
 
-const dirs: string[] = [];
-after(async () => {
-  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'audit-filter-test-'));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = useTempDirs('audit-filter-test-');
 
 const wallet = (n: number) => `0x${(n + 1).toString(16).padStart(40, '0')}`;
 /** The log's filter, which the log keeps to itself. */

@@ -55,7 +55,7 @@ export function tooManyRequests(retryAfterMs: number, limit: number, windowMs: n
 }
 
 /** Two different Content-Length values; the edge closes the connection after it. */
-export function conflictingLength(): PlainResponse {
+export function conflictingContentLength(): PlainResponse {
   return errorResponse('conflicting_content_length');
 }
 

@@ -3,7 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import { loadNativeUws } from './uws.js';
 import { readBody, BodyTooLarge } from './body.js';
-import { conflictingLength, internalError, methodNotAllowed, notFound, payloadTooLarge, uriTooLong } from './responses.js';
+import { conflictingContentLength, internalError, methodNotAllowed, notFound, payloadTooLarge, uriTooLong } from './responses.js';
 import type { Handler, PlainRequest, PlainResponse, Route } from './types.js';
 
 export interface EdgeOptions {
@@ -57,7 +57,7 @@ function registerRoutes(app: TemplatedApp, routes: Route[], options: EdgeOptions
 
 function fixedHandler(response: PlainResponse) {
   return (res: HttpResponse, req: HttpRequest) => {
-    const refused = framingProblem(req);
+    const refused = framingProblem(req, copyHeaders(req).conflictingLength);
     writeResponse(res, refused ?? response, refused !== null);
   };
 }
@@ -67,15 +67,9 @@ function fixedHandler(response: PlainResponse) {
  * MAX_TARGET_BYTES (414), and two different Content-Length values, the
  * request-smuggling shape of RFC 9112 section 6.3 (400). Both close the connection.
  */
-function framingProblem(req: HttpRequest): PlainResponse | null {
+function framingProblem(req: HttpRequest, conflictingLength: boolean): PlainResponse | null {
   if (req.getUrl().length + (req.getQuery() ?? '').length > MAX_TARGET_BYTES) return uriTooLong(MAX_TARGET_BYTES);
-  const first = req.getHeader('content-length');
-  if (first === '') return null;
-  let conflict = false;
-  req.forEach((key, value) => {
-    if (key === 'content-length' && value !== first) conflict = true;
-  });
-  return conflict ? conflictingLength() : null;
+  return conflictingLength ? conflictingContentLength() : null;
 }
 
 function edgeHandler(route: Route, options: EdgeOptions) {
@@ -86,10 +80,11 @@ function edgeHandler(route: Route, options: EdgeOptions) {
       state.aborted = true;
     });
     try {
-      const refused = framingProblem(req);
-      if (refused) return writeResponse(res, refused, true);
       // uWS request objects live on the stack: copy everything before the first await.
-      const request = copyRequest(res, req, names);
+      const { headers, conflictingLength } = copyHeaders(req);
+      const refused = framingProblem(req, conflictingLength);
+      if (refused) return writeResponse(res, refused, true);
+      const request = copyRequest(res, req, names, headers);
       const body = route.readsBody ? readBody(res, request.headers, options.maxBodyBytes) : Promise.resolve(null);
       void respond(res, state, route.handler, request, body, options);
     } catch (error) {
@@ -130,11 +125,18 @@ async function respond(
   res.cork(() => writeWire(res, wire, close));
 }
 
-function copyRequest(res: HttpResponse, req: HttpRequest, names: string[]): PlainRequest {
+/** Every header, in one pass that also notices a second, different Content-Length. */
+function copyHeaders(req: HttpRequest): { headers: Record<string, string>; conflictingLength: boolean } {
   const headers: Record<string, string> = {};
+  let conflictingLength = false;
   req.forEach((key, value) => {
+    if (key === 'content-length' && headers[key] !== undefined && headers[key] !== value) conflictingLength = true;
     headers[key] = value;
   });
+  return { headers, conflictingLength };
+}
+
+function copyRequest(res: HttpResponse, req: HttpRequest, names: string[], headers: Record<string, string>): PlainRequest {
   const params: Record<string, string> = {};
   names.forEach((name, index) => {
     params[name] = decodeSegment(req.getParameter(index) ?? '');

@@ -27,7 +27,7 @@ export function createMcpServer(identity: ServerIdentity, deps: McpToolDeps): Se
   const handlers = toolHandlers(deps);
   pinProtocolVersion(server);
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
-  server.setRequestHandler(CallToolRequestSchema, (request) => callTool(handlers, request.params.name, request.params.arguments));
+  server.setRequestHandler(CallToolRequestSchema, (request) => callTool(handlers, request.params.name, request.params.arguments, deps.log));
   return server;
 }
 

@@ -1,6 +1,7 @@
 // What each MCP tool does: validate its arguments with the listed schema, then call its adapter.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { EntryDeps } from '../evaluation/entry.js';
+import { INTERNAL_ERROR, logFailure, type Logger } from '../failures.js';
 import { compileValidator, type Validator } from '../schemas/validator.js';
 import type { McpTradeRequest } from '../schemas/trade.js';
 import { checkTokenSafety, simulateBalance, supportedAssets, verifyAuditTrail, type CapabilityDeps } from './capability-tools.js';
@@ -33,7 +34,7 @@ export function toolHandlers(deps: McpToolDeps): Map<string, ToolHandler> {
 }
 
 /** Validates the arguments with the same compiled schema the tool lists, then runs the handler. */
-export async function callTool(handlers: Map<string, ToolHandler>, name: string, args: unknown): Promise<CallToolResult> {
+export async function callTool(handlers: Map<string, ToolHandler>, name: string, args: unknown, log: Logger): Promise<CallToolResult> {
   const handler = handlers.get(name);
   const validate = validators.get(name);
   if (!handler || !validate) return failure(`unknown tool ${name}`, { code: 'not_found' });
@@ -43,8 +44,9 @@ export async function callTool(handlers: Map<string, ToolHandler>, name: string,
   }
   try {
     return await handler(checked.value);
-  } catch {
+  } catch (error) {
     // Adapters answer their own failures; anything that still escapes is this service's fault.
+    logFailure(log, `mcp ${name}`, INTERNAL_ERROR, error);
     return failure(`${name} failed: an internal step failed`, { code: 'internal_error' });
   }
 }

@@ -10,11 +10,13 @@ import { simulateBalanceRoutes } from './api/simulate-balance.js';
 import { tokenSafetyRoutes } from './api/token-safety.js';
 import { createMcpServer } from './mcp/server.js';
 import { McpSessions } from './mcp/sessions.js';
-import type { McpToolDeps, PaymentTerms } from './mcp/tool-handlers.js';
+import type { McpToolDeps } from './mcp/tool-handlers.js';
 import { AccessTokens } from './auth/access-tokens.js';
 import { loadJwtSecret } from './auth/jwt-secret.js';
 import { SignIn } from './auth/sign-in.js';
 import { attachChain, type ChainContext } from './assembly/attach-chain.js';
+import { attachPaidChannel } from './assembly/paid-channel.js';
+import { x402Routes } from './api/x402-analyze.js';
 import { chainFacts, type ChainFacts } from './assembly/fact-sources.js';
 import { ChainHoldingsReader } from './chain/holdings.js';
 import { assetRoutes } from './api/assets.js';
@@ -41,7 +43,7 @@ import { MemoryStore } from './store/memory-store.js';
 import { RedisStore } from './store/redis-store.js';
 import { ALWAYS_USABLE } from './store/store-state.js';
 import { GuardedStore } from './store/store-unavailable.js';
-import { PATHS, PAYMENT, SERVICE, VERSIONS } from './catalogue/published-facts.js';
+import { SERVICE, VERSIONS } from './catalogue/published-facts.js';
 
 export interface Service {
   port: number;
@@ -131,10 +133,12 @@ async function buildRoutes(
   const token = chain.registry.serviceToken;
   const holdings = chain.client && token ? new ChainHoldingsReader(chain.client, { address: token.address as Address, decimals: token.decimals }, now) : null;
   const signIn = new SignIn(store, signInSettings(config, chain.registry.chainId), chain.client, now);
+  const paidChannel = closers.add(await attachPaidChannel(config, chain, analyze, store, publicBase(config), log), (p) => p.close());
+  if (paidChannel.off) log(`x402: paid evaluation is off: ${paidChannel.off}`);
   const mcp: McpToolDeps = {
     entry: analyze,
     registry: chain.registry,
-    payment: paymentTerms(config, chain),
+    paid: paidChannel.paid,
     safety: facts.safety,
     balances: facts.balances,
     verifier,
@@ -150,6 +154,7 @@ async function buildRoutes(
     // Sign-in and bearer routes answer 503 store_lost_state while the shared store cannot be trusted.
     ...guardStoreRoutes(evaluation.storeState ?? ALWAYS_USABLE, [
       ...analyzeRoutes(analyze, { tokens, holdings }),
+      ...x402Routes(paidChannel.paid),
       ...authRoutes({ tokens, signIn, holdings, limiter, log }),
       ...policyRoutes({ tokens, holdings, store, log }),
     ]),
@@ -174,24 +179,6 @@ function statusSources(config: Readonly<Config>, chain: ChainContext, evaluation
 
 function publicBase(config: Readonly<Config>): string {
   return (config.publicBaseUrl ?? `http://${config.host}:${config.port}`).replace(/\/$/, '');
-}
-
-/**
- * Spec "x402 payment": 100000 base units (0.10) of the 6-decimal settlement stablecoin,
- * 300 s validity. The devnet's deployer receives payments unless PAY_TO_ADDRESS says otherwise.
- */
-function paymentTerms(config: Readonly<Config>, chain: ChainContext): PaymentTerms | null {
-  const asset = chain.registry.settlementAsset;
-  const payTo = config.payToAddress ?? chain.devnet?.deployer ?? null;
-  if (!asset || !payTo) return null;
-  return {
-    network: `eip155:${chain.registry.chainId}`,
-    asset: asset.address,
-    amount: PAYMENT.amountBaseUnits,
-    pay_to: payTo,
-    resource: `${publicBase(config)}${PATHS.x402Analyze}`,
-    max_timeout_seconds: PAYMENT.maxTimeoutSeconds,
-  };
 }
 
 /** SIWE binds messages to the service's authority: PUBLIC_BASE_URL when set, else host:port. */

@@ -19,6 +19,7 @@ export const ConfigSchema = Type.Object({
   REGISTRY_FILE: Type.Optional(Type.String({ minLength: 1 })),
   JWT_SECRET: Type.Optional(Type.String({ minLength: 32 })),
   PAY_TO_ADDRESS: Type.Optional(Address),
+  FACILITATOR_URL: Type.Optional(Url),
   PUBLIC_BASE_URL: Type.Optional(Url),
   WORKERS: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })),
   MAX_BODY_BYTES: Type.Optional(Type.Integer({ minimum: 1024, maximum: 16 * 1024 * 1024 })),
@@ -60,6 +61,8 @@ export interface Config {
   registryFile: string | null;
   jwtSecret: string | null;
   payToAddress: string | null;
+  /** The x402 facilitator; unset on the embedded devnet means the service starts its own on loopback. */
+  facilitatorUrl: string | null;
   publicBaseUrl: string | null;
   workers: number;
   maxBodyBytes: number;
@@ -126,6 +129,7 @@ function resolveConfig(raw: RawConfig): Config {
     registryFile: raw.REGISTRY_FILE ? resolve(raw.REGISTRY_FILE) : null,
     jwtSecret: raw.JWT_SECRET ?? null,
     payToAddress: raw.PAY_TO_ADDRESS ?? null,
+    facilitatorUrl: raw.FACILITATOR_URL ? raw.FACILITATOR_URL.replace(/\/+$/, '') : null,
     publicBaseUrl: raw.PUBLIC_BASE_URL ?? null,
     workers: raw.WORKERS ?? Math.max(1, availableParallelism()),
     maxBodyBytes: raw.MAX_BODY_BYTES ?? 64 * 1024,

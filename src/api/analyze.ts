@@ -68,7 +68,7 @@ async function analyze(deps: AnalyzeDeps, request: PlainRequest, caller: Caller,
 }
 
 /** An evaluation answer in REST's wire form: the verdict, the 503 error verdict, a 429, or a 422 at `request_id`. */
-function restAnswer(answer: EvaluationAnswer): PlainResponse {
+export function restAnswer(answer: EvaluationAnswer): PlainResponse {
   switch (answer.kind) {
     case 'verdict':
       return json(200, answer.verdict);
@@ -89,5 +89,7 @@ function restAnswer(answer: EvaluationAnswer): PlainResponse {
         ],
         answer.code,
       );
+    case 'unsettled':
+      return errorResponse(answer.code, answer.message);
   }
 }

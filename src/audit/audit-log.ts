@@ -12,6 +12,24 @@ export interface AuditEntry {
   tier: number;
   price_usd: number;
   price_source: string;
+  /** Paid verdicts only (channel `x402`): the payment that bought this verdict. */
+  payment?: AuditPayment;
+}
+
+/**
+ * The EIP-3009 authorization that paid for a verdict and the transfer that settled it, so an
+ * auditor can tie the record to one on-chain transfer (`AuthorizationUsed(payer, nonce)`).
+ */
+export interface AuditPayment {
+  payer: string;
+  /** The authorization nonce, 0x and 64 hex digits. */
+  nonce: string;
+  transaction: string;
+  network: string;
+  asset: string;
+  /** Base units. */
+  amount: string;
+  pay_to: string;
 }
 
 /**

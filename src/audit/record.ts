@@ -48,12 +48,14 @@ function checkLinks(seq: number, ts: number, prevHash: string, walletPrevHash: s
 export function recordBody(
   entry: AuditEntry, seq: number, ts: number, prevHash: string, walletPrevHash: string,
 ): AuditRecordBody {
-  return {
+  const body: AuditRecordBody = {
     seq, ts, wallet: normalizeWallet(entry.wallet), channel: entry.channel, request: entry.request,
     decision: entry.decision, risk_score: entry.risk_score, reasons: entry.reasons, tier: entry.tier,
     price_usd: entry.price_usd, price_source: entry.price_source,
     prev_hash: prevHash, wallet_prev_hash: walletPrevHash,
   };
+  if (entry.payment) body.payment = { ...entry.payment };
+  return body;
 }
 
 /**
@@ -137,6 +139,8 @@ function stringArrayText(values: unknown): string | null {
  * numbers) returns null and goes through the library; a property test holds the two equal.
  */
 export function fastCanonicalJson(body: AuditRecordBody): string | null {
+  // Paid records (a nested payment) are rare beside a settlement's latency: the library writes them.
+  if (body.payment !== undefined) return null;
   const parts = [
     quote(body.channel), quote(body.decision), quote(body.prev_hash), quote(body.price_source),
     numberText(body.price_usd), stringArrayText(body.reasons), flatObjectText(body.request),
@@ -196,7 +200,7 @@ export function lineHashMatches(line: Uint8Array, sha256hex: Sha256Hex): boolean
   return sha256hex(canonicalBytes(line)) === prefix;
 }
 
-const FIELD_TYPES: Record<keyof AuditRecordBody, string> = {
+const FIELD_TYPES: Record<Exclude<keyof AuditRecordBody, 'payment'>, string> = {
   seq: 'number', ts: 'number', wallet: 'string', channel: 'string', request: 'object',
   decision: 'string', risk_score: 'number', reasons: 'object', tier: 'number', price_usd: 'number',
   price_source: 'string', prev_hash: 'string', wallet_prev_hash: 'string',
@@ -209,8 +213,19 @@ function checkBody(value: unknown): AuditRecordBody {
     if (typeof body[key] !== type || body[key] === null) throw new AuditRecordError(`audit line field ${key} is not a ${type}`);
   }
   if (!Array.isArray(body.reasons) || Array.isArray(body.request)) throw new AuditRecordError('audit line reasons/request malformed');
-  if (Object.keys(body).length !== 13) throw new AuditRecordError('audit line has unexpected fields');
+  const fields = Object.keys(body).length;
+  if (body.payment !== undefined) checkPayment(body.payment);
+  if (fields !== (body.payment === undefined ? 13 : 14)) throw new AuditRecordError('audit line has unexpected fields');
   return body as unknown as AuditRecordBody;
+}
+
+const PAYMENT_FIELDS = ['payer', 'nonce', 'transaction', 'network', 'asset', 'amount', 'pay_to'];
+
+function checkPayment(payment: unknown): void {
+  const ok = typeof payment === 'object' && payment !== null && !Array.isArray(payment) &&
+    Object.keys(payment).length === PAYMENT_FIELDS.length &&
+    PAYMENT_FIELDS.every((key) => typeof (payment as Record<string, unknown>)[key] === 'string');
+  if (!ok) throw new AuditRecordError('audit line payment malformed');
 }
 
 /**

@@ -46,7 +46,7 @@ export const ERRORS = {
   },
   payment_refused: {
     status: 402, message: 'The payment was refused',
-    meaning: 'The payment does not match the terms, was already used, or did not settle; nothing was charged without a verdict.',
+    meaning: 'The payment does not match the terms, was already used, or did not settle; the body carries the challenge again and `reason` says why (README "Paying per call"). Nothing was charged without a verdict.',
   },
   wallet_mismatch: {
     status: 403, message: 'The wallet in the body is not the signed-in wallet',
@@ -76,6 +76,10 @@ export const ERRORS = {
   store_lost_state: {
     status: 503, message: 'the shared store lost state',
     meaning: 'The shared store came back without data this service had seen; evaluations and sign-ins stop until an operator acts.',
+  },
+  facilitator_unavailable: {
+    status: 503, message: 'the x402 facilitator did not answer',
+    meaning: 'The facilitator that verifies and settles payments is unreachable, timed out or failed; no verdict was released and nothing was charged. Retry with the same payment.',
   },
   scoring_unavailable: { status: 503, message: 'the scoring pool did not answer', meaning: 'The risk engine\'s worker pool failed.' },
   audit_unavailable: {

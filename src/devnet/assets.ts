@@ -39,7 +39,7 @@ export const DEPLOYER_HOSTILE_TOKENS = 1_000_000n;
 
 /** What each demo wallet holds, in whole tokens. */
 export const WALLET_STOCK_TOKENS = 10n;
-export const WALLET_STABLE_USD = 100_000n;
+export const WALLET_STABLE_USD = 1_000n;
 export const WALLET_HOSTILE_TOKENS = 100n;
 
 /** Uniswap v4 pool parameters for every devnet pool. */

@@ -1,6 +1,7 @@
 // `npm run devnet`: starts the embedded devnet, writes its registry and address book, serves until interrupted.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { WALLET_STABLE_USD } from './assets.js';
 import { startDevnet, type Devnet } from './devnet.js';
 
 const KEY_WARNING = "These are anvil's well-known development keys: they are public, never use them with real funds.";
@@ -26,6 +27,8 @@ function addressBook(devnet: Devnet): unknown {
     chain_id: devnet.chainId,
     rpc_url: devnet.rpcUrl,
     deployer: devnet.deployer,
+    facilitator: devnet.facilitator,
+    treasury: devnet.treasury,
     contracts: devnet.contracts,
     pools: devnet.pools,
     stale_feeds: devnet.staleFeeds,
@@ -41,7 +44,7 @@ function summary(devnet: Devnet, registryPath: string, addressesPath: string): s
     return `  ${asset.symbol.padEnd(5)} ${asset.contract_address}  feed ${asset.price_feed}  $${asset.default_price_usd}${stale}`;
   });
   const wallets = devnet.wallets.map((w) => {
-    const holdings = `${String(w.serviceTokens).padStart(5)} service tokens`;
+    const holdings = `${String(w.serviceTokens).padStart(5)} service tokens, ${WALLET_STABLE_USD} USDC`;
     return `  ${w.label}  tier ${w.tier}  ${holdings}  ${w.address}  key ${w.privateKey}`;
   });
   return [
@@ -50,6 +53,7 @@ function summary(devnet: Devnet, registryPath: string, addressesPath: string): s
     ...assets,
     `  service token ${contracts.serviceToken}  stablecoin (USDC, 6 decimals, EIP-3009) ${contracts.stablecoin}`,
     `  Uniswap v4 PoolManager ${contracts.poolManager}  StateView ${contracts.stateView}  SwapHelper ${contracts.swapHelper}`,
+    `  x402 payments go to the treasury ${devnet.treasury}; the facilitator account ${devnet.facilitator.address} pays the gas`,
     'Demo wallets:',
     ...wallets,
     KEY_WARNING,

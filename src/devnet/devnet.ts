@@ -12,7 +12,7 @@ import { deployTokens, type TokenDeployment } from './deploy-tokens.js';
 import { installMulticall3 } from './multicall.js';
 import { TxSender } from './sender.js';
 import { repoRoot } from './sources.js';
-import { ANVIL_ACCOUNT_COUNT, ANVIL_MNEMONIC, DEPLOYER, demoWallets, type DemoWallet } from './wallets.js';
+import { ANVIL_ACCOUNT_COUNT, ANVIL_MNEMONIC, DEPLOYER, FACILITATOR_ACCOUNT, TREASURY, demoWallets, type DemoWallet } from './wallets.js';
 
 export type { DemoWallet } from './wallets.js';
 export type { DevnetPool } from './deploy-pools.js';
@@ -53,6 +53,10 @@ export interface Devnet {
   /** Anvil account 0: deployed and owns every contract (owner of feeds, tokens, PoolManager). */
   deployer: Address;
   deployerPrivateKey: Hex;
+  /** Anvil account 8: the embedded x402 facilitator settles payments with it and pays the gas. */
+  facilitator: { address: Address; privateKey: Hex };
+  /** Anvil account 9: where x402 payments go unless PAY_TO_ADDRESS says otherwise. */
+  treasury: Address;
   /** Registry symbols whose feed was deployed stale. */
   staleFeeds: string[];
   anvil: { pid: number; port: number };
@@ -132,6 +136,8 @@ async function deploy(
     wallets: demoWallets(),
     deployer: DEPLOYER.address,
     deployerPrivateKey: DEPLOYER.privateKey,
+    facilitator: { ...FACILITATOR_ACCOUNT },
+    treasury: TREASURY,
     staleFeeds: tokens.stocks.filter((stock) => stock.asset.staleFeed).map((stock) => stock.asset.symbol),
     anvil: { pid: anvil.pid, port: anvil.port },
     exited: anvil.exited,

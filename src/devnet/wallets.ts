@@ -8,7 +8,7 @@ import type { Address, Hex } from 'viem';
 export const ANVIL_MNEMONIC = 'test test test test test test test test test test test junk';
 export const ANVIL_ACCOUNT_COUNT = 10;
 
-/** Accounts 0..7 of ANVIL_MNEMONIC (m/44'/60'/0'/0/i); the test checks them against anvil. */
+/** Accounts 0..9 of ANVIL_MNEMONIC (m/44'/60'/0'/0/i); the test checks them against anvil. */
 export const ANVIL_DEV_ACCOUNTS: readonly { address: Address; privateKey: Hex }[] = [
   { address: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', privateKey: '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80' },
   { address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', privateKey: '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d' },
@@ -18,6 +18,8 @@ export const ANVIL_DEV_ACCOUNTS: readonly { address: Address; privateKey: Hex }[
   { address: '0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc', privateKey: '0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba' },
   { address: '0x976EA74026E726554dB657fA54763abd0C3a0aa9', privateKey: '0x92db14e403b83dfe3df233f83dfa3a0d7096f21ca9b0d6d6b8d88b2b4ec1564e' },
   { address: '0x14dC79964da2C08b23698B3D3cc7Ca32193d9955', privateKey: '0x4bbbf85ce3377467afe5d46f804f221813b2bb87f24d81f60f1fcdbf7cbf4356' },
+  { address: '0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f', privateKey: '0xdbda1821b80551c9d65939329250298aa3472ba22feea921c0cf5d620ea67b97' },
+  { address: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720', privateKey: '0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6' },
 ];
 
 export interface DemoWallet {
@@ -33,6 +35,15 @@ export interface DemoWallet {
 
 /** Account 0 deploys and owns everything; a fixed deployer and order give fixed addresses. */
 export const DEPLOYER = ANVIL_DEV_ACCOUNTS[0];
+
+/**
+ * Account 8 is the embedded x402 facilitator: it submits `transferWithAuthorization` and pays
+ * the gas. It holds no stablecoin, so a payment it settles never moves its own funds.
+ */
+export const FACILITATOR_ACCOUNT = ANVIL_DEV_ACCOUNTS[8];
+
+/** Account 9 receives x402 payments on the devnet (PAY_TO_ADDRESS's default): not a demo wallet, not the deployer. */
+export const TREASURY: Address = ANVIL_DEV_ACCOUNTS[9].address;
 
 /** Accounts 5..7 own the 2-of-3 multisig, so its owners can really sign proposals. */
 export const MULTISIG_OWNERS: readonly Address[] = ANVIL_DEV_ACCOUNTS.slice(5, 8).map((account) => account.address);

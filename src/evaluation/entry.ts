@@ -5,7 +5,7 @@ import type { ErrorCode } from '../catalogue/errors.js';
 import { describeFailure, logFailure } from '../failures.js';
 import type { Tier } from '../risk/types.js';
 import type { Verdict } from '../schemas/trade.js';
-import { errorVerdict, evaluateTrade, type Channel, type ErrorVerdict, type EvaluationDeps, type EvaluationRequest } from './evaluate-trade.js';
+import { errorVerdict, evaluateTrade, type Channel, type ErrorVerdict, type EvaluationDeps, type EvaluationRequest, type Settle } from './evaluate-trade.js';
 import type { IdempotencyCache } from './idempotency.js';
 
 export interface EntryDeps {
@@ -31,6 +31,8 @@ export interface Caller {
   channel: Channel;
   tier: Tier;
   entitledTier?: Tier;
+  /** Paid channels: collects the payment between scoring and recording (see EvaluationRequest). */
+  settle?: Settle;
 }
 
 /** What every channel renders: a verdict, or a catalogued refusal with what the caller needs to act on it. */
@@ -38,13 +40,15 @@ export type EvaluationAnswer =
   | { kind: 'verdict'; verdict: Verdict }
   | { kind: 'error'; code: ErrorCode; verdict: ErrorVerdict }
   | { kind: 'limited'; code: 'rate_limited'; message: string; retryAfterMs: number; limit: number; windowMs: number }
-  | { kind: 'conflict'; code: 'idempotency_conflict'; message: string; requestId: string | null };
+  | { kind: 'conflict'; code: 'idempotency_conflict'; message: string; requestId: string | null }
+  | { kind: 'unsettled'; code: ErrorCode; message: string };
 
 export async function evaluateOnce(deps: EntryDeps, trade: ChannelTrade, caller: Caller): Promise<EvaluationAnswer> {
   const request = evaluationRequest(trade, caller);
   const outcome = await runOnce(deps, request);
   switch (outcome.kind) {
     case 'verdict':
+    case 'unsettled':
       return outcome;
     case 'error':
       return { kind: 'error', code: outcome.verdict.code, verdict: outcome.verdict };
@@ -81,6 +85,7 @@ function evaluationRequest(trade: ChannelTrade, caller: Caller): EvaluationReque
     tier: caller.tier,
     entitledTier: caller.entitledTier,
     channel: caller.channel,
+    settle: caller.settle,
   };
 }
 

@@ -1,6 +1,6 @@
 // The evaluation pipeline: rate window -> gather facts -> score in the pool -> audit -> verdict.
 import { walletWindowKey } from '../store/keys.js';
-import type { AuditLog, AuditRecord } from '../audit/audit-log.js';
+import type { AuditLog, AuditPayment, AuditRecord } from '../audit/audit-log.js';
 import type { RateLimits } from '../config.js';
 import type { RiskResult, Tier, TradeInput } from '../risk/types.js';
 import { tierPolicy } from '../risk/tiers.js';
@@ -37,12 +37,26 @@ export interface EvaluationRequest {
   /** REST only: the tier the wallet's holdings grant, when `tier` is a preview of another. */
   entitledTier?: Tier;
   channel: Channel;
+  /**
+   * Paid channels: collects the payment once the verdict is scored and before it is recorded,
+   * so nothing is charged for an `error` or a full window, and no verdict is recorded or sent
+   * unpaid. What it settles goes into the audit record.
+   */
+  settle?: Settle;
 }
+
+export type Settle = (scored: { decision: string; risk_score: number }) => Promise<Settlement>;
+
+/** A settled payment, or why it was not: the evaluation then stops with nothing recorded. */
+export type Settlement =
+  | { settled: true; payment: AuditPayment }
+  | { settled: false; code: ErrorCode; message: string };
 
 export type EvaluationOutcome =
   | { kind: 'verdict'; verdict: Verdict }
   | { kind: 'limited'; retryAfterMs: number; limit: number; windowMs: number }
-  | { kind: 'error'; verdict: ErrorVerdict };
+  | { kind: 'error'; verdict: ErrorVerdict }
+  | { kind: 'unsettled'; code: ErrorCode; message: string };
 
 /** Fails closed: any fact, store, pool or audit failure becomes an `error` outcome, never a verdict. */
 export async function evaluateTrade(deps: EvaluationDeps, request: EvaluationRequest): Promise<EvaluationOutcome> {
@@ -62,6 +76,13 @@ export async function evaluateTrade(deps: EvaluationDeps, request: EvaluationReq
     const input = await gatherFacts(deps, request.trade, tierPolicy(request.tier), facts, request.entitledTier);
     step = 'scoring';
     const result = await deps.scorer.score(input);
+    let payment: AuditPayment | undefined;
+    if (request.settle) {
+      step = 'payment settlement';
+      const settlement = await request.settle(result);
+      if (!settlement.settled) return { kind: 'unsettled', code: settlement.code, message: settlement.message };
+      payment = settlement.payment;
+    }
     step = 'audit append';
     const record = await deps.audit.append({
       wallet,
@@ -73,6 +94,7 @@ export async function evaluateTrade(deps: EvaluationDeps, request: EvaluationReq
       tier: request.tier,
       price_usd: input.price.usd,
       price_source: input.price.source,
+      ...(payment ? { payment } : {}),
     });
     return { kind: 'verdict', verdict: toVerdict(request, result, record, input.safety, input.wallet.dailyPnlUsd) };
   } catch (error) {

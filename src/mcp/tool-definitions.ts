@@ -2,7 +2,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { CHANNEL_TIERS, PAYMENT, tierLabel } from '../catalogue/published-facts.js';
 import { Address, TokenDelta } from '../schemas/common.js';
-import { PaymentChallenge } from '../schemas/resources.js';
+import { PaymentChallenge, PaymentReceipt } from '../schemas/resources.js';
 import { McpTradeRequest } from '../schemas/trade.js';
 
 export interface ToolDefinition {
@@ -44,6 +44,7 @@ const PaidTradeInput = Type.Object(
 const ChallengeOrVerdict = Type.Object({
   ...Type.Partial(PaymentChallenge).properties,
   ...Type.Partial(VerdictOutput).properties,
+  payment_response: Type.Optional(PaymentReceipt),
 });
 
 const ERROR_NOTE =
@@ -70,7 +71,12 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
     description:
       `The same evaluation as evaluate_trade at ${tierLabel(PAYMENT.tierGranted)}, paid per call. Call it without ` +
       '`payment_proof` to get the payment challenge (status payment_required: network, asset, amount in base units, pay_to, ' +
-      'resource, max_timeout_seconds); settle it with an x402 client, then call again with the proof to get the verdict. ' +
+      'resource, max_timeout_seconds, and extra: the EIP-712 name and version of the asset). Sign an EIP-3009 ' +
+      'TransferWithAuthorization for exactly those terms with any x402 client, then call again with the same trade and ' +
+      '`payment_proof` set to the base64 JSON x402 payment payload (what the X-PAYMENT or PAYMENT-SIGNATURE header would carry). ' +
+      'The service verifies it, evaluates, settles the payment through its facilitator and returns the verdict with ' +
+      '`payment_response` (the settlement transaction). One payment buys one verdict: the same proof with the same trade ' +
+      'returns the same verdict without a second charge; with another trade it is refused. ' +
       ERROR_NOTE,
     inputSchema: PaidTradeInput,
     outputSchema: ChallengeOrVerdict,

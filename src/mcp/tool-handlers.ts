@@ -7,13 +7,13 @@ import type { McpTradeRequest } from '../schemas/trade.js';
 import { checkTokenSafety, simulateBalance, supportedAssets, verifyAuditTrail, type CapabilityDeps } from './capability-tools.js';
 import { TOOL_DEFINITIONS } from './tool-definitions.js';
 import { failure } from './tool-results.js';
-import { evaluateTrade, evaluateTradePaid, type PaymentTerms } from './trade-tools.js';
-
-export type { PaymentTerms } from './trade-tools.js';
+import type { PaidDeps } from '../x402/paid-evaluation.js';
+import { evaluateTrade, evaluateTradePaid } from './trade-tools.js';
 
 export interface McpToolDeps extends CapabilityDeps {
   entry: EntryDeps;
-  payment: PaymentTerms | null;
+  /** The paid evaluation; null when no settlement asset, payee or facilitator is configured. */
+  paid: PaidDeps | null;
 }
 
 type ToolHandler = (args: Record<string, unknown>) => Promise<CallToolResult>;
@@ -25,7 +25,7 @@ const validators = new Map<string, Validator<Record<string, unknown>>>(
 export function toolHandlers(deps: McpToolDeps): Map<string, ToolHandler> {
   return new Map<string, ToolHandler>([
     ['evaluate_trade', (args) => evaluateTrade(deps.entry, args as McpTradeRequest)],
-    ['evaluate_trade_paid', (args) => evaluateTradePaid(deps.payment, args)],
+    ['evaluate_trade_paid', (args) => evaluateTradePaid(deps.paid, args)],
     ['check_token_safety', (args) => checkTokenSafety(deps, String(args.contract_address))],
     ['simulate_balance', (args) => simulateBalance(deps, args as never)],
     ['get_supported_assets', async () => supportedAssets(deps.registry)],

@@ -1,38 +1,39 @@
 // evaluate_trade and evaluate_trade_paid: the MCP adapter over the evaluation entry.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { CHANNEL_TIERS, PAYMENT, tierLabel } from '../catalogue/published-facts.js';
+import { CHANNEL_TIERS } from '../catalogue/published-facts.js';
 import { evaluateOnce, type ChannelTrade, type EntryDeps, type EvaluationAnswer } from '../evaluation/entry.js';
+import { evaluatePaid, type PaidDeps } from '../x402/paid-evaluation.js';
+import { mcpChallenge } from '../x402/terms.js';
 import { failure, result } from './tool-results.js';
-
-/** The payment challenge's terms (spec "Payment challenge"); null when no settlement asset or payee is set. */
-export interface PaymentTerms {
-  network: string;
-  asset: string;
-  amount: string;
-  pay_to: string;
-  resource: string;
-  max_timeout_seconds: number;
-}
 
 /** MCP is always Tier 1 and shares the per-wallet window with REST (spec "Limits"). */
 export async function evaluateTrade(entry: EntryDeps, args: ChannelTrade): Promise<CallToolResult> {
   return mcpAnswer(await evaluateOnce(entry, args, { channel: 'mcp', tier: CHANNEL_TIERS.mcp }));
 }
 
-/** Without a proof: the payment challenge. Proofs are refused until they can be verified with a facilitator. */
-export async function evaluateTradePaid(payment: PaymentTerms | null, args: Record<string, unknown>): Promise<CallToolResult> {
-  if (!payment) {
-    return failure('paid evaluation is not configured on this service (no settlement asset or PAY_TO_ADDRESS)', { code: 'payment_refused' });
+/**
+ * Without a proof: the payment challenge. With one: the paid evaluation REST runs, the proof
+ * being the base64 payment payload its headers carry; refusals carry the reason and the challenge.
+ */
+export async function evaluateTradePaid(paid: PaidDeps | null, args: Record<string, unknown>): Promise<CallToolResult> {
+  if (!paid) {
+    return failure('paid evaluation is not configured on this service (no settlement asset, PAY_TO_ADDRESS or facilitator)', { code: 'facilitator_unavailable' });
   }
-  if (args.payment_proof === undefined) {
-    return result({
-      status: 'payment_required',
-      ...payment,
-      description: `One trade evaluation at ${tierLabel(PAYMENT.tierGranted)}`,
-      tier_granted: PAYMENT.tierGranted,
-    });
+  const { payment_proof: proof, ...trade } = args;
+  if (proof === undefined) return result(mcpChallenge(paid.terms));
+  const answer = await evaluatePaid(paid, trade as unknown as ChannelTrade, String(proof));
+  switch (answer.kind) {
+    case 'refused':
+      return failure(answer.refusal.message, { code: 'payment_refused', reason: answer.refusal.reason, challenge: mcpChallenge(paid.terms) });
+    case 'failed':
+      return failure(answer.message, { code: answer.code });
+    case 'answered': {
+      const rendered = mcpAnswer(answer.answer);
+      if (!answer.receipt) return rendered;
+      const structured: Record<string, unknown> = { ...rendered.structuredContent, payment_response: answer.receipt };
+      return rendered.isError ? failure(String(structured.error), structured) : result(structured);
+    }
   }
-  return failure('payment proofs cannot be verified on this service yet; no verdict was produced, do not trade', { code: 'payment_refused' });
 }
 
 /** The spec's tool output drops what REST adds (timestamp, contract_risk, daily P&L); refusals carry their code. */
@@ -46,6 +47,7 @@ function mcpAnswer(answer: EvaluationAnswer): CallToolResult {
       return failure(answer.verdict.error ?? 'evaluation failed', { code: answer.code });
     case 'limited':
     case 'conflict':
+    case 'unsettled':
       return failure(answer.message, { code: answer.code });
   }
 }

@@ -110,4 +110,15 @@ export const PaymentChallenge = Type.Object({
   description: Type.String(),
   max_timeout_seconds: Type.Integer(),
   tier_granted: Type.Literal(2),
+  /** Beyond the spec's table: the stablecoin's EIP-712 domain and the x402 version, so a client signs without a lookup. */
+  extra: Type.Object({ name: Type.String(), version: Type.String() }),
+  x402_version: Type.Literal(1),
+});
+
+/** The settlement receipt of a paid verdict, as the PAYMENT-RESPONSE header carries it. */
+export const PaymentReceipt = Type.Object({
+  success: Type.Literal(true),
+  transaction: Type.String(),
+  network: Type.String(),
+  payer: Type.String(),
 });

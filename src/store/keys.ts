@@ -12,6 +12,9 @@ export const policyKey = (wallet: string) => `policy:${wallet.toLowerCase()}`;
 /** A request_id's claim and, once evaluated, its verdict; scoped to channel and wallet. */
 export const idempotencyKey = (scope: string, requestId: string) => `idem:${scope}:${requestId}`;
 
+/** An x402 payment (payer and authorization nonce): its claim and, once settled, the verdict it bought. */
+export const paymentKey = (payer: string, nonce: string) => `x402:${payer.toLowerCase()}:${nonce.toLowerCase()}`;
+
 /** The sign-in messages pending for an address. */
 export const pendingSignInKey = (address: string) => `siwe:${address.toLowerCase()}`;
 

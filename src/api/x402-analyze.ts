@@ -1,0 +1,68 @@
+// POST /api/x402/analyze: the REST adapter of the paid evaluation (x402 v1 challenge; X-PAYMENT or PAYMENT-SIGNATURE).
+import { encodePaymentRequiredHeader, encodePaymentResponseHeader } from '@x402/core/http';
+import type { PaymentRequired } from '@x402/core/types';
+import { PATHS } from '../catalogue/published-facts.js';
+import { parseJsonBody } from '../http/json-body.js';
+import { errorResponse, json } from '../http/responses.js';
+import type { PlainRequest, PlainResponse, Route } from '../http/types.js';
+import { TradeRequest } from '../schemas/trade.js';
+import { compileValidator } from '../schemas/validator.js';
+import { evaluatePaid, type PaidAnswer, type PaidDeps } from '../x402/paid-evaluation.js';
+import { refusal, type Refusal } from '../x402/refusals.js';
+import { challengeBody, type PaymentTerms } from '../x402/terms.js';
+import { restAnswer } from './analyze.js';
+
+const validateTrade = compileValidator(TradeRequest, 'body');
+
+/** Browsers may read the receipt only if the response says so. */
+const EXPOSED = 'PAYMENT-RESPONSE, X-PAYMENT-RESPONSE, PAYMENT-REQUIRED';
+
+const NO_PAYMENT = 'a payment is required: send it in X-PAYMENT (x402 v1) or PAYMENT-SIGNATURE (x402 v2)';
+
+/** `paid` is null when no settlement asset, payee or facilitator is configured: the route then answers 503. */
+export function x402Routes(paid: PaidDeps | null): Route[] {
+  return [{ method: 'post', pattern: PATHS.x402Analyze, readsBody: true, handler: (request) => analyzePaid(paid, request) }];
+}
+
+async function analyzePaid(paid: PaidDeps | null, request: PlainRequest): Promise<PlainResponse> {
+  // Input first: a 422 never touches the payment, which can then pay for a valid request.
+  const parsed = parseJsonBody(request, validateTrade);
+  if (!parsed.ok) return parsed.response;
+  if (!paid) return errorResponse('facilitator_unavailable', 'paid evaluation is not configured on this service (no settlement asset, PAY_TO_ADDRESS or facilitator)');
+  const header = paymentHeader(request);
+  if (header === null) return challenge(paid.terms, NO_PAYMENT);
+  if (typeof header !== 'string') return challenge(paid.terms, header.message, header.reason);
+  return paidResponse(paid.terms, await evaluatePaid(paid, parsed.value, header));
+}
+
+/** The payment as sent: v1's X-PAYMENT or v2's PAYMENT-SIGNATURE; both at once must agree. */
+function paymentHeader(request: PlainRequest): string | null | Refusal {
+  const v1 = request.headers['x-payment'];
+  const v2 = request.headers['payment-signature'];
+  if (v1 !== undefined && v2 !== undefined && v1 !== v2) return refusal('payment_malformed', 'X-PAYMENT and PAYMENT-SIGNATURE carry different payments');
+  const value = v2 ?? v1;
+  return value === undefined || value.trim() === '' ? null : value;
+}
+
+function paidResponse(terms: PaymentTerms, paid: PaidAnswer): PlainResponse {
+  switch (paid.kind) {
+    case 'refused':
+      return challenge(terms, paid.refusal.message, paid.refusal.reason);
+    case 'failed':
+      return errorResponse(paid.code, paid.message, undefined, { error: paid.message });
+    case 'answered': {
+      const response = restAnswer(paid.answer);
+      if (!paid.receipt) return response;
+      const receipt = encodePaymentResponseHeader(paid.receipt);
+      const headers = { ...response.headers, 'payment-response': receipt, 'x-payment-response': receipt, 'access-control-expose-headers': EXPOSED };
+      return { ...response, headers };
+    }
+  }
+}
+
+/** HTTP 402: the challenge as the body and, base64 JSON, as PAYMENT-REQUIRED (spec, Errors). */
+function challenge(terms: PaymentTerms, error: string, reason?: string): PlainResponse {
+  const body = challengeBody(terms, error, reason);
+  const header = encodePaymentRequiredHeader(body as unknown as PaymentRequired);
+  return json(402, body, { 'payment-required': header, 'access-control-expose-headers': EXPOSED });
+}

@@ -1,0 +1,74 @@
+// Assembles the paid channel: its terms, its facilitator (FACILITATOR_URL, or one embedded beside the devnet), its ledger.
+import { parseAbi, type Address, type PublicClient } from 'viem';
+import { PATHS, PAYMENT } from '../catalogue/published-facts.js';
+import type { Config } from '../config.js';
+import type { EntryDeps } from '../evaluation/entry.js';
+import type { Logger } from '../failures.js';
+import type { CacheStore } from '../store/cache-store.js';
+import { HttpFacilitator } from '../x402/facilitator-client.js';
+import { PaymentLedger, type PaidDeps } from '../x402/paid-evaluation.js';
+import type { PaymentTerms } from '../x402/terms.js';
+import type { ChainContext } from './attach-chain.js';
+
+export interface PaidChannel {
+  /** Null when the service cannot take payments: no settlement asset, payee, chain or facilitator. */
+  paid: PaidDeps | null;
+  /** Why `paid` is null, for the start-up log. */
+  off: string | null;
+  close(): Promise<void>;
+}
+
+const EIP712_DOMAIN_ABI = parseAbi(['function name() view returns (string)', 'function version() view returns (string)']);
+
+/**
+ * - FACILITATOR_URL set: that facilitator.
+ * - the embedded devnet: a facilitator on a loopback port, settling with anvil account 8.
+ * - otherwise: no paid channel (its routes answer 503 facilitator_unavailable).
+ */
+export async function attachPaidChannel(
+  config: Readonly<Config>, chain: ChainContext, entry: EntryDeps, store: CacheStore, publicBase: string, log: Logger,
+): Promise<PaidChannel> {
+  const off = (reason: string): PaidChannel => ({ paid: null, off: reason, close: async () => undefined });
+  const asset = chain.registry.settlementAsset;
+  const payTo = config.payToAddress ?? chain.devnet?.treasury ?? null;
+  if (!asset) return off('the registry names no settlement_asset');
+  if (!payTo) return off('PAY_TO_ADDRESS is not set');
+  if (!chain.client) return off('no chain node to read the stablecoin\'s EIP-712 domain from (offline registry)');
+  let facilitatorUrl = config.facilitatorUrl;
+  let close: () => Promise<void> = async () => undefined;
+  const devnet = chain.devnet;
+  if (!facilitatorUrl && devnet && chain.rpcUrl) {
+    const { buildFacilitator } = await import('../facilitator/facilitator.js');
+    const { serveFacilitator } = await import('../facilitator/http-server.js');
+    const built = buildFacilitator({ rpcUrl: chain.rpcUrl, chainId: chain.registry.chainId, privateKey: devnet.facilitator.privateKey });
+    const running = await serveFacilitator(built.facilitator, '127.0.0.1', 0, log);
+    facilitatorUrl = running.url;
+    close = running.close;
+  }
+  if (!facilitatorUrl) return off('FACILITATOR_URL is not set');
+  try {
+    const terms: PaymentTerms = {
+      network: `eip155:${chain.registry.chainId}`,
+      asset: asset.address,
+      amount: PAYMENT.amountBaseUnits,
+      payTo,
+      resource: `${publicBase}${PATHS.x402Analyze}`,
+      maxTimeoutSeconds: PAYMENT.maxTimeoutSeconds,
+      eip712: await eip712Domain(chain.client, asset.address as Address),
+    };
+    const paid: PaidDeps = { entry, terms, facilitator: new HttpFacilitator(facilitatorUrl), ledger: new PaymentLedger(store), log };
+    return { paid, off: null, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** The name and version x402 clients sign the EIP-3009 authorization under (USDC's are "USD Coin" and "2"). */
+async function eip712Domain(client: PublicClient, asset: Address): Promise<{ name: string; version: string }> {
+  const [name, version] = await Promise.all([
+    client.readContract({ address: asset, abi: EIP712_DOMAIN_ABI, functionName: 'name' }),
+    client.readContract({ address: asset, abi: EIP712_DOMAIN_ABI, functionName: 'version' }),
+  ]);
+  return { name, version };
+}

@@ -1,0 +1,140 @@
+// One payment, one verdict: verify, evaluate, settle, record, in that order, once per payment across instances.
+import type { Network } from '@x402/core/types';
+import canonicalize from 'canonicalize';
+import { sha256Hex } from '../audit/sha256.js';
+import { PAYMENT } from '../catalogue/published-facts.js';
+import type { ErrorCode } from '../catalogue/errors.js';
+import { evaluateOnce, type ChannelTrade, type EntryDeps, type EvaluationAnswer } from '../evaluation/entry.js';
+import type { Settle } from '../evaluation/evaluate-trade.js';
+import { describeFailure, logFailure, type Logger } from '../failures.js';
+import type { CacheStore } from '../store/cache-store.js';
+import { ClaimBusyError, ClaimOnce } from '../store/claim-once.js';
+import { paymentKey } from '../store/keys.js';
+import type { FacilitatorPort } from './facilitator-client.js';
+import { readPayment, type ReadPayment } from './payment-payload.js';
+import { refusal, type Refusal } from './refusals.js';
+import { requirementsV2, type PaymentTerms } from './terms.js';
+
+/** The settlement receipt both payment-response headers carry (base64 JSON). */
+export interface Receipt {
+  success: true;
+  transaction: string;
+  network: Network;
+  payer: string;
+}
+
+/** What a paid call comes to; every channel renders these four. */
+export type PaidAnswer =
+  /** 402 with the challenge again: nothing was charged. */
+  | { kind: 'refused'; refusal: Refusal }
+  /** 503: the facilitator or the store failed; nothing was charged, no verdict released. */
+  | { kind: 'failed'; code: ErrorCode; message: string }
+  /** The evaluation's own answer; `receipt` is set exactly when this payment was charged for it. */
+  | { kind: 'answered'; answer: EvaluationAnswer; receipt: Receipt | null };
+
+export interface PaidDeps {
+  entry: EntryDeps;
+  terms: PaymentTerms;
+  facilitator: FacilitatorPort;
+  ledger: PaymentLedger;
+  log: Logger;
+}
+
+/** A paid verdict stays replayable this long; after that the chain itself refuses the used nonce. */
+export const PAYMENT_REPLAY_MS = 3_600_000;
+
+/** A second request with the same payment waits this long for the first one's verdict (verify + settle). */
+const PAYMENT_WAIT_MS = 70_000;
+
+/**
+ * The claim on each payment, shared by every instance on the store. A payment's claim is kept
+ * only when it was charged; a refusal, a 429, an `error` or a facilitator failure releases it,
+ * so the same payment can still buy a verdict for a valid request.
+ */
+export class PaymentLedger {
+  readonly once: ClaimOnce<PaidAnswer>;
+
+  constructor(store: CacheStore) {
+    const charged = (answer: PaidAnswer) => answer.kind === 'answered' && answer.receipt !== null;
+    this.once = new ClaimOnce(store, PAYMENT_REPLAY_MS, PAYMENT_WAIT_MS, charged, 'this payment is still being settled');
+  }
+}
+
+/**
+ * The paid evaluation (README "Paying per call (x402)"):
+ * 1. the trade was validated by the channel; the payment is read and checked for its envelope;
+ * 2. the payment is claimed: the same payment with the same body replays the saved verdict,
+ *    with another body it is refused (`payment_used`);
+ * 3. the facilitator verifies it (signature, amount, recipient, window, funds, nonce unused);
+ * 4. the evaluation runs at Tier 2; once the verdict is scored the facilitator settles, then
+ *    the record (naming the payment) is appended and the verdict released.
+ * A 429 or an `error` settles nothing; a failed settlement records and releases nothing.
+ */
+export async function evaluatePaid(deps: PaidDeps, trade: ChannelTrade, encodedPayment: string): Promise<PaidAnswer> {
+  const read = readPayment(encodedPayment, deps.terms);
+  if (!read.ok) return { kind: 'refused', refusal: read.refusal };
+  const { from, nonce } = read.payment.authorization;
+  try {
+    const claimed = await deps.ledger.once.run(paymentKey(from, nonce), fingerprint(trade), () => buyVerdict(deps, trade, read.payment));
+    if (claimed.kind === 'conflict') return { kind: 'refused', refusal: refusal('payment_used') };
+    return claimed.value;
+  } catch (error) {
+    if (error instanceof ClaimBusyError) return { kind: 'refused', refusal: refusal('payment_in_progress') };
+    const failure = describeFailure(error);
+    logFailure(deps.log, 'x402 payment ledger', failure, error);
+    return { kind: 'failed', code: failure.code, message: `the payment could not be claimed: ${failure.words}; nothing was charged` };
+  }
+}
+
+async function buyVerdict(deps: PaidDeps, trade: ChannelTrade, payment: ReadPayment): Promise<PaidAnswer> {
+  const requirements = requirementsV2(deps.terms);
+  const verified = await deps.facilitator.verify(payment.payload, requirements);
+  if (verified.kind === 'refused') return { kind: 'refused', refusal: verified.refusal };
+  if (verified.kind === 'unavailable') return facilitatorDown(deps, verified.detail);
+
+  let receipt: Receipt | null = null;
+  let settleRefusal: Refusal | null = null;
+  const settle: Settle = async () => {
+    const settled = await deps.facilitator.settle(payment.payload, requirements);
+    if (settled.kind === 'refused') {
+      settleRefusal = settled.refusal;
+      return { settled: false, code: 'payment_refused', message: settled.refusal.message };
+    }
+    if (settled.kind === 'unavailable') {
+      logFailure(deps.log, 'x402 settle', { code: 'facilitator_unavailable', words: 'no answer' }, new Error(settled.detail));
+      return { settled: false, code: 'facilitator_unavailable', message: unavailableMessage() };
+    }
+    const { transaction, network } = settled.value;
+    const payer = settled.value.payer || payment.authorization.from;
+    receipt = { success: true, transaction, network, payer };
+    const { nonce } = payment.authorization;
+    return {
+      settled: true,
+      payment: { payer: payer.toLowerCase(), nonce, transaction, network, asset: deps.terms.asset, amount: deps.terms.amount, pay_to: deps.terms.payTo },
+    };
+  };
+  const answer = await evaluateOnce(deps.entry, trade, { channel: 'x402', tier: PAYMENT.tierGranted, settle });
+  if (answer.kind === 'unsettled') {
+    return settleRefusal ? { kind: 'refused', refusal: settleRefusal } : { kind: 'failed', code: answer.code, message: answer.message };
+  }
+  if (receipt && answer.kind === 'error') {
+    // Charged, then the record could not be written: the receipt goes back with the error and the
+    // claim keeps both, so a retry with this payment is told the same and never charged twice.
+    deps.log(`x402: payment ${(receipt as Receipt).transaction} settled but the verdict was not recorded: ${answer.verdict.error}`);
+  }
+  return { kind: 'answered', answer, receipt };
+}
+
+function facilitatorDown(deps: PaidDeps, detail: string): PaidAnswer {
+  logFailure(deps.log, 'x402 verify', { code: 'facilitator_unavailable', words: 'no answer' }, new Error(detail));
+  return { kind: 'failed', code: 'facilitator_unavailable', message: unavailableMessage() };
+}
+
+function unavailableMessage(): string {
+  return 'the x402 facilitator did not answer; no verdict was released and nothing was charged; retry with the same payment';
+}
+
+/** A payment is bound to the trade it paid for: the canonical JSON of the validated body. */
+function fingerprint(trade: ChannelTrade): string {
+  return sha256Hex(canonicalize(trade) ?? '');
+}

@@ -101,8 +101,10 @@ export async function startService(config: Readonly<Config>, log: Logger, overri
       log,
       storeState: audit instanceof RedisAuditLog ? audit.storeState : ALWAYS_USABLE,
     };
-    const routes = await buildRoutes(config, chain, evaluation, verifier, closers, facts);
+    const site = new PublicSite(config);
+    const routes = await buildRoutes(config, chain, evaluation, verifier, closers, facts, site);
     const edge = closers.add(await startEdge(routes, edgeOptions(config, log)), (e) => e.close());
+    site.listening(edge.port);
     let closing: Promise<void> | null = null;
     const close = () => (closing ??= closers.closeAll());
     return { port: edge.port, config, registry: chain.registry, chain, store, close };
@@ -124,7 +126,7 @@ function edgeOptions(config: Readonly<Config>, log: Logger) {
 
 async function buildRoutes(
   config: Readonly<Config>, chain: ChainContext, evaluation: EvaluationDeps, verifier: AuditVerifier, closers: Closers,
-  facts: ChainFacts,
+  facts: ChainFacts, site: PublicSite,
 ): Promise<Route[]> {
   const { store, now, log } = evaluation;
   const limiter = new RateLimiter(store, config.rateLimits, now);
@@ -133,7 +135,7 @@ async function buildRoutes(
   const token = chain.registry.serviceToken;
   const holdings = chain.client && token ? new ChainHoldingsReader(chain.client, { address: token.address as Address, decimals: token.decimals }, now) : null;
   const signIn = new SignIn(store, signInSettings(config, chain.registry.chainId), chain.client, now);
-  const paidChannel = closers.add(await attachPaidChannel(config, chain, analyze, store, publicBase(config), log), (p) => p.close());
+  const paidChannel = closers.add(await attachPaidChannel(config, chain, analyze, store, () => site.url, log), (p) => p.close());
   if (paidChannel.off) log(`x402: paid evaluation is off: ${paidChannel.off}`);
   const mcp: McpToolDeps = {
     entry: analyze,
@@ -175,6 +177,26 @@ function statusSources(config: Readonly<Config>, chain: ChainContext, evaluation
     chain: () => chainHealth(chain),
     now,
   };
+}
+
+/**
+ * Where clients reach the service: PUBLIC_BASE_URL, else the host and the port the edge
+ * listens on, which with PORT=0 is known only once it listens (payment challenges name it).
+ */
+class PublicSite {
+  private port: number;
+
+  constructor(private readonly config: Readonly<Config>) {
+    this.port = config.port;
+  }
+
+  listening(port: number): void {
+    this.port = port;
+  }
+
+  get url(): string {
+    return publicBase({ ...this.config, port: this.port });
+  }
 }
 
 function publicBase(config: Readonly<Config>): string {

@@ -26,7 +26,7 @@ const EIP712_DOMAIN_ABI = parseAbi(['function name() view returns (string)', 'fu
  * - otherwise: no paid channel (its routes answer 503 facilitator_unavailable).
  */
 export async function attachPaidChannel(
-  config: Readonly<Config>, chain: ChainContext, entry: EntryDeps, store: CacheStore, publicBase: string, log: Logger,
+  config: Readonly<Config>, chain: ChainContext, entry: EntryDeps, store: CacheStore, publicBase: () => string, log: Logger,
 ): Promise<PaidChannel> {
   const off = (reason: string): PaidChannel => ({ paid: null, off: reason, close: async () => undefined });
   const asset = chain.registry.settlementAsset;
@@ -52,7 +52,9 @@ export async function attachPaidChannel(
       asset: asset.address,
       amount: PAYMENT.amountBaseUnits,
       payTo,
-      resource: `${publicBase}${PATHS.x402Analyze}`,
+      get resource() {
+        return `${publicBase()}${PATHS.x402Analyze}`;
+      },
       maxTimeoutSeconds: PAYMENT.maxTimeoutSeconds,
       eip712: await eip712Domain(chain.client, asset.address as Address),
     };

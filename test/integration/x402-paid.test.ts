@@ -1,0 +1,321 @@
+// The paid channel end to end: a real devnet, a real facilitator (@x402/core + @x402/evm), a real x402 client.
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
+import type { PaymentRequirementsV1 } from '@x402/core/types';
+import { parseEventLogs, type Address, type Hex, type PublicClient } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { startDevnet, type Devnet } from '../../src/devnet/devnet.js';
+import { ANVIL_DEV_ACCOUNTS } from '../../src/devnet/wallets.js';
+import { buildFacilitator } from '../../src/facilitator/facilitator.js';
+import { serveFacilitator, type RunningFacilitator } from '../../src/facilitator/http-server.js';
+import { stablecoinAbi } from '../support/devnet-abis.js';
+import { publicClientFor, walletClientFor } from '../support/devnet-helpers.js';
+import { getJson, postJson, send, startTestService, type HttpResult, type TestService } from '../support/service.js';
+import { useTempDirs } from '../support/temp-dirs.js';
+import { freshNonce, payingFetch, signPayment } from '../support/x402-payer.js';
+import { writeRegistryFile } from './chain-support.js';
+
+const PRICE = 100_000n;
+const tempDir = useTempDirs('x402-paid-');
+let devnet: Devnet;
+let chain: PublicClient;
+let facilitator: RunningFacilitator;
+let service: TestService;
+let registryFile: string;
+
+before(async () => {
+  devnet = await startDevnet();
+  chain = publicClientFor(devnet);
+  registryFile = writeRegistryFile(devnet, await tempDir());
+  const built = buildFacilitator({ rpcUrl: devnet.rpcUrl, chainId: devnet.chainId, privateKey: devnet.facilitator.privateKey });
+  facilitator = await serveFacilitator(built.facilitator, '127.0.0.1', 0, () => undefined);
+  // Tier 2's window is 3 here, so three free evaluations fill it for the 429 case.
+  service = await startPaidService(facilitator.url, { RATE_LIMIT_WALLET_TIER2: '3' });
+});
+after(async () => {
+  await service?.stop();
+  await facilitator?.close();
+  await devnet?.close();
+});
+
+function startPaidService(facilitatorUrl: string, env: Record<string, string> = {}): Promise<TestService> {
+  return startTestService({
+    RPC_URL: devnet.rpcUrl, REGISTRY_FILE: registryFile, PAY_TO_ADDRESS: devnet.treasury, FACILITATOR_URL: facilitatorUrl,
+    RATE_LIMIT_IP_FREE: '1000', ...env,
+  });
+}
+
+/** Demo wallets A-D (1,000 USDC each; A holds no service tokens), read once the devnet is up. */
+const demo = (index: number) => ({ get address() { return devnet.wallets[index].address; }, get privateKey() { return devnet.wallets[index].privateKey; } });
+const [walletA, walletB, walletC, walletD] = [0, 1, 2, 3].map(demo);
+
+/** A trade for a fresh wallet of its own, so windows and audit chains start empty. 20 TSLA is about 7,000 USD: over Tier 1's 5,000. */
+function trade(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  const tsla = devnet.registry.assets.find((asset) => asset.symbol === 'TSLA')!;
+  return { wallet: privateKeyToAccount(generatePrivateKey()).address, asset: 'TSLA', contract_address: tsla.contract_address, side: 'buy', amount: 20, ...overrides };
+}
+
+const paidUrl = () => `${service.base}/api/x402/analyze`;
+
+async function challenge(base = service.base): Promise<PaymentRequirementsV1> {
+  const answer = await postJson(`${base}/api/x402/analyze`, trade());
+  assert.equal(answer.status, 402, answer.text);
+  return answer.json.accepts[0] as PaymentRequirementsV1;
+}
+
+function payWith(body: Record<string, unknown>, payment: string, header = 'x-payment', base = service.base): Promise<HttpResult> {
+  return postJson(`${base}/api/x402/analyze`, body, { [header]: payment });
+}
+
+async function usdc(holder: string): Promise<bigint> {
+  return chain.readContract({ address: devnet.contracts.stablecoin, abi: stablecoinAbi, functionName: 'balanceOf', args: [holder as Address] });
+}
+
+async function walletRecords(base: string, wallet: string): Promise<Record<string, unknown>[]> {
+  const listed = await getJson(`${base}/api/v1/audit/wallet/${wallet}?limit=100`);
+  assert.equal(listed.status, 200, listed.text);
+  return listed.json.records as Record<string, unknown>[];
+}
+
+describe('the x402 challenge', () => {
+  it('answers an unpaid request with 402, the v1 challenge in the body and, base64, in PAYMENT-REQUIRED', async () => {
+    const answer = await postJson(paidUrl(), trade());
+    assert.equal(answer.status, 402);
+    assert.deepEqual(decodePaymentRequiredHeader(answer.headers.get('payment-required')!), answer.json);
+    assert.equal(answer.json.x402Version, 1);
+    assert.match(answer.json.error, /X-PAYMENT|PAYMENT-SIGNATURE/);
+    const [requirements] = answer.json.accepts;
+    assert.equal(answer.json.accepts.length, 1);
+    assert.deepEqual(
+      { ...requirements, description: typeof requirements.description, outputSchema: typeof requirements.outputSchema },
+      {
+        scheme: 'exact', network: 'eip155:4663', maxAmountRequired: '100000', resource: paidUrl(), description: 'string',
+        mimeType: 'application/json', outputSchema: 'object', payTo: devnet.treasury, maxTimeoutSeconds: 300,
+        asset: devnet.contracts.stablecoin, extra: { name: 'USD Coin', version: '2' },
+      },
+    );
+    assert.ok(requirements.outputSchema.output.properties.decision, 'the output schema describes the Verdict');
+    assert.equal(requirements.outputSchema.input.method, 'POST');
+  });
+
+  it('answers GET with 405 and Allow: POST', async () => {
+    const answer = await send('GET', paidUrl());
+    assert.equal(answer.status, 405);
+    assert.equal(answer.headers.get('allow'), 'POST');
+  });
+
+  it('checks the body before the payment: a 422 leaves the payment able to buy a verdict', async () => {
+    const terms = await challenge();
+    const payment = await signPayment(walletB.privateKey, terms);
+    const bad = await payWith(trade({ side: 'hold' }), payment);
+    assert.equal(bad.status, 422, bad.text);
+    assert.equal(bad.headers.get('payment-response'), null);
+    const good = await payWith(trade(), payment);
+    assert.equal(good.status, 200, good.text);
+  });
+});
+
+describe('paying with a real x402 client', () => {
+  it('wrapFetchWithPayment pays once and gets a Tier 2 verdict with the settlement receipt; the transfer is on chain', async () => {
+    // Wallet A holds no service tokens: on REST it is Tier 1, paid it is Tier 2.
+    const [payerBefore, treasuryBefore] = [await usdc(walletA.address), await usdc(devnet.treasury)];
+    const body = trade();
+    const answer = await payingFetch(walletA.privateKey)(paidUrl(), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const verdict = (await answer.json()) as Record<string, unknown>;
+    assert.equal(answer.status, 200, JSON.stringify(verdict));
+    assert.deepEqual([verdict.decision, verdict.tier, verdict.max_trade_usd], ['allow', 2, 25_000]);
+    assert.ok((verdict.calculated_notional_usd as number) > 5_000, 'over the Tier 1 ceiling');
+    const receipt = decodePaymentResponseHeader(answer.headers.get('payment-response')!);
+    assert.deepEqual(decodePaymentResponseHeader(answer.headers.get('x-payment-response')!), receipt);
+    assert.deepEqual({ ...receipt, transaction: undefined }, { success: true, transaction: undefined, network: 'eip155:4663', payer: walletA.address });
+    assert.match(answer.headers.get('access-control-expose-headers')!, /PAYMENT-RESPONSE.*X-PAYMENT-RESPONSE/);
+    assert.equal(payerBefore - (await usdc(walletA.address)), PRICE);
+    assert.equal((await usdc(devnet.treasury)) - treasuryBefore, PRICE);
+    const mined = await chain.getTransactionReceipt({ hash: receipt.transaction as Hex });
+    assert.equal(mined.status, 'success');
+    const transfers = parseEventLogs({ abi: TRANSFER_ABI, logs: mined.logs, eventName: 'Transfer' });
+    assert.deepEqual(transfers.map((log) => [log.args.from, log.args.to, log.args.value]), [[walletA.address, devnet.treasury, PRICE]]);
+    const [record] = await walletRecords(service.base, String(body.wallet));
+    assert.equal(record.seq, verdict.audit_seq);
+    assert.equal(record.channel, 'x402');
+    const payment = record.payment as Record<string, string>;
+    assert.deepEqual(
+      { ...payment, nonce: /^0x[0-9a-f]{64}$/i.test(payment.nonce) },
+      {
+        payer: walletA.address.toLowerCase(), nonce: true, transaction: receipt.transaction, network: 'eip155:4663',
+        asset: devnet.contracts.stablecoin, amount: '100000', pay_to: devnet.treasury,
+      },
+    );
+    const verified = await getJson(`${service.base}/api/v1/audit/verify/${String(body.wallet)}`);
+    assert.equal(verified.json.healthy, true, 'a record naming its payment verifies like any other');
+  });
+
+  it('takes the v2 PAYMENT-SIGNATURE header as the same payment', async () => {
+    const payment = await signPayment(walletB.privateKey, await challenge(), { version: 2 });
+    const before = await usdc(walletB.address);
+    const answer = await payWith(trade(), payment, 'payment-signature');
+    assert.equal(answer.status, 200, answer.text);
+    assert.equal(answer.json.tier, 2);
+    assert.equal(before - (await usdc(walletB.address)), PRICE);
+  });
+});
+
+describe('one payment, one verdict', () => {
+  it('replays the saved verdict for the same body, with no second charge, and refuses it for another body', async () => {
+    const payment = await signPayment(walletC.privateKey, await challenge());
+    const body = trade();
+    const before = await usdc(walletC.address);
+    const first = await payWith(body, payment);
+    assert.equal(first.status, 200, first.text);
+    const again = await payWith(body, payment, 'payment-signature');
+    assert.equal(again.status, 200, again.text);
+    assert.equal(again.json.audit_seq, first.json.audit_seq);
+    assert.equal(again.headers.get('payment-response'), first.headers.get('payment-response'));
+    const other = await payWith(trade(), payment);
+    assert.equal(other.status, 402);
+    assert.equal(other.json.reason, 'payment_used');
+    assert.match(other.json.error, /already bought a verdict/);
+    assert.equal(other.json.accepts[0].maxAmountRequired, '100000', 'the refusal carries the challenge again');
+    assert.equal(before - (await usdc(walletC.address)), PRICE, 'charged exactly once');
+    assert.equal((await walletRecords(service.base, String(body.wallet))).length, 1);
+  });
+
+  it('settles twenty simultaneous requests carrying one payment once, with one audit record', async () => {
+    const payment = await signPayment(walletD.privateKey, await challenge());
+    const body = trade();
+    const before = await usdc(walletD.address);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => payWith(body, payment)));
+    const verdicts = answers.filter((answer) => answer.status === 200);
+    assert.ok(verdicts.length >= 1);
+    assert.equal(new Set(verdicts.map((answer) => answer.json.audit_seq)).size, 1, 'every verdict is the one saved');
+    for (const refused of answers.filter((answer) => answer.status !== 200)) {
+      assert.equal(refused.status, 402, refused.text);
+      assert.equal(refused.json.reason, 'payment_in_progress');
+    }
+    assert.equal(before - (await usdc(walletD.address)), PRICE);
+    assert.equal((await walletRecords(service.base, String(body.wallet))).length, 1);
+  });
+
+  it('never touches the payment on a 429: the same payment then buys a verdict for another wallet', async () => {
+    const full = trade();
+    for (let i = 0; i < 3; i++) assert.equal((await postJson(`${service.base}/api/v1/analyze/free`, { ...full, amount: 1 })).status, 200);
+    const payment = await signPayment(walletB.privateKey, await challenge());
+    const before = await usdc(walletB.address);
+    const limited = await payWith(full, payment);
+    assert.equal(limited.status, 429, limited.text);
+    assert.equal(limited.headers.get('payment-response'), null);
+    assert.equal(await usdc(walletB.address), before, 'nothing charged for a 429');
+    const bought = await payWith(trade(), payment);
+    assert.equal(bought.status, 200, bought.text);
+    assert.equal(before - (await usdc(walletB.address)), PRICE);
+  });
+});
+
+const TRANSFER_ABI = [
+  {
+    type: 'event', name: 'Transfer', anonymous: false,
+    inputs: [
+      { name: 'from', type: 'address', indexed: true },
+      { name: 'to', type: 'address', indexed: true },
+      { name: 'value', type: 'uint256', indexed: false },
+    ],
+  },
+] as const;
+
+describe('refusals: a 402 with the challenge again and the reason, nothing charged', () => {
+  const now = () => BigInt(Math.floor(Date.now() / 1000));
+  /** Anvil account 6 holds ether but none of the stablecoin. */
+  const unfunded = ANVIL_DEV_ACCOUNTS[6].privateKey;
+  const cases: { reason: string; payment: (terms: PaymentRequirementsV1) => Promise<string> | string }[] = [
+    { reason: 'payment_malformed', payment: () => 'not base64 json!' },
+    { reason: 'payment_malformed', payment: () => Buffer.from(JSON.stringify({ x402Version: 1, scheme: 'exact', network: 'eip155:4663', payload: {} })).toString('base64') },
+    { reason: 'unsupported_version', payment: (terms) => signPayment(walletB.privateKey, terms, { envelope: { x402Version: 3 } }) },
+    { reason: 'unsupported_scheme', payment: (terms) => signPayment(walletB.privateKey, terms, { envelope: { scheme: 'upto' } }) },
+    { reason: 'wrong_network', payment: (terms) => signPayment(walletB.privateKey, terms, { envelope: { network: 'eip155:8453' } }) },
+    { reason: 'wrong_asset', payment: (terms) => signPayment(walletB.privateKey, terms, { version: 2, envelope: { asset: devnet.contracts.serviceToken } }) },
+    { reason: 'wrong_recipient', payment: (terms) => signPayment(walletB.privateKey, terms, { authorization: { to: walletC.address } }) },
+    { reason: 'wrong_amount', payment: (terms) => signPayment(walletB.privateKey, terms, { authorization: { value: PRICE - 1n } }) },
+    { reason: 'wrong_amount', payment: (terms) => signPayment(walletB.privateKey, terms, { authorization: { value: PRICE * 10n } }) },
+    { reason: 'authorization_expired', payment: (terms) => signPayment(walletB.privateKey, terms, { authorization: { validBefore: now() - 60n } }) },
+    { reason: 'authorization_not_yet_valid', payment: (terms) => signPayment(walletB.privateKey, terms, { authorization: { validAfter: now() + 3600n } }) },
+    { reason: 'invalid_signature', payment: (terms) => signPayment(walletB.privateKey, terms, { signWith: walletC.privateKey }) },
+    { reason: 'invalid_signature', payment: (terms) => signPayment(walletB.privateKey, terms, { chainId: 1 }) },
+    { reason: 'insufficient_funds', payment: (terms) => signPayment(unfunded, terms) },
+  ];
+
+  for (const { reason, payment } of cases) {
+    it(`refuses ${reason}`, async () => {
+      const terms = await challenge();
+      const before = await usdc(walletB.address);
+      const answer = await payWith(trade(), await payment(terms));
+      assert.equal(answer.status, 402, answer.text);
+      assert.equal(answer.json.reason, reason, answer.json.error);
+      assert.ok(answer.json.error.startsWith(`${reason}: `));
+      assert.deepEqual(decodePaymentRequiredHeader(answer.headers.get('payment-required')!), answer.json);
+      assert.equal(answer.headers.get('payment-response'), null);
+      assert.equal(await usdc(walletB.address), before);
+    });
+  }
+
+  it('refuses an authorization already used on chain', async () => {
+    const terms = await challenge();
+    const nonce = freshNonce();
+    const payment = await signPayment(walletB.privateKey, terms, { authorization: { nonce } });
+    // Someone submits the same authorization straight to the token first.
+    const decoded = JSON.parse(Buffer.from(payment, 'base64').toString()) as { payload: { signature: Hex; authorization: Record<string, string> } };
+    const { from, to, value, validAfter, validBefore } = decoded.payload.authorization;
+    const relayer = walletClientFor(devnet, ANVIL_DEV_ACCOUNTS[7].privateKey);
+    const hash = await relayer.writeContract({
+      address: devnet.contracts.stablecoin, abi: stablecoinAbi, functionName: 'transferWithAuthorization',
+      args: [from as Address, to as Address, BigInt(value), BigInt(validAfter), BigInt(validBefore), nonce, decoded.payload.signature],
+    });
+    assert.equal((await chain.waitForTransactionReceipt({ hash })).status, 'success');
+    const answer = await payWith(trade(), payment);
+    assert.equal(answer.status, 402, answer.text);
+    assert.equal(answer.json.reason, 'authorization_used');
+  });
+
+  it('refuses two different payments in X-PAYMENT and PAYMENT-SIGNATURE', async () => {
+    const terms = await challenge();
+    const [one, two] = [await signPayment(walletB.privateKey, terms), await signPayment(walletB.privateKey, terms)];
+    const answer = await postJson(paidUrl(), trade(), { 'x-payment': one, 'payment-signature': two });
+    assert.equal(answer.status, 402);
+    assert.equal(answer.json.reason, 'payment_malformed');
+  });
+});
+
+describe('a facilitator that is down or failing', () => {
+  let failing: Server;
+  before(async () => {
+    failing = createServer((_request, response) => response.writeHead(500, { 'content-type': 'text/plain' }).end('upstream exploded'));
+    await new Promise<void>((resolve) => failing.listen(0, '127.0.0.1', resolve));
+  });
+  after(() => new Promise<void>((resolve) => failing.close(() => resolve())));
+
+  for (const [label, url] of [
+    ['unreachable', () => 'http://127.0.0.1:9'],
+    ['answering 500', () => `http://127.0.0.1:${(failing.address() as AddressInfo).port}`],
+  ] as const) {
+    it(`answers 503 with detail and error, releases no verdict and charges nothing when ${label}`, async () => {
+      const down = await startPaidService(url());
+      try {
+        const payment = await signPayment(walletB.privateKey, await challenge(down.base));
+        const before = await usdc(walletB.address);
+        const body = trade();
+        const answer = await payWith(body, payment, 'x-payment', down.base);
+        assert.equal(answer.status, 503, answer.text);
+        assert.equal(answer.json.code, 'facilitator_unavailable');
+        assert.match(answer.json.detail, /facilitator did not answer.*nothing was charged/);
+        assert.equal(answer.json.error, answer.json.detail);
+        assert.equal(answer.json.decision, undefined, 'no verdict');
+        assert.equal(await usdc(walletB.address), before);
+        assert.deepEqual(await walletRecords(down.base, String(body.wallet)), []);
+      } finally {
+        await down.stop();
+      }
+    });
+  }
+});

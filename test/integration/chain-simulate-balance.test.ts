@@ -36,7 +36,7 @@ describe('balance simulation', () => {
 
   it('applies the given decimals (the 6-decimal stablecoin)', async () => {
     const { json } = await simulate({ token_address: devnet.contracts.stablecoin, holder, delta: 250.5, decimals: 6 });
-    assert.deepEqual(json, { token_address: devnet.contracts.stablecoin, holder, balance_slot: 0, current: 100_000, delta: 250.5, post_trade: 100_250.5 });
+    assert.deepEqual(json, { token_address: devnet.contracts.stablecoin, holder, balance_slot: 0, current: 1_000, delta: 250.5, post_trade: 1_250.5 });
   });
 
   it("finds OpenZeppelin 5's ERC-7201 namespaced balances behind the proxy (offset 0 in the namespace)", async () => {

@@ -121,7 +121,7 @@ describe('embedded devnet', () => {
     const balance = (token: string, holder: Address) => drive.read(token, erc20Abi, 'balanceOf', [holder]);
     for (const wallet of devnet.wallets) {
       assert.equal(await balance(devnet.contracts.serviceToken, wallet.address), BigInt(wallet.serviceTokens) * ONE);
-      assert.equal(await balance(devnet.contracts.stablecoin, wallet.address), 100_000n * 10n ** 6n);
+      assert.equal(await balance(devnet.contracts.stablecoin, wallet.address), 1_000n * 10n ** 6n);
       for (const asset of devnet.registry.assets) assert.equal(await balance(asset.contract_address, wallet.address), 10n * ONE);
       assert.equal(await balance(devnet.contracts.hostile.renounced, wallet.address), 100n * ONE);
     }

@@ -3,7 +3,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { encodePaymentSignatureHeader } from '@x402/core/http';
+import { privateKeyToAccount } from 'viem/accounts';
 import { ManualClock } from '../support/manual-clock.js';
+import { exactSchemeForV1 } from '../support/x402-payer.js';
 import { getJson, postJson, startTestService, type TestService } from '../support/service.js';
 
 const clock = new ManualClock();
@@ -131,21 +134,47 @@ describe('MCP server', () => {
     assert.deepEqual(verified.structuredContent, { healthy: true, records_checked: 2, first_broken_seq: null });
   });
 
-  it('returns the payment challenge without a proof and refuses a proof it cannot verify', async () => {
+  it('returns the payment challenge without a proof: the spec\'s fields, the EIP-712 domain and the x402 version', async () => {
     const { client } = await connect();
     const args = { wallet: WALLET, asset: 'TSLA', contract_address: tsla(), side: 'buy', amount: 1 };
     const challenge = (await client.callTool({ name: 'evaluate_trade_paid', arguments: args })).structuredContent as Record<string, unknown>;
-    assert.deepEqual(
-      { ...challenge, asset: undefined, pay_to: undefined, resource: undefined },
-      {
-        status: 'payment_required', network: 'eip155:4663', asset: undefined, amount: '100000', pay_to: undefined, resource: undefined,
-        description: 'One trade evaluation at Tier 2 (max notional 25,000 USD)', max_timeout_seconds: 300, tier_granted: 2,
-      },
-    );
-    assert.equal(String(challenge.asset).toLowerCase(), running.service.registry.settlementAsset?.address.toLowerCase());
-    const paid = await client.callTool({ name: 'evaluate_trade_paid', arguments: { ...args, payment_proof: 'proof' } });
-    assert.equal(paid.isError, true);
-    assert.equal((paid.structuredContent as Record<string, unknown>).decision, undefined);
+    const devnet = running.service.chain.devnet!;
+    assert.deepEqual(challenge, {
+      status: 'payment_required', network: 'eip155:4663', asset: devnet.contracts.stablecoin, amount: '100000', pay_to: devnet.treasury,
+      resource: `${running.base}/api/x402/analyze`,
+      description: "One pre-trade risk evaluation at Tier 2 (max notional 25,000 USD), whatever the payer's holdings",
+      max_timeout_seconds: 300, tier_granted: 2, extra: { name: 'USD Coin', version: '2' }, x402_version: 1,
+    });
+  });
+
+  it('sells a Tier 2 verdict for a payment_proof signed by an x402 client, once', async () => {
+    const { client } = await connect();
+    const devnet = running.service.chain.devnet!;
+    const payer = devnet.wallets[0];
+    const args = { wallet: '0x00000000000000000000000000000000000000a7', asset: 'TSLA', contract_address: tsla(), side: 'buy', amount: 20 };
+    const challenge = (await client.callTool({ name: 'evaluate_trade_paid', arguments: args })).structuredContent as Record<string, any>;
+    const requirements = {
+      scheme: 'exact', network: challenge.network, maxAmountRequired: challenge.amount, resource: challenge.resource,
+      description: challenge.description, mimeType: 'application/json', payTo: challenge.pay_to,
+      maxTimeoutSeconds: challenge.max_timeout_seconds, asset: challenge.asset, extra: challenge.extra,
+    };
+    const signed = await exactSchemeForV1(privateKeyToAccount(payer.privateKey)).createPaymentPayload(challenge.x402_version, requirements as never);
+    const proof = encodePaymentSignatureHeader(signed as never);
+    const paid = await client.callTool({ name: 'evaluate_trade_paid', arguments: { ...args, payment_proof: proof } });
+    assert.equal(paid.isError, undefined, JSON.stringify(paid.structuredContent));
+    const verdict = paid.structuredContent as Record<string, any>;
+    assert.deepEqual([verdict.decision, verdict.tier, verdict.max_trade_usd], ['allow', 2, 25_000]);
+    assert.deepEqual({ ...verdict.payment_response, transaction: undefined }, { success: true, transaction: undefined, network: 'eip155:4663', payer: payer.address });
+    const again = await client.callTool({ name: 'evaluate_trade_paid', arguments: { ...args, payment_proof: proof } });
+    assert.equal((again.structuredContent as Record<string, unknown>).audit_seq, verdict.audit_seq, 'the same proof and trade replay the verdict');
+    const other = await client.callTool({ name: 'evaluate_trade_paid', arguments: { ...args, amount: 21, payment_proof: proof } });
+    assert.equal(other.isError, true);
+    const refused = other.structuredContent as Record<string, any>;
+    assert.deepEqual([refused.code, refused.reason, refused.challenge.status], ['payment_refused', 'payment_used', 'payment_required']);
+    const garbage = await client.callTool({ name: 'evaluate_trade_paid', arguments: { ...args, payment_proof: 'proof' } });
+    assert.equal(garbage.isError, true);
+    assert.equal((garbage.structuredContent as Record<string, unknown>).reason, 'payment_malformed');
+    assert.equal((garbage.structuredContent as Record<string, unknown>).decision, undefined);
   });
 });
 

@@ -6,79 +6,41 @@ import { after, before, describe, it } from 'node:test';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
 import type { PaymentRequirementsV1 } from '@x402/core/types';
 import { parseEventLogs, type Address, type Hex, type PublicClient } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { startDevnet, type Devnet } from '../../src/devnet/devnet.js';
+import type { Devnet } from '../../src/devnet/devnet.js';
 import { ANVIL_DEV_ACCOUNTS } from '../../src/devnet/wallets.js';
-import { buildFacilitator } from '../../src/facilitator/facilitator.js';
-import { serveFacilitator, type RunningFacilitator } from '../../src/facilitator/http-server.js';
 import { stablecoinAbi } from '../support/devnet-abis.js';
-import { publicClientFor, walletClientFor } from '../support/devnet-helpers.js';
-import { getJson, postJson, send, startTestService, type HttpResult, type TestService } from '../support/service.js';
+import { walletClientFor } from '../support/devnet-helpers.js';
+import { PaidWorld, PRICE, payWith, walletRecords } from '../support/paid-world.js';
+import { getJson, postJson, send, type TestService } from '../support/service.js';
 import { useTempDirs } from '../support/temp-dirs.js';
 import { freshNonce, payingFetch, signPayment } from '../support/x402-payer.js';
-import { writeRegistryFile } from './chain-support.js';
 
-const PRICE = 100_000n;
 const tempDir = useTempDirs('x402-paid-');
+let world: PaidWorld;
 let devnet: Devnet;
 let chain: PublicClient;
-let facilitator: RunningFacilitator;
 let service: TestService;
-let registryFile: string;
 
 before(async () => {
-  devnet = await startDevnet();
-  chain = publicClientFor(devnet);
-  registryFile = writeRegistryFile(devnet, await tempDir());
-  const built = buildFacilitator({ rpcUrl: devnet.rpcUrl, chainId: devnet.chainId, privateKey: devnet.facilitator.privateKey });
-  facilitator = await serveFacilitator(built.facilitator, '127.0.0.1', 0, () => undefined);
+  world = await PaidWorld.start(await tempDir());
+  ({ devnet, chain } = world);
   // Tier 2's window is 3 here, so three free evaluations fill it for the 429 case.
-  service = await startPaidService(facilitator.url, { RATE_LIMIT_WALLET_TIER2: '3' });
+  service = await world.service({ RATE_LIMIT_WALLET_TIER2: '3' });
 });
 after(async () => {
   await service?.stop();
-  await facilitator?.close();
-  await devnet?.close();
+  await world?.close();
 });
-
-function startPaidService(facilitatorUrl: string, env: Record<string, string> = {}): Promise<TestService> {
-  return startTestService({
-    RPC_URL: devnet.rpcUrl, REGISTRY_FILE: registryFile, PAY_TO_ADDRESS: devnet.treasury, FACILITATOR_URL: facilitatorUrl,
-    RATE_LIMIT_IP_FREE: '1000', ...env,
-  });
-}
 
 /** Demo wallets A-D (1,000 USDC each; A holds no service tokens), read once the devnet is up. */
 const demo = (index: number) => ({ get address() { return devnet.wallets[index].address; }, get privateKey() { return devnet.wallets[index].privateKey; } });
 const [walletA, walletB, walletC, walletD] = [0, 1, 2, 3].map(demo);
 
-/** A trade for a fresh wallet of its own, so windows and audit chains start empty. 20 TSLA is about 7,000 USD: over Tier 1's 5,000. */
-function trade(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  const tsla = devnet.registry.assets.find((asset) => asset.symbol === 'TSLA')!;
-  return { wallet: privateKeyToAccount(generatePrivateKey()).address, asset: 'TSLA', contract_address: tsla.contract_address, side: 'buy', amount: 20, ...overrides };
-}
-
+const trade = (overrides: Record<string, unknown> = {}) => world.trade(overrides);
+const challenge = (base = service.base) => world.challenge(base);
+const usdc = (holder: string) => world.usdc(holder);
 const paidUrl = () => `${service.base}/api/x402/analyze`;
-
-async function challenge(base = service.base): Promise<PaymentRequirementsV1> {
-  const answer = await postJson(`${base}/api/x402/analyze`, trade());
-  assert.equal(answer.status, 402, answer.text);
-  return answer.json.accepts[0] as PaymentRequirementsV1;
-}
-
-function payWith(body: Record<string, unknown>, payment: string, header = 'x-payment', base = service.base): Promise<HttpResult> {
-  return postJson(`${base}/api/x402/analyze`, body, { [header]: payment });
-}
-
-async function usdc(holder: string): Promise<bigint> {
-  return chain.readContract({ address: devnet.contracts.stablecoin, abi: stablecoinAbi, functionName: 'balanceOf', args: [holder as Address] });
-}
-
-async function walletRecords(base: string, wallet: string): Promise<Record<string, unknown>[]> {
-  const listed = await getJson(`${base}/api/v1/audit/wallet/${wallet}?limit=100`);
-  assert.equal(listed.status, 200, listed.text);
-  return listed.json.records as Record<string, unknown>[];
-}
+const pay = (body: Record<string, unknown>, payment: string, header = 'x-payment') => payWith(service.base, body, payment, header);
 
 describe('the x402 challenge', () => {
   it('answers an unpaid request with 402, the v1 challenge in the body and, base64, in PAYMENT-REQUIRED', async () => {
@@ -110,10 +72,10 @@ describe('the x402 challenge', () => {
   it('checks the body before the payment: a 422 leaves the payment able to buy a verdict', async () => {
     const terms = await challenge();
     const payment = await signPayment(walletB.privateKey, terms);
-    const bad = await payWith(trade({ side: 'hold' }), payment);
+    const bad = await pay(trade({ side: 'hold' }), payment);
     assert.equal(bad.status, 422, bad.text);
     assert.equal(bad.headers.get('payment-response'), null);
-    const good = await payWith(trade(), payment);
+    const good = await pay(trade(), payment);
     assert.equal(good.status, 200, good.text);
   });
 });
@@ -156,7 +118,7 @@ describe('paying with a real x402 client', () => {
   it('takes the v2 PAYMENT-SIGNATURE header as the same payment', async () => {
     const payment = await signPayment(walletB.privateKey, await challenge(), { version: 2 });
     const before = await usdc(walletB.address);
-    const answer = await payWith(trade(), payment, 'payment-signature');
+    const answer = await pay(trade(), payment, 'payment-signature');
     assert.equal(answer.status, 200, answer.text);
     assert.equal(answer.json.tier, 2);
     assert.equal(before - (await usdc(walletB.address)), PRICE);
@@ -168,13 +130,13 @@ describe('one payment, one verdict', () => {
     const payment = await signPayment(walletC.privateKey, await challenge());
     const body = trade();
     const before = await usdc(walletC.address);
-    const first = await payWith(body, payment);
+    const first = await pay(body, payment);
     assert.equal(first.status, 200, first.text);
-    const again = await payWith(body, payment, 'payment-signature');
+    const again = await pay(body, payment, 'payment-signature');
     assert.equal(again.status, 200, again.text);
     assert.equal(again.json.audit_seq, first.json.audit_seq);
     assert.equal(again.headers.get('payment-response'), first.headers.get('payment-response'));
-    const other = await payWith(trade(), payment);
+    const other = await pay(trade(), payment);
     assert.equal(other.status, 402);
     assert.equal(other.json.reason, 'payment_used');
     assert.match(other.json.error, /already bought a verdict/);
@@ -187,7 +149,7 @@ describe('one payment, one verdict', () => {
     const payment = await signPayment(walletD.privateKey, await challenge());
     const body = trade();
     const before = await usdc(walletD.address);
-    const answers = await Promise.all(Array.from({ length: 20 }, () => payWith(body, payment)));
+    const answers = await Promise.all(Array.from({ length: 20 }, () => pay(body, payment)));
     const verdicts = answers.filter((answer) => answer.status === 200);
     assert.ok(verdicts.length >= 1);
     assert.equal(new Set(verdicts.map((answer) => answer.json.audit_seq)).size, 1, 'every verdict is the one saved');
@@ -204,11 +166,11 @@ describe('one payment, one verdict', () => {
     for (let i = 0; i < 3; i++) assert.equal((await postJson(`${service.base}/api/v1/analyze/free`, { ...full, amount: 1 })).status, 200);
     const payment = await signPayment(walletB.privateKey, await challenge());
     const before = await usdc(walletB.address);
-    const limited = await payWith(full, payment);
+    const limited = await pay(full, payment);
     assert.equal(limited.status, 429, limited.text);
     assert.equal(limited.headers.get('payment-response'), null);
     assert.equal(await usdc(walletB.address), before, 'nothing charged for a 429');
-    const bought = await payWith(trade(), payment);
+    const bought = await pay(trade(), payment);
     assert.equal(bought.status, 200, bought.text);
     assert.equal(before - (await usdc(walletB.address)), PRICE);
   });
@@ -250,7 +212,7 @@ describe('refusals: a 402 with the challenge again and the reason, nothing charg
     it(`refuses ${reason}`, async () => {
       const terms = await challenge();
       const before = await usdc(walletB.address);
-      const answer = await payWith(trade(), await payment(terms));
+      const answer = await pay(trade(), await payment(terms));
       assert.equal(answer.status, 402, answer.text);
       assert.equal(answer.json.reason, reason, answer.json.error);
       assert.ok(answer.json.error.startsWith(`${reason}: `));
@@ -273,7 +235,7 @@ describe('refusals: a 402 with the challenge again and the reason, nothing charg
       args: [from as Address, to as Address, BigInt(value), BigInt(validAfter), BigInt(validBefore), nonce, decoded.payload.signature],
     });
     assert.equal((await chain.waitForTransactionReceipt({ hash })).status, 'success');
-    const answer = await payWith(trade(), payment);
+    const answer = await pay(trade(), payment);
     assert.equal(answer.status, 402, answer.text);
     assert.equal(answer.json.reason, 'authorization_used');
   });
@@ -300,12 +262,12 @@ describe('a facilitator that is down or failing', () => {
     ['answering 500', () => `http://127.0.0.1:${(failing.address() as AddressInfo).port}`],
   ] as const) {
     it(`answers 503 with detail and error, releases no verdict and charges nothing when ${label}`, async () => {
-      const down = await startPaidService(url());
+      const down = await world.service({}, url());
       try {
         const payment = await signPayment(walletB.privateKey, await challenge(down.base));
         const before = await usdc(walletB.address);
         const body = trade();
-        const answer = await payWith(body, payment, 'x-payment', down.base);
+        const answer = await payWith(down.base, body, payment);
         assert.equal(answer.status, 503, answer.text);
         assert.equal(answer.json.code, 'facilitator_unavailable');
         assert.match(answer.json.detail, /facilitator did not answer.*nothing was charged/);

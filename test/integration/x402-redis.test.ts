@@ -1,0 +1,75 @@
+// One payment, one verdict on Redis: one instance, and two instances sharing Redis, one chain and one facilitator.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { PaidWorld, PRICE, payWith, walletRecords } from '../support/paid-world.js';
+import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import type { TestService } from '../support/service.js';
+import { useTempDirs } from '../support/temp-dirs.js';
+import { signPayment } from '../support/x402-payer.js';
+
+const tempDir = useTempDirs('x402-redis-');
+let world: PaidWorld;
+let redis: RedisServer;
+let a: TestService;
+let b: TestService;
+
+before(async () => {
+  world = await PaidWorld.start(await tempDir());
+  redis = await startRedisServer();
+  const env = { REDIS_URL: redis.url, AUDIT_STORE: 'redis' };
+  a = await world.service(env);
+  b = await world.service(env);
+});
+after(async () => {
+  await a?.stop();
+  await b?.stop();
+  await redis?.stop();
+  await world?.close();
+});
+
+/** Twenty simultaneous requests with one payment, sent to the instances in turn; what came back and what it cost. */
+async function twenty(instances: TestService[], payer: { address: string; privateKey: `0x${string}` }) {
+  const payment = await signPayment(payer.privateKey, await world.challenge(instances[0].base));
+  const body = world.trade();
+  const before = await world.usdc(payer.address);
+  const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => payWith(instances[i % instances.length].base, body, payment)));
+  return { answers, body, charged: before - (await world.usdc(payer.address)) };
+}
+
+function assertOneVerdict(answers: Awaited<ReturnType<typeof twenty>>['answers']): void {
+  const verdicts = answers.filter((answer) => answer.status === 200);
+  assert.ok(verdicts.length >= 1, 'at least one request gets the verdict');
+  assert.equal(new Set(verdicts.map((answer) => answer.json.audit_seq)).size, 1, 'every verdict is the one saved');
+  for (const refused of answers.filter((answer) => answer.status !== 200)) {
+    assert.equal(refused.status, 402, refused.text);
+    assert.equal(refused.json.reason, 'payment_in_progress');
+  }
+}
+
+describe('one payment, one verdict on Redis', () => {
+  it('one instance: twenty simultaneous requests settle once and write one record', async () => {
+    const { answers, body, charged } = await twenty([a], world.devnet.wallets[1]);
+    assertOneVerdict(answers);
+    assert.equal(charged, PRICE);
+    assert.equal((await walletRecords(a.base, String(body.wallet))).length, 1);
+  });
+
+  it('two instances: twenty simultaneous requests split across both settle once and write one record', async () => {
+    const { answers, body, charged } = await twenty([a, b], world.devnet.wallets[2]);
+    assertOneVerdict(answers);
+    assert.equal(charged, PRICE);
+    assert.equal((await walletRecords(b.base, String(body.wallet))).length, 1);
+    const fromB = answers.filter((answer, i) => i % 2 === 1 && answer.status === 200);
+    assert.ok(fromB.length > 0 || answers.some((answer) => answer.status === 402), 'the second instance answered too');
+  });
+
+  it('a payment spent on one instance is refused for another body on the other', async () => {
+    const payer = world.devnet.wallets[3];
+    const payment = await signPayment(payer.privateKey, await world.challenge(a.base));
+    const bought = await payWith(a.base, world.trade(), payment);
+    assert.equal(bought.status, 200, bought.text);
+    const reused = await payWith(b.base, world.trade(), payment);
+    assert.equal(reused.status, 402);
+    assert.equal(reused.json.reason, 'payment_used');
+  });
+});

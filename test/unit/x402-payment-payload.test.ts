@@ -1,0 +1,86 @@
+// Reading a payment as clients send it: v1 and v2 envelopes to one v2 form, and what only the envelope can say.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { encodePaymentSignatureHeader } from '@x402/core/http';
+import { readPayment } from '../../src/x402/payment-payload.js';
+import { facilitatorRefusal } from '../../src/x402/refusals.js';
+import { requirementsV2, type PaymentTerms } from '../../src/x402/terms.js';
+
+const TERMS: PaymentTerms = {
+  network: 'eip155:4663',
+  asset: '0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9',
+  amount: '100000',
+  payTo: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720',
+  resource: 'http://127.0.0.1:8080/api/x402/analyze',
+  maxTimeoutSeconds: 300,
+  eip712: { name: 'USD Coin', version: '2' },
+};
+
+const AUTHORIZATION = {
+  from: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+  to: TERMS.payTo,
+  value: '100000',
+  validAfter: '0',
+  validBefore: '1900000000',
+  nonce: `0x${'ab'.repeat(32)}`,
+};
+const PAYLOAD = { signature: `0x${'11'.repeat(65)}`, authorization: AUTHORIZATION };
+
+const encode = (value: unknown) => encodePaymentSignatureHeader(value as never);
+const v1 = (patch: Record<string, unknown> = {}) => encode({ x402Version: 1, scheme: 'exact', network: 'eip155:4663', payload: PAYLOAD, ...patch });
+const v2 = (accepted: Record<string, unknown> = {}) =>
+  encode({ x402Version: 2, accepted: { ...requirementsV2(TERMS), ...accepted }, payload: PAYLOAD, resource: { url: TERMS.resource } });
+
+function reasonOf(encoded: string): string {
+  const read = readPayment(encoded, TERMS);
+  return read.ok ? 'ok' : read.refusal.reason;
+}
+
+describe('readPayment', () => {
+  it('reads v1 and v2 as the same payment in the v2 form the facilitator verifies, `accepted` being our terms', () => {
+    const [one, two] = [readPayment(v1(), TERMS), readPayment(v2(), TERMS)];
+    assert.ok(one.ok && two.ok);
+    assert.deepEqual([one.payment.version, two.payment.version], [1, 2]);
+    assert.deepEqual(one.payment.payload, two.payment.payload);
+    assert.deepEqual(one.payment.payload, { x402Version: 2, resource: { url: TERMS.resource }, accepted: requirementsV2(TERMS), payload: PAYLOAD });
+    assert.deepEqual(one.payment.authorization, AUTHORIZATION);
+  });
+
+  it('refuses what only the envelope says: version, scheme, network, and a v2 asset', () => {
+    assert.equal(reasonOf(v1({ x402Version: 3 })), 'unsupported_version');
+    assert.equal(reasonOf(v1({ scheme: 'upto' })), 'unsupported_scheme');
+    assert.equal(reasonOf(v1({ network: 'base' })), 'wrong_network');
+    assert.equal(reasonOf(v2({ network: 'eip155:1' })), 'wrong_network');
+    assert.equal(reasonOf(v2({ asset: TERMS.payTo })), 'wrong_asset');
+    assert.equal(reasonOf(v2({ asset: TERMS.asset.toLowerCase() })), 'ok', 'addresses compare without case');
+  });
+
+  it('leaves recipient, amount and validity to the library: they pass the envelope check', () => {
+    const other = { ...AUTHORIZATION, to: AUTHORIZATION.from, value: '1', validBefore: '1' };
+    assert.equal(reasonOf(v1({ payload: { ...PAYLOAD, authorization: other } })), 'ok');
+  });
+
+  it('refuses anything that is not a payment as malformed, never throwing', () => {
+    const malformed = [
+      '', 'not base64!', Buffer.from('{"x402Version":').toString('base64'), encode([1, 2]), encode('text'),
+      v1({ payload: null }), v1({ payload: { ...PAYLOAD, signature: 'abc' } }), v2({}).replace(/./, 'A').slice(0, 12),
+      v1({ payload: { ...PAYLOAD, authorization: { ...AUTHORIZATION, value: '-1' } } }),
+      v1({ payload: { ...PAYLOAD, authorization: { ...AUTHORIZATION, value: 100000 } } }),
+      v1({ payload: { ...PAYLOAD, authorization: { ...AUTHORIZATION, nonce: '0x12' } } }),
+      v1({ payload: { ...PAYLOAD, authorization: { ...AUTHORIZATION, from: 'alice' } } }),
+      encode({ x402Version: 2, payload: PAYLOAD }),
+      'A'.repeat(20_000),
+    ];
+    for (const encoded of malformed) assert.equal(reasonOf(encoded), 'payment_malformed', encoded.slice(0, 40));
+  });
+});
+
+describe('facilitatorRefusal', () => {
+  it("maps @x402/evm's reasons onto ours and quotes the ones it does not know", () => {
+    assert.equal(facilitatorRefusal('invalid_exact_evm_insufficient_balance', 'verify').reason, 'insufficient_funds');
+    assert.equal(facilitatorRefusal('invalid_exact_evm_nonce_already_used', 'settle').reason, 'authorization_used');
+    const unknown = facilitatorRefusal('something_new', 'verify');
+    assert.deepEqual([unknown.reason, unknown.message.includes('something_new')], ['payment_invalid', true]);
+    assert.equal(facilitatorRefusal(undefined, 'settle').reason, 'settlement_failed');
+  });
+});

@@ -1,5 +1,6 @@
 // Entry point of `npm start`: check the environment, start the service, stop cleanly on signals.
 import { startService } from './app.js';
+import { chainNotes } from './assembly/chain-notes.js';
 import { ConfigError, loadConfig } from './config.js';
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -20,6 +21,7 @@ async function main(): Promise<void> {
   log(`trade guardrail listening on http://${config.host}:${service.port}`);
   log(`  registry (${service.registry.assets.length} assets, chain ${service.registry.chainId}): ${registry}`);
   log(`  store: ${config.redisUrl ? 'redis' : 'memory'}; audit: ${config.auditStore} (fsync ${config.auditFsync}) in ${config.dataDir}`);
+  for (const line of chainNotes(service.chain)) log(line);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

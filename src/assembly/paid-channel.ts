@@ -59,6 +59,8 @@ export async function attachPaidChannel(
       eip712: await eip712Domain(chain.client, asset.address as Address),
     };
     const paid: PaidDeps = { entry, terms, facilitator: new HttpFacilitator(facilitatorUrl), ledger: new PaymentLedger(store), log };
+    const price = `${Number(terms.amount) / 10 ** PAYMENT.assetDecimals} of ${terms.eip712.name}`;
+    log(`x402: ${price} per paid evaluation to ${payTo}; facilitator ${facilitatorUrl}${config.facilitatorUrl ? '' : ' (embedded)'}`);
     return { paid, off: null, close };
   } catch (error) {
     await close();

@@ -1,10 +1,8 @@
 // `npm run devnet`: starts the embedded devnet, writes its registry and address book, serves until interrupted.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { WALLET_STABLE_USD } from './assets.js';
 import { startDevnet, type Devnet } from './devnet.js';
-
-const KEY_WARNING = "These are anvil's well-known development keys: they are public, never use them with real funds.";
+import { devnetSummary, KEY_WARNING } from './summary.js';
 
 async function main(): Promise<void> {
   const registryPath = resolve(process.env.REGISTRY_OUT ?? './data/devnet-registry.json');
@@ -38,25 +36,10 @@ function addressBook(devnet: Devnet): unknown {
 }
 
 function summary(devnet: Devnet, registryPath: string, addressesPath: string): string[] {
-  const { contracts } = devnet;
-  const assets = devnet.registry.assets.map((asset) => {
-    const stale = devnet.staleFeeds.includes(asset.symbol) ? '  (feed deliberately stale)' : '';
-    return `  ${asset.symbol.padEnd(5)} ${asset.contract_address}  feed ${asset.price_feed}  $${asset.default_price_usd}${stale}`;
-  });
-  const wallets = devnet.wallets.map((w) => {
-    const holdings = `${String(w.serviceTokens).padStart(5)} service tokens, ${WALLET_STABLE_USD} USDC`;
-    return `  ${w.label}  tier ${w.tier}  ${holdings}  ${w.address}  key ${w.privateKey}`;
-  });
   return [
     `Robinhood Chain devnet (anvil, chain id ${devnet.chainId}) listening at ${devnet.rpcUrl}`,
     `Registry written to ${registryPath}; all contract addresses to ${addressesPath}`,
-    ...assets,
-    `  service token ${contracts.serviceToken}  stablecoin (USDC, 6 decimals, EIP-3009) ${contracts.stablecoin}`,
-    `  Uniswap v4 PoolManager ${contracts.poolManager}  StateView ${contracts.stateView}  SwapHelper ${contracts.swapHelper}`,
-    `  x402 payments go to the treasury ${devnet.treasury}; the facilitator account ${devnet.facilitator.address} pays the gas`,
-    'Demo wallets:',
-    ...wallets,
-    KEY_WARNING,
+    ...devnetSummary(devnet),
     'Press Ctrl-C to stop.',
   ];
 }

@@ -1,8 +1,11 @@
 // The paid channel end to end: a real devnet, a real facilitator (@x402/core + @x402/evm), a real x402 client.
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
 import type { PaymentRequirementsV1 } from '@x402/core/types';
 import { parseEventLogs, type Address, type Hex, type PublicClient } from 'viem';
@@ -15,6 +18,7 @@ import { getJson, postJson, send, type TestService } from '../support/service.js
 import { useTempDirs } from '../support/temp-dirs.js';
 import { freshNonce, payingFetch, signPayment } from '../support/x402-payer.js';
 
+const execFileAsync = promisify(execFile);
 const tempDir = useTempDirs('x402-paid-');
 let world: PaidWorld;
 let devnet: Devnet;
@@ -161,6 +165,18 @@ describe('one payment, one verdict', () => {
     assert.equal((await walletRecords(service.base, String(body.wallet))).length, 1);
   });
 
+  it('a retry that signs a fresh authorization with the same request_id and body gets the saved verdict, uncharged', async () => {
+    const body = trade({ request_id: 'paid-retry-1' });
+    const first = await pay(body, await signPayment(walletC.privateKey, await challenge()));
+    assert.equal(first.status, 200, first.text);
+    const before = await usdc(walletC.address);
+    const retry = await pay(body, await signPayment(walletC.privateKey, await challenge()));
+    assert.equal(retry.status, 200, retry.text);
+    assert.equal(retry.json.audit_seq, first.json.audit_seq);
+    assert.equal(retry.headers.get('payment-response'), null, 'no receipt: nothing was settled');
+    assert.equal(await usdc(walletC.address), before);
+  });
+
   it('never touches the payment on a 429: the same payment then buys a verdict for another wallet', async () => {
     const full = trade();
     for (let i = 0; i < 3; i++) assert.equal((await postJson(`${service.base}/api/v1/analyze/free`, { ...full, amount: 1 })).status, 200);
@@ -280,4 +296,16 @@ describe('a facilitator that is down or failing', () => {
       }
     });
   }
+});
+
+describe('the README client example', () => {
+  it('examples/pay-per-call.mjs pays for a verdict against a running service', async () => {
+    const root = fileURLToPath(new URL('../../../', import.meta.url));
+    const run = await execFileAsync(process.execPath, ['examples/pay-per-call.mjs'], {
+      cwd: root, env: { ...process.env, BASE_URL: service.base, PAYER_KEY: walletD.privateKey },
+    });
+    assert.match(run.stdout, /^200 \{/);
+    assert.match(run.stdout, /decision: 'allow'/);
+    assert.match(run.stdout, /settled: \{\s+success: true/);
+  });
 });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { encodePaymentSignatureHeader } from '@x402/core/http';
 import { readPayment } from '../../src/x402/payment-payload.js';
-import { facilitatorRefusal } from '../../src/x402/refusals.js';
+import { facilitatorRefusal, PAYMENT_REFUSALS } from '../../src/x402/refusals.js';
 import { requirementsV2, type PaymentTerms } from '../../src/x402/terms.js';
 
 const TERMS: PaymentTerms = {
@@ -82,5 +82,15 @@ describe('facilitatorRefusal', () => {
     const unknown = facilitatorRefusal('something_new', 'verify');
     assert.deepEqual([unknown.reason, unknown.message.includes('something_new')], ['payment_invalid', true]);
     assert.equal(facilitatorRefusal(undefined, 'settle').reason, 'settlement_failed');
+  });
+});
+
+describe('the README refusal table', () => {
+  it('lists every refusal reason the service can answer with', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('## Paying per call (x402)'), readme.indexOf('## Operations'));
+    const listed = new Set([...section.matchAll(/^\| `([a-z_]+)`(?:, `([a-z_]+)`)? \|/gm)].flatMap((match) => [match[1], match[2]]).filter((name) => name && name !== 'reason'));
+    assert.deepEqual([...listed].sort(), Object.keys(PAYMENT_REFUSALS).sort());
   });
 });

@@ -156,7 +156,7 @@ async function buildRoutes(
     // Sign-in and bearer routes answer 503 store_lost_state while the shared store cannot be trusted.
     ...guardStoreRoutes(evaluation.storeState ?? ALWAYS_USABLE, [
       ...analyzeRoutes(analyze, { tokens, holdings }),
-      ...x402Routes(paidChannel.paid),
+      ...x402Routes(paidChannel),
       ...authRoutes({ tokens, signIn, holdings, limiter, log }),
       ...policyRoutes({ tokens, holdings, store, log }),
     ]),

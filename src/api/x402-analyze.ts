@@ -19,16 +19,16 @@ const EXPOSED = 'PAYMENT-RESPONSE, X-PAYMENT-RESPONSE, PAYMENT-REQUIRED';
 
 const NO_PAYMENT = 'a payment is required: send it in X-PAYMENT (x402 v1) or PAYMENT-SIGNATURE (x402 v2)';
 
-/** `paid` is null when no settlement asset, payee or facilitator is configured: the route then answers 503. */
-export function x402Routes(paid: PaidDeps | null): Route[] {
-  return [{ method: 'post', pattern: PATHS.x402Analyze, readsBody: true, handler: (request) => analyzePaid(paid, request) }];
+/** `paid` is null when the paid channel is off (`off` says why): the route then answers 503. */
+export function x402Routes(channel: { paid: PaidDeps | null; off: string | null }): Route[] {
+  return [{ method: 'post', pattern: PATHS.x402Analyze, readsBody: true, handler: (request) => analyzePaid(channel, request) }];
 }
 
-async function analyzePaid(paid: PaidDeps | null, request: PlainRequest): Promise<PlainResponse> {
+async function analyzePaid({ paid, off }: { paid: PaidDeps | null; off: string | null }, request: PlainRequest): Promise<PlainResponse> {
   // Input first: a 422 never touches the payment, which can then pay for a valid request.
   const parsed = parseJsonBody(request, validateTrade);
   if (!parsed.ok) return parsed.response;
-  if (!paid) return errorResponse('facilitator_unavailable', 'paid evaluation is not configured on this service (no settlement asset, PAY_TO_ADDRESS or facilitator)');
+  if (!paid) return errorResponse('facilitator_unavailable', `paid evaluation is off on this service: ${off ?? 'not configured'}`);
   const header = paymentHeader(request);
   if (header === null) return challenge(paid.terms, NO_PAYMENT);
   if (typeof header !== 'string') return challenge(paid.terms, header.message, header.reason);

@@ -3,7 +3,7 @@ import { parseAbi, type Address, type PublicClient } from 'viem';
 import { PATHS, PAYMENT } from '../catalogue/published-facts.js';
 import type { Config } from '../config.js';
 import type { EntryDeps } from '../evaluation/entry.js';
-import type { Logger } from '../failures.js';
+import { logDetail, type Logger } from '../failures.js';
 import type { CacheStore } from '../store/cache-store.js';
 import { HttpFacilitator } from '../x402/facilitator-client.js';
 import { PaymentLedger, type PaidDeps } from '../x402/paid-evaluation.js';
@@ -46,6 +46,14 @@ export async function attachPaidChannel(
     close = running.close;
   }
   if (!facilitatorUrl) return off('FACILITATOR_URL is not set');
+  let eip712: { name: string; version: string };
+  try {
+    eip712 = await eip712Domain(chain.client, asset.address as Address);
+  } catch (error) {
+    // A node that is down at start must not stop the service: only payments stay off (503).
+    await close();
+    return off(`the settlement stablecoin's EIP-712 domain could not be read (${logDetail(error).slice(0, 160)}); restart once the chain node answers`);
+  }
   try {
     const terms: PaymentTerms = {
       network: `eip155:${chain.registry.chainId}`,
@@ -56,7 +64,7 @@ export async function attachPaidChannel(
         return `${publicBase()}${PATHS.x402Analyze}`;
       },
       maxTimeoutSeconds: PAYMENT.maxTimeoutSeconds,
-      eip712: await eip712Domain(chain.client, asset.address as Address),
+      eip712,
     };
     const paid: PaidDeps = { entry, terms, facilitator: new HttpFacilitator(facilitatorUrl), ledger: new PaymentLedger(store), log };
     const price = `${Number(terms.amount) / 10 ** PAYMENT.assetDecimals} of ${terms.eip712.name}`;

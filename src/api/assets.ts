@@ -1,4 +1,5 @@
 // GET /api/v1/assets: the official registry as AssetInfo entries.
+import { PATHS } from '../catalogue/published-facts.js';
 import { json } from '../http/responses.js';
 import type { Route } from '../http/types.js';
 import type { Registry } from '../registry/registry.js';
@@ -11,5 +12,5 @@ export function assetRoutes(registry: Registry): Route[] {
     is_native: asset.is_native,
     decimals: asset.decimals,
   }));
-  return [{ method: 'get', pattern: '/api/v1/assets', handler: () => json(200, body) }];
+  return [{ method: 'get', pattern: PATHS.assets, handler: () => json(200, body) }];
 }

@@ -1,4 +1,5 @@
 // The audit operations: listings (global, per wallet), verification (global, per wallet) and a raw line export for bulk jobs.
+import { PATHS } from '../catalogue/published-facts.js';
 import { Type, type Static } from '@sinclair/typebox';
 import { readRange, type AuditVerifier } from '../audit-verify/audit-verifier.js';
 import type { VerifyReport } from '../audit-verify/chain-walk.js';
@@ -42,9 +43,9 @@ export function auditRoutes(deps: AuditRouteDeps): Route[] {
   });
   return [
     route('/api/v1/audit/wallet/:wallet', 'auditList', listWallet),
-    route('/api/v1/audit/global', 'auditList', listGlobal),
-    route('/api/v1/audit/verify/:wallet', 'auditVerify', verifyWallet),
-    route('/api/v1/audit/verify', 'auditVerify', verifyGlobal),
+    route(PATHS.auditGlobal, 'auditList', listGlobal),
+    route(`${PATHS.auditVerify}/:wallet`, 'auditVerify', verifyWallet),
+    route(PATHS.auditVerify, 'auditVerify', verifyGlobal),
     route('/api/v1/audit/export', 'auditList', exportLines),
   ];
 }

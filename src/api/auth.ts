@@ -1,4 +1,5 @@
 // Wallet sign-in operations: nonce, login with a signature, revoke.
+import { PATHS } from '../catalogue/published-facts.js';
 import type { Hex } from 'viem';
 import { TOKEN_LIFETIME_S, type AccessTokens } from '../auth/access-tokens.js';
 import { authenticate, unauthorized } from '../auth/bearer.js';
@@ -29,18 +30,18 @@ export function authRoutes(deps: AuthDeps): Route[] {
   return [
     {
       method: 'get',
-      pattern: '/api/v1/auth/nonce',
+      pattern: PATHS.authNonce,
       handler: (request) => limited(deps, request, () => orUnavailable(deps.log, request, 'No sign-in message was issued', () => nonce(deps, request))),
     },
     {
       method: 'post',
-      pattern: '/api/v1/auth/wallet',
+      pattern: PATHS.authWallet,
       readsBody: true,
       handler: (request) => limited(deps, request, () => orUnavailable(deps.log, request, 'Sign-in did not complete', () => login(deps, request))),
     },
     {
       method: 'post',
-      pattern: '/api/v1/auth/revoke',
+      pattern: PATHS.authRevoke,
       readsBody: true,
       handler: (request) => orUnavailable(deps.log, request, 'The token was not revoked', () => revoke(deps, request)),
     },

@@ -1,4 +1,5 @@
 // GET /healthz: liveness plus a reachable cache store, answered fast.
+import { PATHS } from '../catalogue/published-facts.js';
 import { errorBody } from '../catalogue/errors.js';
 import { json } from '../http/responses.js';
 import type { Route } from '../http/types.js';
@@ -7,7 +8,7 @@ import type { CacheStore } from '../store/cache-store.js';
 const PING_TIMEOUT_MS = 500;
 
 export function healthRoutes(store: CacheStore): Route[] {
-  return [{ method: 'get', pattern: '/healthz', handler: () => check(store) }];
+  return [{ method: 'get', pattern: PATHS.health, handler: () => check(store) }];
 }
 
 async function check(store: CacheStore) {

@@ -1,4 +1,5 @@
 // The caller's PolicyConfig: GET reads it, POST replaces blocked_assets (bearer token required).
+import { PATHS } from '../catalogue/published-facts.js';
 import type { AccessTokens } from '../auth/access-tokens.js';
 import { authenticate } from '../auth/bearer.js';
 import { entitlementOf, previewTier } from '../auth/entitlement.js';
@@ -25,8 +26,8 @@ const validateUpdate = compileValidator(UpdateConfigRequest, 'body');
 
 export function policyRoutes(deps: PolicyDeps): Route[] {
   return [
-    { method: 'get', pattern: '/api/v1/config', handler: (request) => guarded(deps, request, () => readPolicy(deps, request)) },
-    { method: 'post', pattern: '/api/v1/config', readsBody: true, handler: (request) => guarded(deps, request, () => writePolicy(deps, request)) },
+    { method: 'get', pattern: PATHS.config, handler: (request) => guarded(deps, request, () => readPolicy(deps, request)) },
+    { method: 'post', pattern: PATHS.config, readsBody: true, handler: (request) => guarded(deps, request, () => writePolicy(deps, request)) },
   ];
 }
 

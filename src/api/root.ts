@@ -23,5 +23,5 @@ export function rootRoutes(info: ServiceInfo): Route[] {
       methodology: PATHS.methodology,
     },
   };
-  return [{ method: 'get', pattern: '/', handler: () => json(200, body) }];
+  return [{ method: 'get', pattern: PATHS.root, handler: () => json(200, body) }];
 }

@@ -1,4 +1,5 @@
 // POST /api/v1/simulate-balance: current and post-trade balance, proven by an eth_call state override (no transaction).
+import { PATHS } from '../catalogue/published-facts.js';
 import { formatUnits } from 'viem';
 import type { BalanceOutcome, BalanceProblem, BalanceSimulator } from '../chain/balance-simulation.js';
 import type { Failure, Logger } from '../failures.js';
@@ -21,7 +22,7 @@ const PROBLEM_FIELD: Readonly<Record<BalanceProblem, 'token_address' | 'balance_
 };
 
 export function simulateBalanceRoutes(simulator: BalanceSimulator | null, log: Logger): Route[] {
-  return [{ method: 'post', pattern: '/api/v1/simulate-balance', readsBody: true, handler: (request) => simulate(simulator, log, request) }];
+  return [{ method: 'post', pattern: PATHS.simulateBalance, readsBody: true, handler: (request) => simulate(simulator, log, request) }];
 }
 
 async function simulate(simulator: BalanceSimulator | null, log: Logger, request: PlainRequest): Promise<PlainResponse> {

@@ -1,4 +1,5 @@
 // GET /status.json: the live state of the store, the chain and the audit log, and why when one is not ok.
+import { PATHS } from '../catalogue/published-facts.js';
 import { json } from '../http/responses.js';
 import type { Route } from '../http/types.js';
 import type { AuditHead } from '../audit/audit-log.js';
@@ -29,7 +30,7 @@ const PROBE_TIMEOUT_MS = 1_000;
 const RANK: Record<ComponentHealth, number> = { ok: 0, degraded: 1, down: 2 };
 
 export function statusRoutes(sources: StatusSources): Route[] {
-  return [{ method: 'get', pattern: '/status.json', handler: () => statusDocument(sources) }];
+  return [{ method: 'get', pattern: PATHS.status, handler: () => statusDocument(sources) }];
 }
 
 /** Spec: 200 with a machine-readable status; the overall status is the worst component's. */

@@ -1,4 +1,5 @@
 // POST /api/v1/token-safety: bytecode, owner and live-sell checks of a contract (public, limited per IP).
+import { PATHS } from '../catalogue/published-facts.js';
 import { parseJsonBody } from '../http/json-body.js';
 import type { Failure, Logger } from '../failures.js';
 import { json } from '../http/responses.js';
@@ -23,7 +24,7 @@ export function tokenSafetyRoutes(deps: TokenSafetyRouteDeps): Route[] {
   return [
     {
       method: 'post',
-      pattern: '/api/v1/token-safety',
+      pattern: PATHS.tokenSafety,
       readsBody: true,
       handler: async (request) => (await deps.limiter.checkIp('tokenSafety', request.ip)) ?? checkToken(deps, request),
     },

@@ -28,19 +28,36 @@ export const SERVICE = Object.freeze({
 
 /** Spec "Endpoints": the paths every route, card and document names. */
 export const PATHS = Object.freeze({
+  root: '/',
   assets: '/api/v1/assets',
   analyzeFree: '/api/v1/analyze/free',
   demoAnalyze: '/api/v1/demo/analyze',
   analyzeTrade: '/api/v1/analyze/trade',
   x402Analyze: '/api/x402/analyze',
+  authNonce: '/api/v1/auth/nonce',
+  authWallet: '/api/v1/auth/wallet',
+  authRevoke: '/api/v1/auth/revoke',
+  config: '/api/v1/config',
+  tokenSafety: '/api/v1/token-safety',
+  simulateBalance: '/api/v1/simulate-balance',
+  auditGlobal: '/api/v1/audit/global',
+  auditVerify: '/api/v1/audit/verify',
   health: '/healthz',
   status: '/status.json',
   mcp: '/mcp-http/mcp',
   methodology: '/.well-known/methodology.md',
+  methodologyHtml: '/methodology.html',
   /** The first is the card's own path; the others are the spec's aliases. */
   mcpServerCard: Object.freeze(['/.well-known/mcp-server-card.json', '/.well-known/mcp/server-card.json', '/.well-known/mcp.json']),
   agentCard: Object.freeze(['/.well-known/agent-card.json', '/.well-known/agents.json', '/agents.json']),
   x402Manifest: '/.well-known/x402.json',
+  glama: '/.well-known/glama.json',
+  aiCatalog: '/.well-known/ai-catalog.json',
+  knownIssues: '/.well-known/known-issues.json',
+  llmsTxt: '/llms.txt',
+  skill: '/skill.md',
+  robots: '/robots.txt',
+  sitemap: '/sitemap.xml',
 });
 
 /** Spec "Channels" and "Tiers": the tier each channel evaluates at when no holdings speak. */

@@ -5,7 +5,7 @@ import type { Tier } from '../risk/types.js';
 import { formatNumber } from '../risk/format.js';
 import { MAX_TOKEN_UNITS } from '../schemas/common.js';
 import { MAX_ECHO_CHARS, MAX_JSON_DEPTH } from '../schemas/json-shape.js';
-import { SERVICE_NAME, SERVICE_VERSION } from '../version.js';
+import { SERVICE_LICENSE, SERVICE_NAME, SERVICE_VERSION } from '../version.js';
 
 /** Spec "Versioning". */
 export const VERSIONS = Object.freeze({
@@ -24,6 +24,8 @@ export const SERVICE = Object.freeze({
     'Pre-trade risk guardrail for autonomous trading agents on Robinhood Chain: allow, warn or deny with reasons, ' +
     'a risk score, a price and a hash-chained audit record.',
   chain: Object.freeze({ id: 4663, caip2: 'eip155:4663', name: 'Robinhood Chain' }),
+  /** package.json's `license`, which directory metadata repeats. */
+  license: SERVICE_LICENSE,
 });
 
 /** Spec "Endpoints": the paths every route, card and document names. */

@@ -164,7 +164,7 @@ async function buildRoutes(
     ...simulateBalanceRoutes(facts.balances, log),
     ...auditRoutes({ verifier, limiter, log }),
     ...mcpRoutes({ sessions, limiter, limits: config.mcpSessions }),
-    ...documentRoutes(config, publicBase(config)),
+    ...documentRoutes(config, () => site.url, paidChannel),
   ];
 }
 

@@ -1,20 +1,75 @@
-// Public documents: the risk methodology and the MCP server card, rendered once at start-up.
+// Public documents: cards, manifests, the methodology, guides and crawler files, each rendered once at start-up.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { PATHS } from '../catalogue/published-facts.js';
 import type { Config } from '../config.js';
+import { agentCard } from '../discovery/agent-card.js';
+import { aiCatalog } from '../discovery/ai-catalog.js';
+import { glamaMetadata } from '../discovery/glama.js';
+import { KNOWN_ISSUES_FILE, knownIssues } from '../discovery/known-issues.js';
+import { llmsTxt } from '../discovery/llms-txt.js';
 import { renderMethodology } from '../discovery/methodology.js';
+import { methodologyHtml } from '../discovery/methodology-html.js';
+import { robotsTxt } from '../discovery/robots-txt.js';
 import { serverCard } from '../discovery/server-card.js';
-import { json } from '../http/responses.js';
-import type { Route } from '../http/types.js';
+import { sitemapXml } from '../discovery/sitemap.js';
+import { skillMd } from '../discovery/skill-md.js';
+import { x402Manifest, type PaidOffer } from '../discovery/x402-manifest.js';
+import type { PlainResponse, Route } from '../http/types.js';
 
-export function documentRoutes(config: Readonly<Config>, baseUrl: string): Route[] {
+const CONTENT_TYPES = {
+  json: 'application/json',
+  markdown: 'text/markdown; charset=utf-8',
+  text: 'text/plain; charset=utf-8',
+  xml: 'application/xml',
+  html: 'text/html; charset=utf-8',
+} as const;
+
+// Public and credential-free, so any origin may read them (browser agents, catalog crawlers).
+const OPEN = { 'access-control-allow-origin': '*' };
+// The page loads nothing: no script, no remote style, only its own inline CSS.
+const PAGE = { ...OPEN, 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" };
+
+/**
+ * `baseUrl` is read on the first request of each document, once the edge listens (PORT=0 picks the port
+ * then), and the rendering is kept; `paid` is the paid channel as built at start: its terms, or why it is off.
+ */
+export function documentRoutes(config: Readonly<Config>, baseUrl: () => string, paid: PaidOffer): Route[] {
+  // Rendered now: a broken known-issues file stops the start instead of failing a request.
   const methodology = renderMethodology(config);
-  const card = serverCard(baseUrl);
-  return [
-    ...PATHS.mcpServerCard.map((pattern): Route => ({ method: 'get', pattern, handler: () => json(200, card) })),
-    {
-      method: 'get',
-      pattern: PATHS.methodology,
-      handler: () => ({ status: 200, raw: { contentType: 'text/markdown; charset=utf-8', text: methodology } }),
-    },
+  const methodologyText = document('markdown', methodology);
+  const methodologyPage = document('html', methodologyHtml(methodology), PAGE);
+  const issuesFile = fileURLToPath(KNOWN_ISSUES_FILE);
+  const issues = document('json', jsonText(knownIssues(readFileSync(issuesFile, 'utf8'), issuesFile)));
+  const served: [string | readonly string[], () => PlainResponse][] = [
+    [PATHS.mcpServerCard, once(() => document('json', jsonText(serverCard(baseUrl()))))],
+    [PATHS.agentCard, once(() => document('json', jsonText(agentCard(baseUrl()))))],
+    [PATHS.x402Manifest, once(() => document('json', jsonText(x402Manifest(baseUrl(), paid))))],
+    [PATHS.glama, once(() => document('json', jsonText(glamaMetadata(baseUrl()))))],
+    [PATHS.aiCatalog, once(() => document('json', jsonText(aiCatalog(baseUrl()))))],
+    [PATHS.knownIssues, () => issues],
+    [PATHS.methodology, () => methodologyText],
+    [PATHS.methodologyHtml, () => methodologyPage],
+    [PATHS.llmsTxt, once(() => document('text', llmsTxt(baseUrl())))],
+    [PATHS.skill, once(() => document('markdown', skillMd(config, baseUrl())))],
+    [PATHS.robots, once(() => document('text', robotsTxt(baseUrl())))],
+    [PATHS.sitemap, once(() => document('xml', sitemapXml(baseUrl())))],
   ];
+  // Aliases share one rendering, so they answer the same bytes.
+  return served.flatMap(([paths, respond]) =>
+    [paths].flat().map((pattern): Route => ({ method: 'get', pattern, handler: () => respond() })),
+  );
+}
+
+function once(render: () => PlainResponse): () => PlainResponse {
+  let rendered: PlainResponse | null = null;
+  return () => (rendered ??= render());
+}
+
+function document(kind: keyof typeof CONTENT_TYPES, text: string, headers: Record<string, string> = OPEN): PlainResponse {
+  return { status: 200, headers, raw: { contentType: CONTENT_TYPES[kind], text: Buffer.from(text) } };
+}
+
+function jsonText(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
 }

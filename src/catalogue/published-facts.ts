@@ -68,6 +68,8 @@ export const CHANNEL_TIERS = Object.freeze({ free: 1, demo: 1, mcp: 1, x402: 2 }
 /** Spec "x402 payment": 100000 base units (0.10) of the 6-decimal settlement stablecoin, valid 300 s, buying Tier 2. */
 export const PAYMENT = Object.freeze({
   x402Version: VERSIONS.x402,
+  /** x402 v1's request header for the payment payload (v2 clients send PAYMENT-SIGNATURE). */
+  header: 'X-PAYMENT',
   scheme: 'exact',
   amountBaseUnits: '100000',
   assetDecimals: 6,

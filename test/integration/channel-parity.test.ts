@@ -3,8 +3,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { callMcpTool } from '../support/mcp-client.js';
+import { PaidWorld, payWith } from '../support/paid-world.js';
 import { freePort } from '../support/redis-server.js';
 import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../support/service.js';
+import { useTempDirs } from '../support/temp-dirs.js';
+import { signPayment } from '../support/x402-payer.js';
 
 /** What any channel answered, in one vocabulary: a verdict, or a refusal with its catalogue code. */
 interface Answer {
@@ -142,5 +145,49 @@ describe('a dead chain node', () => {
     for (const channel of CHANNELS) {
       assert.deepEqual(await channel.evaluate(dead.base, signer, tradeFor(signer)), { kind: 'refused', code: 'chain_unavailable' }, channel.name);
     }
+  });
+});
+
+describe('the paid channel (x402) at Tier 2', () => {
+  const tempDir = useTempDirs('parity-x402-');
+  let world: PaidWorld;
+  let paid: TestService;
+
+  before(async () => {
+    world = await PaidWorld.start(await tempDir());
+    paid = await world.service({ ...ENV, RATE_LIMIT_WALLET_TIER2: '4' }, undefined, { now: () => OPEN_MARKET });
+  });
+  after(async () => {
+    await paid?.stop();
+    await world?.close();
+  });
+
+  async function payFor(trade: Record<string, unknown>): Promise<Answer> {
+    const payment = await signPayment(world.devnet.wallets[0].privateKey, await world.challenge(paid.base));
+    return fromRest(await payWith(paid.base, trade, payment));
+  }
+
+  it('gives the same decision, score, reasons and tier as REST for a Tier 2 wallet, and a record that differs only in channel and payment', async () => {
+    // Demo wallet C holds 2,500 service tokens: Tier 2 on REST by holdings, Tier 2 paid by anyone.
+    const signer = privateKeyToAccount(world.devnet.wallets[2].privateKey);
+    const trade = world.trade({ wallet: signer.address, amount: 20, max_slippage_bps: 150 });
+    const bearer = { authorization: `Bearer ${await tokenFor(paid.base, signer)}` };
+    const rest = fromRest(await postJson(`${paid.base}/api/v1/analyze/trade`, trade, bearer));
+    const x402 = await payFor(trade);
+    assert.equal(rest.kind, 'verdict');
+    assert.equal(x402.kind, 'verdict');
+    assert.equal(x402.verdict!.tier, 2);
+    assert.deepEqual(pick(x402.verdict!), pick(rest.verdict!));
+    const [paidRecord, restRecord] = (await getJson(`${paid.base}/api/v1/audit/wallet/${signer.address}?limit=2`)).json.records;
+    assert.deepEqual([restRecord.channel, paidRecord.channel], ['rest', 'x402']);
+    assert.equal(typeof paidRecord.payment.transaction, 'string');
+    const comparable = ({ channel: _c, seq: _s, ts: _t, hash: _h, prev_hash: _p, wallet_prev_hash: _w, payment: _m, ...record }: any) => record;
+    assert.deepEqual(comparable(paidRecord), comparable(restRecord));
+  });
+
+  it('shares the per-wallet window with the free channel', async () => {
+    const trade = world.trade({ amount: 1 });
+    for (let i = 0; i < 4; i += 1) assert.equal((await postJson(`${paid.base}/api/v1/analyze/free`, trade)).status, 200);
+    assert.deepEqual(await payFor(trade), { kind: 'refused', code: 'rate_limited' });
   });
 });

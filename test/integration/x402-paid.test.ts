@@ -14,7 +14,8 @@ import { ANVIL_DEV_ACCOUNTS } from '../../src/devnet/wallets.js';
 import { stablecoinAbi } from '../support/devnet-abis.js';
 import { walletClientFor } from '../support/devnet-helpers.js';
 import { PaidWorld, PRICE, payWith, walletRecords } from '../support/paid-world.js';
-import { getJson, postJson, send, type TestService } from '../support/service.js';
+import { getJson, postJson, send, startTestService, type TestService } from '../support/service.js';
+import { CountingProxy } from './chain-support.js';
 import { useTempDirs } from '../support/temp-dirs.js';
 import { freshNonce, payingFetch, signPayment } from '../support/x402-payer.js';
 
@@ -296,6 +297,31 @@ describe('a facilitator that is down or failing', () => {
       }
     });
   }
+});
+
+describe('a chain node that dies after start', () => {
+  it('makes the paid evaluation an error verdict (503, chain_unavailable) that charges nothing', async () => {
+    const proxy = await CountingProxy.start(devnet.rpcUrl);
+    const fragile = await startTestService({
+      RPC_URL: proxy.url, REGISTRY_FILE: world.registryFile, PAY_TO_ADDRESS: devnet.treasury, FACILITATOR_URL: world.facilitator.url,
+    });
+    try {
+      const payment = await signPayment(walletB.privateKey, await challenge(fragile.base));
+      await proxy.close();
+      const before = await usdc(walletB.address);
+      const answer = await payWith(fragile.base, trade(), payment);
+      assert.equal(answer.status, 503, answer.text);
+      assert.deepEqual([answer.json.decision, answer.json.code, answer.json.audit_seq], ['deny', 'chain_unavailable', null]);
+      assert.match(answer.json.reasons[0], /no verdict was produced, do not trade/);
+      assert.equal(answer.headers.get('payment-response'), null);
+      assert.equal(await usdc(walletB.address), before, 'no verdict, no charge');
+      // The payment was not spent: it still buys a verdict where the chain answers.
+      const bought = await payWith(service.base, trade(), payment);
+      assert.equal(bought.status, 200, bought.text);
+    } finally {
+      await fragile.stop();
+    }
+  });
 });
 
 describe('the README client example', () => {

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { PaymentRequirementsV1 } from '@x402/core/types';
 import type { Address, PublicClient } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import type { ServiceOverrides } from '../../src/app.js';
 import { startDevnet, type Devnet } from '../../src/devnet/devnet.js';
 import { buildFacilitator } from '../../src/facilitator/facilitator.js';
 import { serveFacilitator, type RunningFacilitator } from '../../src/facilitator/http-server.js';
@@ -18,7 +19,7 @@ export class PaidWorld {
     readonly devnet: Devnet,
     readonly chain: PublicClient,
     readonly facilitator: RunningFacilitator,
-    private readonly registryFile: string,
+    readonly registryFile: string,
   ) {}
 
   static async start(dir: string): Promise<PaidWorld> {
@@ -29,11 +30,15 @@ export class PaidWorld {
   }
 
   /** A service on this devnet paying out to the treasury through `facilitatorUrl` (this world's by default). */
-  service(env: Record<string, string> = {}, facilitatorUrl = this.facilitator.url): Promise<TestService> {
-    return startTestService({
-      RPC_URL: this.devnet.rpcUrl, REGISTRY_FILE: this.registryFile, PAY_TO_ADDRESS: this.devnet.treasury,
-      FACILITATOR_URL: facilitatorUrl, RATE_LIMIT_IP_FREE: '1000', ...env,
-    });
+  service(env: Record<string, string> = {}, facilitatorUrl = this.facilitator.url, overrides: ServiceOverrides = {}): Promise<TestService> {
+    return startTestService(
+      {
+        RPC_URL: this.devnet.rpcUrl, REGISTRY_FILE: this.registryFile, PAY_TO_ADDRESS: this.devnet.treasury,
+        FACILITATOR_URL: facilitatorUrl, RATE_LIMIT_IP_FREE: '1000', ...env,
+      },
+      undefined,
+      overrides,
+    );
   }
 
   /** A trade for a fresh wallet of its own, so windows and audit chains start empty. 20 TSLA is about 7,000 USD: over Tier 1's 5,000. */

@@ -1,9 +1,10 @@
-// The path a user runs: analyze/free on the embedded devnet (chain reads, holdings, prices), a fleet and new wallets.
+// The path a user runs: analyze/free on the embedded devnet (chain reads, holdings, prices), a fleet and new wallets, and a paid call.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, printComparison, runLoad, spawnNode, stop, type LoadResult } from './harness.js';
+import { measurePaidLatency } from './paid-latency.js';
 
 /** A fleet: this many wallets in turn, each evaluated again while its chain facts are cached. */
 const FLEET_WALLETS = 1_000;
@@ -41,6 +42,8 @@ export async function runDevnetScenarios(echo: LoadResult, options: DevnetScenar
     printComparison(echo, fleet);
     const fresh = await runLoad({ ...load, label: 'devnet, new wallet each', body: body((n) => walletFor(FLEET_WALLETS + n)) });
     printComparison(echo, fresh);
+    const trade = (n: number) => ({ wallet: `0x${(0xbe000000 + n).toString(16).padStart(40, '0')}`, asset: tsla.symbol, contract_address: tsla.contract_address, side: 'buy', amount: 1 });
+    await measurePaidLatency(base, trade);
   } finally {
     await stop(service);
     rmSync(dataDir, { recursive: true, force: true });

@@ -51,8 +51,10 @@ export async function attachPaidChannel(
     eip712 = await eip712Domain(chain.client, asset.address as Address);
   } catch (error) {
     // A node that is down at start must not stop the service: only payments stay off (503).
+    // The reason is published (503s, the x402 manifest): the node's own words go to the log only.
     await close();
-    return off(`the settlement stablecoin's EIP-712 domain could not be read (${logDetail(error).slice(0, 160)}); restart once the chain node answers`);
+    log(`x402: reading the settlement stablecoin's EIP-712 domain failed: ${logDetail(error)}`);
+    return off("the chain node did not answer when the settlement stablecoin's EIP-712 domain was read at start; restart once it answers");
   }
   try {
     const terms: PaymentTerms = {

@@ -6,6 +6,7 @@ import type { EntryDeps } from '../evaluation/entry.js';
 import { logDetail, type Logger } from '../failures.js';
 import type { CacheStore } from '../store/cache-store.js';
 import { HttpFacilitator } from '../x402/facilitator-client.js';
+import { findSettlement } from '../x402/onchain-settlement.js';
 import { PaymentLedger, type PaidDeps } from '../x402/paid-evaluation.js';
 import type { PaymentTerms } from '../x402/terms.js';
 import type { ChainContext } from './attach-chain.js';
@@ -68,7 +69,11 @@ export async function attachPaidChannel(
       maxTimeoutSeconds: PAYMENT.maxTimeoutSeconds,
       eip712,
     };
-    const paid: PaidDeps = { entry, terms, facilitator: new HttpFacilitator(facilitatorUrl), ledger: new PaymentLedger(store), log };
+    const client = chain.client;
+    const paid: PaidDeps = {
+      entry, terms, facilitator: new HttpFacilitator(facilitatorUrl), ledger: new PaymentLedger(store), log,
+      settledOnChain: (authorization) => findSettlement(client, terms, authorization),
+    };
     const price = `${Number(terms.amount) / 10 ** PAYMENT.assetDecimals} of ${terms.eip712.name}`;
     log(`x402: ${price} per paid evaluation to ${payTo}; facilitator ${facilitatorUrl}${config.facilitatorUrl ? '' : ' (embedded)'}`);
     return { paid, off: null, close };

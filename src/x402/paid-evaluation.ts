@@ -10,8 +10,8 @@ import { describeFailure, logFailure, type Logger } from '../failures.js';
 import type { CacheStore } from '../store/cache-store.js';
 import { ClaimBusyError, ClaimOnce } from '../store/claim-once.js';
 import { paymentKey } from '../store/keys.js';
-import type { FacilitatorPort } from './facilitator-client.js';
-import { readPayment, type ReadPayment } from './payment-payload.js';
+import type { FacilitatorPort, Settled } from './facilitator-client.js';
+import { readPayment, type Authorization, type ReadPayment } from './payment-payload.js';
 import { refusal, type Refusal } from './refusals.js';
 import { requirementsV2, type PaymentTerms } from './terms.js';
 
@@ -38,6 +38,11 @@ export interface PaidDeps {
   facilitator: FacilitatorPort;
   ledger: PaymentLedger;
   log: Logger;
+  /**
+   * Reads the chain for a settlement whose answer was lost (findSettlement); absent, a
+   * facilitator that does not answer /settle is taken at its word: nothing settled.
+   */
+  settledOnChain?: (authorization: Authorization) => Promise<string | null>;
 }
 
 /** A paid verdict stays replayable this long; after that the chain itself refuses the used nonce. */
@@ -100,12 +105,10 @@ async function buyVerdict(deps: PaidDeps, trade: ChannelTrade, payment: ReadPaym
       settleRefusal = settled.refusal;
       return { settled: false, code: 'payment_refused', message: settled.refusal.message };
     }
-    if (settled.kind === 'unavailable') {
-      logFailure(deps.log, 'x402 settle', { code: 'facilitator_unavailable', words: 'no answer' }, new Error(settled.detail));
-      return { settled: false, code: 'facilitator_unavailable', message: unavailableMessage() };
-    }
-    const { transaction, network } = settled.value;
-    const payer = settled.value.payer || payment.authorization.from;
+    const value = settled.kind === 'ok' ? settled.value : await lostSettlement(deps, payment, settled.detail);
+    if (!value) return { settled: false, code: 'facilitator_unavailable', message: unavailableMessage() };
+    const { transaction, network } = value;
+    const payer = value.payer || payment.authorization.from;
     receipt = { success: true, transaction, network, payer };
     const { nonce } = payment.authorization;
     return {
@@ -123,6 +126,23 @@ async function buyVerdict(deps: PaidDeps, trade: ChannelTrade, payment: ReadPaym
     deps.log(`x402: payment ${(receipt as Receipt).transaction} settled but the verdict was not recorded: ${answer.verdict.error}`);
   }
   return { kind: 'answered', answer, receipt };
+}
+
+/**
+ * /settle did not answer, but the transfer may have landed: the chain says. Found, the payment
+ * is settled and the verdict goes out; not found (or the chain cannot say), nothing settled.
+ */
+async function lostSettlement(deps: PaidDeps, payment: ReadPayment, detail: string): Promise<Settled | null> {
+  logFailure(deps.log, 'x402 settle', { code: 'facilitator_unavailable', words: 'no answer' }, new Error(detail));
+  if (!deps.settledOnChain) return null;
+  try {
+    const transaction = await deps.settledOnChain(payment.authorization);
+    if (transaction) deps.log(`x402: /settle did not answer, but the chain shows the transfer in ${transaction}: settled`);
+    return transaction ? { transaction, network: deps.terms.network, payer: payment.authorization.from } : null;
+  } catch (error) {
+    logFailure(deps.log, 'x402 settlement lookup', describeFailure(error), error);
+    return null;
+  }
 }
 
 function facilitatorDown(deps: PaidDeps, detail: string): PaidAnswer {

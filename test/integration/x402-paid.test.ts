@@ -299,6 +299,69 @@ describe('a facilitator that is down or failing', () => {
   }
 });
 
+describe('a settlement whose answer is lost', () => {
+  /**
+   * A facilitator in front of the real one that passes /verify through and, for /settle,
+   * either forwards it and then drops the answer (the transfer lands, the service never hears)
+   * or drops it unsent (nothing lands).
+   */
+  async function lossyFacilitator(mode: 'forward-then-drop' | 'drop'): Promise<{ url: string; close(): Promise<void> }> {
+    const server = createServer(async (request, response) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of request) chunks.push(chunk as Buffer);
+      const forward = () => fetch(`${world.facilitator.url}${request.url}`, { method: request.method, headers: { 'content-type': 'application/json' }, body: request.method === 'POST' ? Buffer.concat(chunks) : undefined });
+      if (request.url !== '/settle') {
+        const answer = await forward();
+        response.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text());
+        return;
+      }
+      if (mode === 'forward-then-drop') await (await forward()).text();
+      response.destroy();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    };
+  }
+
+  it('finds the transfer on chain when it landed, and releases the verdict with that transaction', async () => {
+    const lossy = await lossyFacilitator('forward-then-drop');
+    const svc = await world.service({}, lossy.url);
+    try {
+      const before = await usdc(walletC.address);
+      const answer = await payWith(svc.base, trade(), await signPayment(walletC.privateKey, await challenge(svc.base)));
+      assert.equal(answer.status, 200, answer.text);
+      const receipt = decodePaymentResponseHeader(answer.headers.get('payment-response')!);
+      assert.equal((await chain.getTransactionReceipt({ hash: receipt.transaction as Hex })).status, 'success');
+      assert.equal(before - (await usdc(walletC.address)), PRICE);
+      assert.ok(svc.logs.some((line) => line.includes('the chain shows the transfer')));
+    } finally {
+      await svc.stop();
+      await lossy.close();
+    }
+  });
+
+  it('answers 503 and charges nothing when nothing landed; the payment still buys a verdict elsewhere', async () => {
+    const lossy = await lossyFacilitator('drop');
+    const svc = await world.service({}, lossy.url);
+    try {
+      const payment = await signPayment(walletC.privateKey, await challenge(svc.base));
+      const before = await usdc(walletC.address);
+      const body = trade();
+      const answer = await payWith(svc.base, body, payment);
+      assert.equal(answer.status, 503, answer.text);
+      assert.equal(answer.json.code, 'facilitator_unavailable');
+      assert.equal(await usdc(walletC.address), before);
+      assert.deepEqual(await walletRecords(svc.base, String(body.wallet)), [], 'nothing recorded');
+      assert.equal((await pay(trade(), payment)).status, 200);
+    } finally {
+      await svc.stop();
+      await lossy.close();
+    }
+  });
+});
+
 describe('a chain node that dies after start', () => {
   it('makes the paid evaluation an error verdict (503, chain_unavailable) that charges nothing', async () => {
     const proxy = await CountingProxy.start(devnet.rpcUrl);

@@ -1,6 +1,7 @@
 // Renders the risk methodology document from the live catalogue, tiers and limits, so it cannot drift.
 import { REHASH_EXAMPLE } from './rehash-example.js';
 import { chainFactsSection } from './chain-facts-section.js';
+import { paymentSection } from './payment-section.js';
 import { ERRORS } from '../catalogue/errors.js';
 import type { Config } from '../config.js';
 import { REASON_CODES } from '../risk/reason-codes.js';
@@ -24,6 +25,7 @@ export function renderMethodology(config: Readonly<Config>): string {
     reasonSection(),
     errorSection(),
     decisionsSection(config),
+    paymentSection(),
     chainFactsSection(),
     auditSection(),
   ].join('\n');

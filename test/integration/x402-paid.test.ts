@@ -1,6 +1,6 @@
 // The paid channel end to end: a real devnet, a real facilitator (@x402/core + @x402/evm), a real x402 client.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
@@ -384,6 +384,42 @@ describe('a chain node that dies after start', () => {
     } finally {
       await fragile.stop();
     }
+  });
+});
+
+describe('npm run facilitator', () => {
+  const cli = () => fileURLToPath(new URL('../../src/facilitator/cli.js', import.meta.url));
+
+  it('serves the exact scheme for the node\'s chain on its own, until a signal', async () => {
+    const child = spawn(process.execPath, [cli()], {
+      env: { ...process.env, RPC_URL: devnet.rpcUrl, FACILITATOR_PRIVATE_KEY: ANVIL_DEV_ACCOUNTS[7].privateKey, FACILITATOR_PORT: '0' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let seen = '';
+        child.stderr.on('data', (chunk: Buffer) => {
+          seen += chunk.toString();
+          const match = /listening on (http:\/\/\S+):/.exec(seen);
+          if (match) resolve(match[1]);
+        });
+        child.once('exit', (code) => reject(new Error(`exited ${code}: ${seen}`)));
+      });
+      const supported = (await (await fetch(`${url}/supported`)).json()) as { kinds: { x402Version: number; scheme: string; network: string }[] };
+      assert.ok(supported.kinds.some((kind) => kind.x402Version === 2 && kind.scheme === 'exact' && kind.network === 'eip155:4663'), JSON.stringify(supported));
+      assert.equal((await fetch(`${url}/verify`)).status, 405);
+      assert.equal((await fetch(`${url}/verify`, { method: 'POST', body: '{"nope":1}' })).status, 400);
+    } finally {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+  });
+
+  it('refuses to start without a node or a key, saying which', async () => {
+    const run = await execFileAsync(process.execPath, [cli()], { env: { ...process.env, RPC_URL: devnet.rpcUrl, FACILITATOR_PRIVATE_KEY: '' } }).catch((error: unknown) => error as { code: number; stderr: string });
+    assert.equal((run as { code: number }).code, 2);
+    assert.match((run as { stderr: string }).stderr, /FACILITATOR_PRIVATE_KEY must be 0x and 64 hex digits/);
   });
 });
 

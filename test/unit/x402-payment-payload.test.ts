@@ -94,3 +94,14 @@ describe('the README refusal table', () => {
     assert.deepEqual([...listed].sort(), Object.keys(PAYMENT_REFUSALS).sort());
   });
 });
+
+describe('the methodology', () => {
+  it('publishes the paid-evaluation decisions and every refusal reason', async () => {
+    const { renderMethodology } = await import('../../src/discovery/methodology.js');
+    const { loadConfig } = await import('../../src/config.js');
+    const text = renderMethodology(loadConfig({}));
+    assert.match(text, /## Paid evaluation \(x402\)/);
+    assert.match(text, /100000 base units \(0\.1\)/);
+    for (const reason of Object.keys(PAYMENT_REFUSALS)) assert.ok(text.includes(`| \`${reason}\` |`), reason);
+  });
+});

@@ -42,11 +42,11 @@ export function auditRoutes(deps: AuditRouteDeps): Route[] {
     handler: async (request) => (await deps.limiter.checkIp(bucket, request.ip)) ?? guarded(deps, request, handle),
   });
   return [
-    route('/api/v1/audit/wallet/:wallet', 'auditList', listWallet),
+    route(`${PATHS.auditWallet}/:wallet`, 'auditList', listWallet),
     route(PATHS.auditGlobal, 'auditList', listGlobal),
     route(`${PATHS.auditVerify}/:wallet`, 'auditVerify', verifyWallet),
     route(PATHS.auditVerify, 'auditVerify', verifyGlobal),
-    route('/api/v1/audit/export', 'auditList', exportLines),
+    route(PATHS.auditExport, 'auditList', exportLines),
   ];
 }
 

@@ -1,7 +1,9 @@
 // GET /: service information and links to the documents an agent or operator needs.
+import type { Static } from '@sinclair/typebox';
 import { PATHS, SERVICE, VERSIONS } from '../catalogue/published-facts.js';
 import { json } from '../http/responses.js';
 import type { Route } from '../http/types.js';
+import type { ServiceInfo as ServiceInfoBody } from '../schemas/operations.js';
 
 export interface ServiceInfo {
   chainId: number;
@@ -9,7 +11,7 @@ export interface ServiceInfo {
 }
 
 export function rootRoutes(info: ServiceInfo): Route[] {
-  const body = {
+  const body: Static<typeof ServiceInfoBody> = {
     name: SERVICE.name,
     version: VERSIONS.service,
     description: SERVICE.description,
@@ -21,6 +23,8 @@ export function rootRoutes(info: ServiceInfo): Route[] {
       demo_analyze: PATHS.demoAnalyze,
       health: PATHS.health,
       methodology: PATHS.methodology,
+      openapi: PATHS.openapi,
+      docs: PATHS.docs,
     },
   };
   return [{ method: 'get', pattern: PATHS.root, handler: () => json(200, body) }];

@@ -43,12 +43,19 @@ export const PATHS = Object.freeze({
   tokenSafety: '/api/v1/token-safety',
   simulateBalance: '/api/v1/simulate-balance',
   auditGlobal: '/api/v1/audit/global',
+  /** Followed by `/{wallet}`. */
+  auditWallet: '/api/v1/audit/wallet',
+  /** Without a wallet: the global chain; followed by `/{wallet}`: that wallet's. */
   auditVerify: '/api/v1/audit/verify',
+  auditExport: '/api/v1/audit/export',
   health: '/healthz',
   status: '/status.json',
   mcp: '/mcp-http/mcp',
   methodology: '/.well-known/methodology.md',
   methodologyHtml: '/methodology.html',
+  openapi: '/openapi.json',
+  /** The interactive API reference; its scripts and styles are served under `/docs/assets/`. */
+  docs: '/docs',
   /** The first is the card's own path; the others are the spec's aliases. */
   mcpServerCard: Object.freeze(['/.well-known/mcp-server-card.json', '/.well-known/mcp/server-card.json', '/.well-known/mcp.json']),
   agentCard: Object.freeze(['/.well-known/agent-card.json', '/.well-known/agents.json', '/agents.json']),

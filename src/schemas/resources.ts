@@ -1,5 +1,6 @@
 // The spec's remaining resources: registry, policy, auth, balance, token safety, audit.
 import { Type, type Static } from '@sinclair/typebox';
+import { PAYMENT_REFUSALS } from '../x402/refusals.js';
 import { Address, OpenObject, TokenDelta } from './common.js';
 
 export const AssetInfo = Type.Object({
@@ -77,18 +78,22 @@ export const AuditWalletResponse = Type.Object({
   records: Type.Array(OpenObject),
 });
 export const AuditGlobalResponse = Type.Object({ count: Type.Integer(), records: Type.Array(OpenObject) });
+/** Beyond the spec's table: `first_broken_seq`, the sequence number of the first broken link (null when healthy), as MCP reports it. */
+const FirstBrokenSeq = Type.Optional(Type.Union([Type.Integer(), Type.Null()]));
 export const AuditVerifyResponse = Type.Object({
   wallet: Type.String(),
   total: Type.Integer(),
   tampered: Type.Integer(),
   healthy: Type.Boolean(),
   records: Type.Array(OpenObject),
+  first_broken_seq: FirstBrokenSeq,
 });
 export const AuditVerifyGlobalResponse = Type.Object({
   total: Type.Integer(),
   tampered: Type.Integer(),
   healthy: Type.Boolean(),
   records: Type.Array(OpenObject),
+  first_broken_seq: FirstBrokenSeq,
 });
 
 export const ValidationErrorItem = Type.Object({
@@ -121,4 +126,29 @@ export const PaymentReceipt = Type.Object({
   transaction: Type.String(),
   network: Type.String(),
   payer: Type.String(),
+});
+
+/** One entry of a REST 402's `accepts`: x402 v1 payment requirements (README "Paying per call"). */
+export const PaymentRequirementsV1 = Type.Object({
+  scheme: Type.Literal('exact'),
+  network: Type.String(),
+  maxAmountRequired: Type.String({ pattern: '^[0-9]+$', description: 'Base units of the settlement asset' }),
+  resource: Type.String(),
+  description: Type.String(),
+  mimeType: Type.String(),
+  /** What the payment buys: the TradeRequest to POST and the Verdict that comes back. */
+  outputSchema: Type.Optional(OpenObject),
+  payTo: Type.String(),
+  maxTimeoutSeconds: Type.Integer(),
+  asset: Type.String(),
+  /** The asset's EIP-712 domain, so a client signs without a lookup. */
+  extra: Type.Optional(Type.Object({ name: Type.String(), version: Type.String() })),
+});
+
+/** The REST 402 body; the same object, base64 JSON, is the PAYMENT-REQUIRED header. `reason` names a refusal. */
+export const X402Challenge = Type.Object({
+  x402Version: Type.Literal(1),
+  error: Type.String(),
+  reason: Type.Optional(Type.Unsafe<keyof typeof PAYMENT_REFUSALS>({ type: 'string', enum: Object.keys(PAYMENT_REFUSALS) })),
+  accepts: Type.Array(PaymentRequirementsV1, { minItems: 1 }),
 });

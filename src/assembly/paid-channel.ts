@@ -41,7 +41,8 @@ export async function attachPaidChannel(
   if (!facilitatorUrl && devnet && chain.rpcUrl) {
     const { buildFacilitator } = await import('../facilitator/facilitator.js');
     const { serveFacilitator } = await import('../facilitator/http-server.js');
-    const built = buildFacilitator({ rpcUrl: chain.rpcUrl, chainId: chain.registry.chainId, privateKey: devnet.facilitator.privateKey });
+    // Anvil mines each transaction at once: the receipt is there within milliseconds.
+    const built = buildFacilitator({ rpcUrl: chain.rpcUrl, chainId: chain.registry.chainId, privateKey: devnet.facilitator.privateKey, receiptPollMs: 20 });
     const running = await serveFacilitator(built.facilitator, '127.0.0.1', 0, log);
     facilitatorUrl = running.url;
     close = running.close;

@@ -11,6 +11,11 @@ export interface FacilitatorSettings {
   chainId: number;
   /** The account that submits `transferWithAuthorization` and pays its gas. */
   privateKey: Hex;
+  /**
+   * How often a settlement asks for its receipt. viem's default is 4 s; a verdict waits on
+   * this, so a chain that mines at once (the devnet) wants tens of milliseconds.
+   */
+  receiptPollMs?: number;
 }
 
 export interface BuiltFacilitator {
@@ -35,7 +40,8 @@ export function buildFacilitator(settings: FacilitatorSettings): BuiltFacilitato
     nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
     rpcUrls: { default: { http: [settings.rpcUrl] } },
   });
-  const client = createWalletClient({ account, chain, transport: http(settings.rpcUrl, { retryCount: 0, timeout: 10_000 }) }).extend(publicActions);
+  const pollingInterval = settings.receiptPollMs ?? 1_000;
+  const client = createWalletClient({ account, chain, pollingInterval, transport: http(settings.rpcUrl, { retryCount: 0, timeout: 10_000 }) }).extend(publicActions);
   const inTurn = serial();
   const signer = toFacilitatorEvmSigner(
     {

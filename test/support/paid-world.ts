@@ -24,7 +24,7 @@ export class PaidWorld {
 
   static async start(dir: string): Promise<PaidWorld> {
     const devnet = await startDevnet();
-    const built = buildFacilitator({ rpcUrl: devnet.rpcUrl, chainId: devnet.chainId, privateKey: devnet.facilitator.privateKey });
+    const built = buildFacilitator({ rpcUrl: devnet.rpcUrl, chainId: devnet.chainId, privateKey: devnet.facilitator.privateKey, receiptPollMs: 20 });
     const facilitator = await serveFacilitator(built.facilitator, '127.0.0.1', 0, () => undefined);
     return new PaidWorld(devnet, publicClientFor(devnet), facilitator, writeRegistryFile(devnet, dir));
   }

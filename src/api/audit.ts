@@ -1,6 +1,6 @@
 // The audit operations: listings (global, per wallet), verification (global, per wallet) and a raw line export for bulk jobs.
 import { PATHS } from '../catalogue/published-facts.js';
-import { Type, type Static } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
 import { readRange, type AuditVerifier } from '../audit-verify/audit-verifier.js';
 import type { VerifyReport } from '../audit-verify/chain-walk.js';
 import { failureOf, type Logger } from '../failures.js';
@@ -8,7 +8,7 @@ import { json, validationFailed } from '../http/responses.js';
 import type { PlainRequest, PlainResponse, Route } from '../http/types.js';
 import type { IpBucket, RateLimiter } from '../limits/rate-limiter.js';
 import {
-  AuditGlobalResponse, AuditQuery, AuditVerifyGlobalResponse, AuditVerifyResponse, AuditWalletResponse, WalletPath,
+  AuditExportQuery, AuditGlobalResponse, AuditQuery, AuditVerifyGlobalResponse, AuditVerifyResponse, AuditWalletResponse, WalletPath,
 } from '../schemas/resources.js';
 import { unavailable } from './unavailable.js';
 import { compileValidator, numericParams, type ValidationIssue } from '../schemas/validator.js';
@@ -18,15 +18,6 @@ export interface AuditRouteDeps {
   limiter: RateLimiter;
   log: Logger;
 }
-
-/** Paging for the bulk verifier: stored lines from `from_seq`, at most `limit` of them. */
-export const AuditExportQuery = Type.Object(
-  {
-    from_seq: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, default: 1000 })),
-  },
-  { additionalProperties: true },
-);
 
 const NEWLINE = Buffer.from('\n');
 const validateQuery = compileValidator(AuditQuery, 'query');

@@ -22,10 +22,13 @@ export async function entitlementOf(holdings: HoldingsReader | null, wallet: str
   return { entitled, effective: preview ?? entitled, previewMode: isPreviewHolder(tokens) };
 }
 
+/** The values `x-preview-tier` may take, as the OpenAPI document lists them. */
+export const PREVIEW_TIER_VALUES: readonly string[] = ['1', '2', '3'];
+
 /** `x-preview-tier`: absent, or exactly 1, 2 or 3. */
 export function previewTier(header: string | undefined): { ok: true; tier: Tier | null } | { ok: false; issue: ValidationIssue } {
   if (header === undefined || header === '') return { ok: true, tier: null };
-  if (header === '1' || header === '2' || header === '3') return { ok: true, tier: Number(header) as Tier };
+  if (PREVIEW_TIER_VALUES.includes(header)) return { ok: true, tier: Number(header) as Tier };
   return {
     ok: false,
     issue: {

@@ -9,6 +9,8 @@ export const ErrorBody = Type.Object({
   detail: Type.String({ description: 'What did not happen and why, in words' }),
   code: ErrorCode,
   error: Type.Optional(
-    Type.String({ description: 'Present when a result was not produced (a safety report, a simulation, a paid verdict): what failed. Never assume safe.' }),
+    Type.String({
+      description: 'Present when a result was not produced (a safety report, a simulation, a paid verdict): what failed. Never assume safe.',
+    }),
   ),
 });

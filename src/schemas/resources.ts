@@ -72,6 +72,15 @@ export const AuditQuery = Type.Object(
 );
 export const WalletPath = Type.Object({ wallet: Address });
 
+/** Paging for the bulk verifier: stored lines from `from_seq`, at most `limit` of them. */
+export const AuditExportQuery = Type.Object(
+  {
+    from_seq: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, default: 1000 })),
+  },
+  { additionalProperties: true },
+);
+
 export const AuditWalletResponse = Type.Object({
   wallet: Type.String(),
   count: Type.Integer(),

@@ -1,6 +1,7 @@
 // TradeRequest (REST and MCP flavors) and Verdict, as the spec's tables define them.
 import { Type, type Static } from '@sinclair/typebox';
 import { Address, Decision, OpenObject, PriceSource, Tier, TokenAmount } from './common.js';
+import { ErrorCode } from './errors.js';
 
 const Side = Type.Union([Type.Literal('buy'), Type.Literal('sell')]);
 const RequestId = Type.Union([Type.String({ minLength: 1, maxLength: 128 }), Type.Null()]);
@@ -59,3 +60,6 @@ export const Verdict = Type.Object(
   { $id: 'Verdict' },
 );
 export type Verdict = Static<typeof Verdict>;
+
+/** HTTP 503 of an evaluation: no verdict was produced, `error` says which step failed, `code` names it. Do not trade. */
+export const ErrorVerdict = Type.Intersect([Verdict, Type.Object({ error: Type.String(), code: ErrorCode })]);

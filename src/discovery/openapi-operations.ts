@@ -1,0 +1,172 @@
+// Every REST operation the service answers, as data: its path, inputs, success body, failures and security.
+import type { TObject } from '@sinclair/typebox';
+import { CHANNEL_TIERS, PATHS, PAYMENT, tierLabel } from '../catalogue/published-facts.js';
+import { AuditExportQuery, AuditQuery, NonceQuery, WalletPath } from '../schemas/resources.js';
+import type { SchemaName } from './openapi-schemas.js';
+
+/** The failures an operation can answer besides its 200, each a shared response of the document. */
+export type Failure =
+  | 'ValidationFailed' // 422
+  | 'Unauthorized' // 401
+  | 'PaymentRequired' // 402
+  | 'Forbidden' // 403
+  | 'BodyTooLarge' // 413
+  | 'RateLimited' // 429
+  | 'Unavailable' // 503 {detail, code}
+  | 'EvaluationUnavailable' // 503 error verdict or {detail, code}
+  | 'StoreUnreachable'; // 503 of /healthz, in its own shape
+
+export interface Operation {
+  method: 'get' | 'post';
+  /** The OpenAPI path: PATHS, with `{wallet}` where the route has `:wallet`. */
+  path: string;
+  operationId: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  body?: SchemaName;
+  query?: TObject;
+  pathParams?: TObject;
+  /** Takes `x-preview-tier` (README "Signing in"). */
+  previewTier?: boolean;
+  /** `optionalBearer`: a token is read when sent, and its absence is an answer, not a 401. */
+  security?: 'bearer' | 'optionalBearer' | 'x402';
+  ok: {
+    description: string;
+    /** A schema's name, a list of one, or plain text. */
+    body: SchemaName | `${SchemaName}[]` | 'text';
+    headers?: 'paymentReceipt' | 'auditExport';
+  };
+  failures: Failure[];
+}
+
+const EVALUATION = 'Evaluation';
+const SIGN_IN = 'Sign-in';
+const VERDICT_OK = { description: 'The verdict; `audit_hash` and `audit_seq` name its audit record', body: 'Verdict' } as const;
+/** What every evaluation may answer besides its verdict. */
+const EVALUATION_FAILURES: Failure[] = ['ValidationFailed', 'BodyTooLarge', 'RateLimited', 'EvaluationUnavailable'];
+/** A GET with a query, limited per IP, that reads a store. */
+const LIMITED_QUERY: Failure[] = ['ValidationFailed', 'RateLimited', 'Unavailable'];
+
+export const OPERATIONS: readonly Operation[] = [
+  {
+    method: 'post', path: PATHS.analyzeFree, operationId: 'analyzeFree', tag: EVALUATION,
+    summary: `Evaluate a trade at ${tierLabel(CHANNEL_TIERS.free)}`,
+    description: 'Public, limited per IP and per wallet. Resolve `contract_address` from the asset registry first.',
+    body: 'TradeRequest', ok: VERDICT_OK, failures: EVALUATION_FAILURES,
+  },
+  {
+    method: 'post', path: PATHS.demoAnalyze, operationId: 'analyzeDemo', tag: EVALUATION,
+    summary: `The same evaluation on the demo channel, at ${tierLabel(CHANNEL_TIERS.demo)}`,
+    body: 'TradeRequest', ok: VERDICT_OK, failures: EVALUATION_FAILURES,
+  },
+  {
+    method: 'post', path: PATHS.analyzeTrade, operationId: 'analyzeTrade', tag: EVALUATION,
+    summary: 'Evaluate a trade at the tier of the signed-in wallet\'s holdings',
+    description:
+      'The body\'s `wallet` must be the signed-in wallet. `x-preview-tier` evaluates at another tier; ' +
+      'above the entitlement the verdict is never `allow`.',
+    body: 'TradeRequest', previewTier: true, security: 'bearer', ok: VERDICT_OK,
+    failures: [...EVALUATION_FAILURES, 'Unauthorized', 'Forbidden'],
+  },
+  {
+    method: 'post', path: PATHS.x402Analyze, operationId: 'analyzePaid', tag: EVALUATION,
+    summary: `Evaluate a trade at ${tierLabel(PAYMENT.tierGranted)}, paid per call with x402`,
+    description:
+      `Without a payment: 402 with the terms (${PAYMENT.amountBaseUnits} base units of the ${PAYMENT.assetDecimals}-decimal ` +
+      `settlement stablecoin, valid ${PAYMENT.maxTimeoutSeconds} s). Send the base64 payment payload in \`${PAYMENT.header}\` ` +
+      '(x402 v1) or `PAYMENT-SIGNATURE` (v2). One payment buys one verdict; the body is checked before the payment is touched.',
+    body: 'TradeRequest', security: 'x402',
+    ok: { ...VERDICT_OK, headers: 'paymentReceipt' },
+    failures: [...EVALUATION_FAILURES, 'PaymentRequired'],
+  },
+  {
+    method: 'get', path: PATHS.authNonce, operationId: 'signInNonce', tag: SIGN_IN,
+    summary: 'An EIP-4361 (SIWE) message to sign', description: 'Single use, valid 5 minutes; up to 5 pending per address.',
+    query: NonceQuery, ok: { description: 'The message', body: 'NonceResponse' }, failures: LIMITED_QUERY,
+  },
+  {
+    method: 'post', path: PATHS.authWallet, operationId: 'signIn', tag: SIGN_IN,
+    summary: 'Exchange a signed message for an access token (JWT)',
+    body: 'WalletLoginRequest', ok: { description: 'The access token', body: 'WalletLoginResponse' },
+    failures: ['ValidationFailed', 'Unauthorized', 'BodyTooLarge', 'RateLimited', 'Unavailable'],
+  },
+  {
+    method: 'post', path: PATHS.authRevoke, operationId: 'revokeToken', tag: SIGN_IN,
+    summary: 'End the bearer\'s token at once', description: 'Without a valid token the answer is 200 with `revoked: false`.',
+    security: 'optionalBearer', ok: { description: 'Whether a token was revoked', body: 'RevokeResponse' },
+    failures: ['BodyTooLarge', 'Unavailable'],
+  },
+  {
+    method: 'get', path: PATHS.config, operationId: 'readPolicy', tag: 'Policy',
+    summary: 'The signed-in wallet\'s policy', previewTier: true, security: 'bearer',
+    ok: { description: 'The policy', body: 'PolicyConfig' }, failures: ['ValidationFailed', 'Unauthorized', 'Unavailable'],
+  },
+  {
+    method: 'post', path: PATHS.config, operationId: 'replaceBlockedAssets', tag: 'Policy',
+    summary: 'Replace the signed-in wallet\'s blocked assets',
+    description:
+      'Symbols upper-cased, addresses lower-cased, duplicates dropped. ' +
+      'A blocked asset denies every later evaluation of the wallet, on every channel.',
+    body: 'UpdateConfigRequest', previewTier: true, security: 'bearer',
+    ok: { description: 'The updated policy', body: 'PolicyConfig' },
+    failures: ['ValidationFailed', 'Unauthorized', 'BodyTooLarge', 'Unavailable'],
+  },
+  {
+    method: 'get', path: PATHS.assets, operationId: 'listAssets', tag: 'Registry',
+    summary: 'The official asset registry', ok: { description: 'Every asset with its canonical contract address', body: 'AssetInfo[]' }, failures: [],
+  },
+  {
+    method: 'post', path: PATHS.tokenSafety, operationId: 'checkTokenSafety', tag: 'Safety',
+    summary: 'Token honeypot and contract safety check (heuristic, not an audit)',
+    description: 'A `danger` result denies every evaluation of the contract for 24 hours. On 503 never assume safe.',
+    body: 'TokenSafetyRequest', ok: { description: 'The safety report', body: 'TokenSafety' },
+    failures: ['ValidationFailed', 'BodyTooLarge', 'RateLimited', 'Unavailable'],
+  },
+  {
+    method: 'post', path: PATHS.simulateBalance, operationId: 'simulateBalance', tag: 'Safety',
+    summary: 'Current and post-trade balance, proven by an eth_call state override; no transaction is sent',
+    body: 'SimulateBalanceRequest', ok: { description: 'The balances', body: 'SimulateBalanceResponse' },
+    failures: ['ValidationFailed', 'BodyTooLarge', 'Unavailable'],
+  },
+  {
+    method: 'get', path: PATHS.auditGlobal, operationId: 'listAuditGlobal', tag: 'Audit',
+    summary: 'The newest audit records, newest first', query: AuditQuery,
+    ok: { description: 'The records', body: 'AuditGlobalResponse' }, failures: LIMITED_QUERY,
+  },
+  {
+    method: 'get', path: `${PATHS.auditWallet}/{wallet}`, operationId: 'listAuditWallet', tag: 'Audit',
+    summary: 'One wallet\'s newest audit records, newest first', query: AuditQuery, pathParams: WalletPath,
+    ok: { description: 'The records', body: 'AuditWalletResponse' }, failures: LIMITED_QUERY,
+  },
+  {
+    method: 'get', path: PATHS.auditVerify, operationId: 'verifyAuditGlobal', tag: 'Audit',
+    summary: 'Re-hash and link-check the newest records of the global chain', query: AuditQuery,
+    ok: { description: 'The verification; `records` lists the problems found', body: 'AuditVerifyGlobalResponse' }, failures: LIMITED_QUERY,
+  },
+  {
+    method: 'get', path: `${PATHS.auditVerify}/{wallet}`, operationId: 'verifyAuditWallet', tag: 'Audit',
+    summary: 'Re-hash and link-check one wallet\'s chain', query: AuditQuery, pathParams: WalletPath,
+    ok: { description: 'The verification; `records` lists the problems found', body: 'AuditVerifyResponse' }, failures: LIMITED_QUERY,
+  },
+  {
+    method: 'get', path: PATHS.auditExport, operationId: 'exportAuditLines', tag: 'Audit',
+    summary: 'The stored audit lines themselves, for bulk verification',
+    description: 'One `<hash> <canonical JSON>` line per record; hash exactly these bytes.',
+    query: AuditExportQuery, ok: { description: 'The lines', body: 'text', headers: 'auditExport' }, failures: LIMITED_QUERY,
+  },
+  {
+    method: 'get', path: PATHS.root, operationId: 'serviceInfo', tag: 'Operations',
+    summary: 'Service name, version, chain and links', ok: { description: 'Service information', body: 'ServiceInfo' }, failures: [],
+  },
+  {
+    method: 'get', path: PATHS.health, operationId: 'health', tag: 'Operations',
+    summary: 'Liveness: the process is up and its cache store answers',
+    ok: { description: 'Up', body: 'Health' }, failures: ['StoreUnreachable'],
+  },
+  {
+    method: 'get', path: PATHS.status, operationId: 'status', tag: 'Operations',
+    summary: 'Live status of every component; the overall status is the worst component\'s',
+    ok: { description: 'The status (200 whatever it says)', body: 'ServiceStatus' }, failures: [],
+  },
+];

@@ -1,15 +1,17 @@
-// Public documents: cards, manifests, the methodology, guides and crawler files, each rendered once at start-up.
+// Public documents: cards, manifests, the methodology, guides, crawler files and the API reference, each rendered once at start-up.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PATHS } from '../catalogue/published-facts.js';
 import type { Config } from '../config.js';
 import { agentCard } from '../discovery/agent-card.js';
 import { aiCatalog } from '../discovery/ai-catalog.js';
+import { docsAssets, docsPage } from '../discovery/docs-page.js';
 import { glamaMetadata } from '../discovery/glama.js';
 import { KNOWN_ISSUES_FILE, knownIssues } from '../discovery/known-issues.js';
 import { llmsTxt } from '../discovery/llms-txt.js';
 import { renderMethodology } from '../discovery/methodology.js';
 import { methodologyHtml } from '../discovery/methodology-html.js';
+import { openApiDocument } from '../discovery/openapi.js';
 import { robotsTxt } from '../discovery/robots-txt.js';
 import { serverCard } from '../discovery/server-card.js';
 import { sitemapXml } from '../discovery/sitemap.js';
@@ -23,12 +25,20 @@ const CONTENT_TYPES = {
   text: 'text/plain; charset=utf-8',
   xml: 'application/xml',
   html: 'text/html; charset=utf-8',
+  javascript: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
 } as const;
 
 // Public and credential-free, so any origin may read them (browser agents, catalog crawlers).
 const OPEN = { 'access-control-allow-origin': '*' };
 // The page loads nothing: no script, no remote style, only its own inline CSS.
 const PAGE = { ...OPEN, 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" };
+// The API reference loads its scripts, styles and the OpenAPI document from this service and nothing else;
+// Swagger UI sets inline styles and draws its icons as data: images.
+const DOCS_PAGE = {
+  ...OPEN,
+  'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'",
+};
 
 /**
  * `baseUrl` is read on the first request of each document, once the edge listens (PORT=0 picks the port
@@ -41,6 +51,7 @@ export function documentRoutes(config: Readonly<Config>, baseUrl: () => string, 
   const methodologyPage = document('html', methodologyHtml(methodology), PAGE);
   const issuesFile = fileURLToPath(KNOWN_ISSUES_FILE);
   const issues = document('json', jsonText(knownIssues(readFileSync(issuesFile, 'utf8'), issuesFile)));
+  const docs = document('html', docsPage(), DOCS_PAGE);
   const served: [string | readonly string[], () => PlainResponse][] = [
     [PATHS.mcpServerCard, once(() => document('json', jsonText(serverCard(baseUrl()))))],
     [PATHS.agentCard, once(() => document('json', jsonText(agentCard(baseUrl()))))],
@@ -54,6 +65,12 @@ export function documentRoutes(config: Readonly<Config>, baseUrl: () => string, 
     [PATHS.skill, once(() => document('markdown', skillMd(config, baseUrl())))],
     [PATHS.robots, once(() => document('text', robotsTxt(baseUrl())))],
     [PATHS.sitemap, once(() => document('xml', sitemapXml(baseUrl())))],
+    [PATHS.openapi, once(() => document('json', jsonText(openApiDocument(baseUrl()))))],
+    [PATHS.docs, () => docs],
+    ...docsAssets().map(({ path, kind, text }): [string, () => PlainResponse] => {
+      const asset = document(kind, text);
+      return [path, () => asset];
+    }),
   ];
   // Aliases share one rendering, so they answer the same bytes.
   return served.flatMap(([paths, respond]) =>
@@ -66,7 +83,7 @@ function once(render: () => PlainResponse): () => PlainResponse {
   return () => (rendered ??= render());
 }
 
-function document(kind: keyof typeof CONTENT_TYPES, text: string, headers: Record<string, string> = OPEN): PlainResponse {
+function document(kind: keyof typeof CONTENT_TYPES, text: string | Buffer, headers: Record<string, string> = OPEN): PlainResponse {
   return { status: 200, headers, raw: { contentType: CONTENT_TYPES[kind], text: Buffer.from(text) } };
 }
 

@@ -29,11 +29,11 @@ export function openApiDocument(baseUrl: string): JsonObject {
 
 function paths(): JsonObject {
   const byPath: Record<string, JsonObject> = {};
-  for (const operation of OPERATIONS) (byPath[operation.path] ??= {})[operation.method] = describe(operation);
+  for (const operation of OPERATIONS) (byPath[operation.path] ??= {})[operation.method] = operationObject(operation);
   return byPath;
 }
 
-function describe(operation: Operation): JsonObject {
+function operationObject(operation: Operation): JsonObject {
   const parameters = [
     ...parametersOf(operation.pathParams, 'path'),
     ...parametersOf(operation.query, 'query'),

@@ -15,7 +15,10 @@ import { AccessTokens } from './auth/access-tokens.js';
 import { loadJwtSecret } from './auth/jwt-secret.js';
 import { SignIn } from './auth/sign-in.js';
 import { attachChain, type ChainContext } from './assembly/attach-chain.js';
-import { attachPaidChannel } from './assembly/paid-channel.js';
+import { attachPaidChannel, type PaidChannel } from './assembly/paid-channel.js';
+import { operationsRoutes } from './api/operations.js';
+import { LatencyBook } from './observability/latency-book.js';
+import { Metrics } from './observability/metrics.js';
 import { x402Routes } from './api/x402-analyze.js';
 import { chainFacts, type ChainFacts } from './assembly/fact-sources.js';
 import { ChainHoldingsReader } from './chain/holdings.js';
@@ -34,7 +37,7 @@ import type { Config } from './config.js';
 import type { EvaluationDeps } from './evaluation/evaluate-trade.js';
 import { IdempotencyCache } from './evaluation/idempotency.js';
 import { ScoreBatcher } from './evaluation/score-batcher.js';
-import { startEdge } from './http/server.js';
+import { startEdge, type Observation } from './http/server.js';
 import type { PlainRequest, Route } from './http/types.js';
 import { RateLimiter } from './limits/rate-limiter.js';
 import type { Registry } from './registry/registry.js';
@@ -62,6 +65,8 @@ export type Logger = (line: string) => void;
 /** For tests: a fixed clock makes market hours, timestamps and token expiry deterministic. */
 export interface ServiceOverrides {
   now?: () => number;
+  /** Each answered request (npm start: one pino JSON line on stderr). */
+  requestLog?: (observation: Observation) => void;
 }
 
 /** Everything started so far, closed in reverse order on stop or on a failed start. */
@@ -89,6 +94,12 @@ export async function startService(config: Readonly<Config>, log: Logger, overri
     const scorer = closers.add(new ScoreBatcher(config.workers), (s) => s.close());
     const verifier = closers.add(new AuditVerifier(audit, config.workers), (v) => v.close());
     const facts = chainFacts(chain, store, now);
+    const observed: Observed = {
+      metrics: new Metrics({ audit: () => audit.stats, scoringQueue: () => scorer.queued }),
+      latency: new LatencyBook(now),
+      scoring: scorer,
+      startedAt: now(),
+    };
     const evaluation: EvaluationDeps = {
       registry: chain.registry,
       prices: facts.prices,
@@ -100,10 +111,11 @@ export async function startService(config: Readonly<Config>, log: Logger, overri
       now,
       log,
       storeState: audit instanceof RedisAuditLog ? audit.storeState : ALWAYS_USABLE,
+      metrics: observed.metrics,
     };
     const site = new PublicSite(config);
-    const routes = await buildRoutes(config, chain, evaluation, verifier, closers, facts, site);
-    const edge = closers.add(await startEdge(routes, edgeOptions(config, log)), (e) => e.close());
+    const routes = await buildRoutes(config, chain, evaluation, verifier, closers, facts, site, observed);
+    const edge = closers.add(await startEdge(routes, edgeOptions(config, log, observed, overrides.requestLog)), (e) => e.close());
     site.listening(edge.port);
     let closing: Promise<void> | null = null;
     const close = () => (closing ??= closers.closeAll());
@@ -114,19 +126,32 @@ export async function startService(config: Readonly<Config>, log: Logger, overri
   }
 }
 
-function edgeOptions(config: Readonly<Config>, log: Logger) {
+/** What the service measures about itself: Prometheus metrics, latency histograms, the scoring pool, uptime. */
+interface Observed {
+  metrics: Metrics;
+  latency: LatencyBook;
+  scoring: ScoreBatcher;
+  startedAt: number;
+}
+
+function edgeOptions(config: Readonly<Config>, log: Logger, observed: Observed, requestLog?: (observation: Observation) => void) {
   return {
     host: config.host,
     port: config.port,
     maxBodyBytes: config.maxBodyBytes,
     onHandlerError: (error: unknown, request: PlainRequest) =>
       log(`error: ${request.method} ${request.path}: ${(error as Error).stack ?? error}`),
+    observe: (o: Observation) => {
+      observed.metrics.request(o.route, o.method, o.status, o.ms);
+      observed.latency.record(`${o.method} ${o.route}`, o.ms);
+      requestLog?.(o);
+    },
   };
 }
 
 async function buildRoutes(
   config: Readonly<Config>, chain: ChainContext, evaluation: EvaluationDeps, verifier: AuditVerifier, closers: Closers,
-  facts: ChainFacts, site: PublicSite,
+  facts: ChainFacts, site: PublicSite, observed: Observed,
 ): Promise<Route[]> {
   const { store, now, log } = evaluation;
   const limiter = new RateLimiter(store, config.rateLimits, now);
@@ -137,6 +162,7 @@ async function buildRoutes(
   const signIn = new SignIn(store, signInSettings(config, chain.registry.chainId), chain.client, now);
   const paidChannel = closers.add(await attachPaidChannel(config, chain, analyze, store, () => site.url, log), (p) => p.close());
   if (paidChannel.off) log(`x402: paid evaluation is off: ${paidChannel.off}`);
+  if (paidChannel.paid) paidChannel.paid.metrics = observed.metrics;
   const mcp: McpToolDeps = {
     entry: analyze,
     registry: chain.registry,
@@ -151,7 +177,8 @@ async function buildRoutes(
   return [
     ...rootRoutes({ chainId: chain.registry.chainId, store: config.redisUrl ? 'redis' : 'memory' }),
     ...healthRoutes(store),
-    ...statusRoutes(statusSources(config, chain, evaluation)),
+    ...statusRoutes(statusSources(config, chain, evaluation, facts, observed, paidChannel)),
+    ...operationsRoutes({ metrics: observed.metrics, latency: observed.latency, feeds: facts.feeds, adminToken: config.adminToken, now, log }),
     ...assetRoutes(chain.registry),
     // Sign-in and bearer routes answer 503 store_lost_state while the shared store cannot be trusted.
     ...guardStoreRoutes(evaluation.storeState ?? ALWAYS_USABLE, [
@@ -168,13 +195,29 @@ async function buildRoutes(
   ];
 }
 
-function statusSources(config: Readonly<Config>, chain: ChainContext, evaluation: EvaluationDeps): StatusSources {
+function statusSources(
+  config: Readonly<Config>, chain: ChainContext, evaluation: EvaluationDeps, facts: ChainFacts, observed: Observed, paid: PaidChannel,
+): StatusSources {
   const { audit, store, now } = evaluation;
   const watched = audit instanceof RedisAuditLog ? audit : null;
   return {
+    service: { version: VERSIONS.service, startedAt: observed.startedAt },
     store: { kind: config.redisUrl ? 'redis' : 'memory', cache: store, state: evaluation.storeState ?? ALWAYS_USABLE },
-    audit: { kind: watched ? 'redis' : 'file', head: () => audit.head(), watch: () => watched?.watchStatus() ?? null },
+    audit: { kind: watched ? 'redis' : 'file', fsync: watched ? 'redis' : config.auditFsync, head: () => audit.head(), watch: () => watched?.watchStatus() ?? null },
     chain: () => chainHealth(chain),
+    feeds: facts.feeds,
+    scoring: { threads: observed.scoring.threadCount, queued: () => observed.scoring.queued },
+    facilitator: async () => {
+      if (!paid.paid) return { status: 'ok', enabled: false, note: paid.off ?? 'paid evaluation is off' };
+      await paid.paid.facilitator.supported();
+      return { status: 'ok', enabled: true };
+    },
+    traffic: () => Object.fromEntries(Object.entries(observed.latency.summaries())
+      .filter(([, windows]) => windows['1m'].count > 0)
+      .map(([route, windows]) => {
+        const { count, p50_ms, p99_ms } = windows['1m'];
+        return [route, { count, p50_ms, p99_ms }];
+      })),
     now,
   };
 }

@@ -20,6 +20,7 @@ export const ConfigSchema = Type.Object({
   JWT_SECRET: Type.Optional(Type.String({ minLength: 32 })),
   PAY_TO_ADDRESS: Type.Optional(Address),
   FACILITATOR_URL: Type.Optional(Url),
+  ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   PUBLIC_BASE_URL: Type.Optional(Url),
   WORKERS: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })),
   MAX_BODY_BYTES: Type.Optional(Type.Integer({ minimum: 1024, maximum: 16 * 1024 * 1024 })),
@@ -64,6 +65,8 @@ export interface Config {
   /** The x402 facilitator; unset on the embedded devnet means the service starts its own on loopback. */
   facilitatorUrl: string | null;
   publicBaseUrl: string | null;
+  /** Opens /debug/feeds (X-Admin-Token); unset, the route is disabled. */
+  adminToken: string | null;
   workers: number;
   maxBodyBytes: number;
   auditStore: 'file' | 'redis';
@@ -96,7 +99,7 @@ function describeProblems(errors: NonNullable<typeof validate.errors>, env: Reco
     if (!byName.has(name)) byName.set(name, message);
   }
   return [...byName].map(([name, message]) => {
-    const value = name === 'JWT_SECRET' ? '(hidden)' : JSON.stringify(env[name]);
+    const value = name === 'JWT_SECRET' || name === 'ADMIN_TOKEN' ? '(hidden)' : JSON.stringify(env[name]);
     return `${name}=${value}: ${message}`;
   });
 }
@@ -131,6 +134,7 @@ function resolveConfig(raw: RawConfig): Config {
     payToAddress: raw.PAY_TO_ADDRESS ?? null,
     facilitatorUrl: raw.FACILITATOR_URL ? raw.FACILITATOR_URL.replace(/\/+$/, '') : null,
     publicBaseUrl: raw.PUBLIC_BASE_URL ?? null,
+    adminToken: raw.ADMIN_TOKEN ?? null,
     workers: raw.WORKERS ?? Math.max(1, availableParallelism()),
     maxBodyBytes: raw.MAX_BODY_BYTES ?? 64 * 1024,
     // Instances sharing a Redis share one audit chain unless told otherwise.

@@ -2,8 +2,10 @@
 import { startService } from './app.js';
 import { chainNotes } from './assembly/chain-notes.js';
 import { ConfigError, loadConfig } from './config.js';
+import { serviceLog } from './observability/service-log.js';
 
-const log = (line: string) => process.stderr.write(`${line}\n`);
+/** Before the service runs (a bad environment, a failed start) a person reads plain text. */
+const plain = (line: string) => process.stderr.write(`${line}\n`);
 
 async function main(): Promise<void> {
   let config;
@@ -11,12 +13,15 @@ async function main(): Promise<void> {
     config = loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
-      log(error.message);
+      plain(error.message);
       process.exit(2);
     }
     throw error;
   }
-  const service = await startService(config, log);
+  // Running, every line is pino JSON: events as `msg`, one line per answered request.
+  const logs = serviceLog();
+  const log = logs.line;
+  const service = await startService(config, log, { requestLog: logs.request });
   const registry = service.registry.assets.map((asset) => asset.symbol).join(', ');
   log(`trade guardrail listening on http://${config.host}:${service.port}`);
   log(`  registry (${service.registry.assets.length} assets, chain ${service.registry.chainId}): ${registry}`);
@@ -28,9 +33,13 @@ async function main(): Promise<void> {
     stopping = true;
     log(`${signal}: closing`);
     service.close().then(
-      () => process.exit(0),
+      () => {
+        logs.flush();
+        process.exit(0);
+      },
       (error: unknown) => {
         log(`error while closing: ${(error as Error).message}`);
+        logs.flush();
         process.exit(1);
       },
     );
@@ -40,6 +49,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  log(`failed to start: ${(error as Error).message}`);
+  plain(`failed to start: ${(error as Error).message}`);
   process.exit(1);
 });

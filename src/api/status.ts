@@ -5,6 +5,7 @@ import type { Route } from '../http/types.js';
 import type { AuditHead } from '../audit/audit-log.js';
 import type { CacheStore } from '../store/cache-store.js';
 import type { StoreState } from '../store/store-state.js';
+import type { FeedReport, FeedReader } from '../observability/feed-report.js';
 
 export type ComponentHealth = 'ok' | 'degraded' | 'down';
 
@@ -16,9 +17,17 @@ export interface ComponentStatus {
 }
 
 export interface StatusSources {
+  service: { version: string; startedAt: number };
   store: { kind: 'redis' | 'memory'; cache: CacheStore; state: StoreState };
-  audit: { kind: 'file' | 'redis'; head: () => Promise<AuditHead>; watch: () => Record<string, unknown> | null };
+  audit: { kind: 'file' | 'redis'; fsync: string; head: () => Promise<AuditHead>; watch: () => Record<string, unknown> | null };
   chain: () => Promise<ComponentStatus>;
+  /** Null offline: no feeds to read. */
+  feeds: FeedReader | null;
+  scoring: { threads: number; queued: () => number };
+  /** Whether the x402 facilitator answers; `enabled: false` when the paid channel is off. */
+  facilitator: () => Promise<ComponentStatus>;
+  /** Requests, p50 and p99 per route over the last minute. */
+  traffic: () => Record<string, { count: number; p50_ms: number; p99_ms: number }>;
   now: () => number;
 }
 
@@ -33,12 +42,47 @@ export function statusRoutes(sources: StatusSources): Route[] {
   return [{ method: 'get', pattern: PATHS.status, handler: () => statusDocument(sources) }];
 }
 
-/** Spec: 200 with a machine-readable status; the overall status is the worst component's. */
+/**
+ * Spec: 200 with a machine-readable status; the overall status is the worst component's, and
+ * `reasons` lists every component that is not ok with its reason.
+ */
 async function statusDocument(sources: StatusSources) {
-  const [store, chain, audit] = await Promise.all([storeStatus(sources.store), chainStatus(sources.chain), auditStatus(sources.audit)]);
-  const components = { store, chain, audit };
+  const feedReport = sources.feeds ? withTimeout(sources.feeds.report(), 'the feeds could not be read') : null;
+  const [store, chain, audit, feeds, facilitator] = await Promise.all([
+    storeStatus(sources.store), chainStatus(sources.chain, feedReport), auditStatus(sources.audit), feedsStatus(feedReport),
+    facilitatorStatus(sources.facilitator),
+  ]);
+  const scoring: ComponentStatus = { status: 'ok', threads: sources.scoring.threads, queued: sources.scoring.queued() };
+  const components = { store, chain, audit, feeds, scoring, facilitator };
   const worst = Object.values(components).reduce<ComponentHealth>((acc, c) => (RANK[c.status] > RANK[acc] ? c.status : acc), 'ok');
-  return json(200, { status: worst, checked_at: new Date(sources.now()).toISOString(), components });
+  const reasons = Object.entries(components).filter(([, c]) => c.status !== 'ok').map(([name, c]) => `${name}: ${c.reason ?? c.status}`);
+  const now = sources.now();
+  return json(200, {
+    status: worst, reasons, version: sources.service.version, uptime_seconds: Math.max(0, Math.round((now - sources.service.startedAt) / 1000)),
+    checked_at: new Date(now).toISOString(), components, traffic: sources.traffic(),
+  });
+}
+
+/** Each feed's round and age, stale ones named; the block they were read at. */
+async function feedsStatus(report: Promise<FeedReport> | null): Promise<ComponentStatus> {
+  if (!report) return { status: 'ok', kind: 'offline', feeds: [] };
+  try {
+    const { block, feeds } = await report;
+    const rows = feeds.map((feed) => ({ symbol: feed.symbol, round_id: feed.round_id, age_seconds: feed.age_seconds, stale: feed.stale, ...(feed.problem ? { problem: feed.problem } : {}) }));
+    const bad = feeds.filter((feed) => feed.stale !== false).map((feed) => feed.symbol);
+    const base = { block: block.number, feeds: rows };
+    return bad.length === 0 ? { status: 'ok', ...base } : { status: 'degraded', reason: `stale or unreadable feeds: ${bad.join(', ')}; those assets fall back to other prices`, ...base };
+  } catch (error) {
+    return { status: 'down', reason: (error as Error).message, feeds: [] };
+  }
+}
+
+async function facilitatorStatus(probe: StatusSources['facilitator']): Promise<ComponentStatus> {
+  try {
+    return await withTimeout(probe(), 'the facilitator did not answer /supported');
+  } catch (error) {
+    return { status: 'down', enabled: true, reason: (error as Error).message };
+  }
 }
 
 async function storeStatus({ kind, cache, state }: StatusSources['store']): Promise<ComponentStatus> {
@@ -52,9 +96,10 @@ async function storeStatus({ kind, cache, state }: StatusSources['store']): Prom
   }
 }
 
-async function auditStatus({ kind, head, watch }: StatusSources['audit']): Promise<ComponentStatus> {
+async function auditStatus({ kind, fsync, head, watch }: StatusSources['audit']): Promise<ComponentStatus> {
   const watched = watch();
   const base: ComponentStatus = watched ? { ...watched, status: watched.status as ComponentHealth, kind } : { status: 'ok', kind };
+  base.fsync = fsync;
   try {
     return { ...base, head: await withTimeout(head(), 'the audit head could not be read') };
   } catch (error) {
@@ -63,12 +108,16 @@ async function auditStatus({ kind, head, watch }: StatusSources['audit']): Promi
   }
 }
 
-async function chainStatus(probe: StatusSources['chain']): Promise<ComponentStatus> {
+/** The node's health, and the head block the feeds were read at with its age by the service clock. */
+async function chainStatus(probe: StatusSources['chain'], feedReport: Promise<FeedReport> | null): Promise<ComponentStatus> {
+  let health: ComponentStatus;
   try {
-    return await withTimeout(probe(), 'the chain status could not be read');
+    health = await withTimeout(probe(), 'the chain status could not be read');
   } catch (error) {
     return { status: 'down', reason: (error as Error).message };
   }
+  const block = await feedReport?.then((report) => report.block, () => null);
+  return block ? { ...health, head: { number: block.number, age_seconds: block.age_seconds } } : health;
 }
 
 function withTimeout<T>(work: Promise<T>, message: string): Promise<T> {

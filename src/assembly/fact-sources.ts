@@ -9,6 +9,7 @@ import { TokenSafetyChecker } from '../safety/token-safety.js';
 import type { CacheStore } from '../store/cache-store.js';
 import { BalanceSimulator } from '../chain/balance-simulation.js';
 import { ChainDailyPnl, type DailyPnlReader } from '../chain/daily-pnl.js';
+import { FeedReader } from '../observability/feed-report.js';
 import type { ChainContext } from './attach-chain.js';
 
 export interface ChainFacts {
@@ -18,6 +19,8 @@ export interface ChainFacts {
   /** Null offline: the endpoints answer 503. */
   safety: TokenSafetyChecker | null;
   balances: BalanceSimulator | null;
+  /** Null offline: every feed as the chain has it now, for /debug/feeds and /status.json. */
+  feeds: FeedReader | null;
 }
 
 /**
@@ -26,7 +29,7 @@ export interface ChainFacts {
  */
 export function chainFacts(chain: ChainContext, store: CacheStore, now: () => number): ChainFacts {
   const { client, registry } = chain;
-  if (client === null) return { prices: new ChainedPriceProvider([new DefaultPriceProvider()]), dailyPnl: null, safety: null, balances: null };
+  if (client === null) return { prices: new ChainedPriceProvider([new DefaultPriceProvider()]), dailyPnl: null, safety: null, balances: null, feeds: null };
   const multicall3 = getAddress(registry.multicall3);
   const oracle = new OraclePriceProvider(client, { multicall3, now, maxAgeSeconds: registry.oracleMaxAgeSeconds });
   const venue = registry.venue ? new VenuePriceProvider(client, registry.venue, { multicall3, now }) : null;
@@ -37,6 +40,7 @@ export function chainFacts(chain: ChainContext, store: CacheStore, now: () => nu
     dailyPnl: new ChainDailyPnl(client, registry, prices, store, now),
     safety: new TokenSafetyChecker({ client, registry, store, code, now }),
     balances: new BalanceSimulator(client),
+    feeds: new FeedReader(client, registry, venue, now),
   };
 }
 

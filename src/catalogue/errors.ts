@@ -48,6 +48,18 @@ export const ERRORS = {
     status: 402, message: 'The payment was refused',
     meaning: 'The payment does not match the terms, was already used, or did not settle; the body carries the challenge again and `reason` says why (README "Paying per call"). Nothing was charged without a verdict.',
   },
+  admin_token_missing: {
+    status: 401, message: 'X-Admin-Token is required',
+    meaning: 'An operator route was called without the X-Admin-Token header.',
+  },
+  admin_token_invalid: {
+    status: 403, message: 'X-Admin-Token is not this service\'s admin token',
+    meaning: 'The X-Admin-Token header does not match ADMIN_TOKEN (compared in constant time).',
+  },
+  admin_disabled: {
+    status: 403, message: 'Operator routes are disabled: ADMIN_TOKEN is not set on this service',
+    meaning: 'The service runs without ADMIN_TOKEN, so /debug/feeds answers nobody.',
+  },
   wallet_mismatch: {
     status: 403, message: 'The wallet in the body is not the signed-in wallet',
     meaning: 'A bearer may evaluate and configure only its own wallet.',

@@ -50,6 +50,15 @@ export const PATHS = Object.freeze({
   auditExport: '/api/v1/audit/export',
   health: '/healthz',
   status: '/status.json',
+  /** The status as a page that refreshes itself. */
+  statusPage: '/status',
+  metrics: '/metrics',
+  latency: '/metrics/latency.json',
+  latencyPage: '/latency.html',
+  /** Operators only (X-Admin-Token). */
+  debugFeeds: '/debug/feeds',
+  /** Scripts and styles the operations pages load, served from installed packages. */
+  pageAssets: '/assets',
   mcp: '/mcp-http/mcp',
   methodology: '/.well-known/methodology.md',
   methodologyHtml: '/methodology.html',

@@ -27,6 +27,13 @@ export interface EvaluationDeps extends FactSources {
    * store needs no refusal here: the audit append checks the epoch and head inside Redis.
    */
   storeState?: StoreState;
+  /** Counts verdicts and fail-closed errors (Prometheus); absent in tests that do not look. */
+  metrics?: EvaluationMetrics;
+}
+
+export interface EvaluationMetrics {
+  decision(channel: string, decision: string): void;
+  evaluationError(channel: string, code: string): void;
 }
 
 export interface EvaluationRequest {
@@ -96,10 +103,12 @@ export async function evaluateTrade(deps: EvaluationDeps, request: EvaluationReq
       price_source: input.price.source,
       ...(payment ? { payment } : {}),
     });
+    deps.metrics?.decision(request.channel, result.decision);
     return { kind: 'verdict', verdict: toVerdict(request, result, record, input.safety, input.wallet.dailyPnlUsd) };
   } catch (error) {
     const failure = describeFailure(error, STEP_FAILURES[step] ?? INTERNAL_ERROR);
     logFailure(deps.log, `evaluation (${request.channel}) ${step}`, failure, error);
+    deps.metrics?.evaluationError(request.channel, failure.code);
     return { kind: 'error', verdict: errorVerdict(request, `${step} failed: ${failure.words}`, deps.now(), failure.code) };
   }
 }

@@ -38,6 +38,15 @@ export class ScoreBatcher {
     });
   }
 
+  /** Evaluations waiting for a thread, for the status document and metrics. */
+  get queued(): number {
+    return this.pending.length;
+  }
+
+  get threadCount(): number {
+    return this.threads;
+  }
+
   score(input: RiskInput): Promise<RiskResult> {
     // Bounded: when the threads fall this far behind, scoring fails (closed) instead of queueing forever.
     if (this.pending.length >= this.maxPending) return Promise.reject(new Error('scoring queue is full'));

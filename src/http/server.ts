@@ -12,6 +12,20 @@ export interface EdgeOptions {
   maxBodyBytes: number;
   /** Called with errors a handler threw; the client gets a 500. */
   onHandlerError: (error: unknown, request: PlainRequest) => void;
+  /** Called once a routed response is written: metrics, latency, the request log. Must not throw. */
+  observe?: (observation: Observation) => void;
+}
+
+/** One answered request, as the edge saw it. */
+export interface Observation {
+  /** The route's pattern (`/api/v1/audit/wallet/:wallet`), never the raw path. */
+  route: string;
+  method: string;
+  status: number;
+  /** From the request's arrival to its response handed to the socket. */
+  ms: number;
+  requestId: string;
+  ip: string;
 }
 
 export interface RunningEdge {
@@ -75,7 +89,7 @@ function framingProblem(req: HttpRequest, conflictingLength: boolean): PlainResp
 function edgeHandler(route: Route, options: EdgeOptions) {
   const names = route.pattern.split('/').filter((part) => part.startsWith(':')).map((part) => part.slice(1));
   return (res: HttpResponse, req: HttpRequest) => {
-    const state = { aborted: false };
+    const state = { aborted: false, started: performance.now(), route: route.pattern };
     res.onAborted(() => {
       state.aborted = true;
     });
@@ -97,7 +111,7 @@ function edgeHandler(route: Route, options: EdgeOptions) {
 
 async function respond(
   res: HttpResponse,
-  state: { aborted: boolean },
+  state: { aborted: boolean; started: number; route: string },
   handler: Handler,
   request: PlainRequest,
   body: Promise<Buffer | null>,
@@ -122,7 +136,12 @@ async function respond(
     options.onHandlerError(error, request);
     wire = toWire(internalError());
   }
+  wire.headers.push(['x-request-id', request.id]);
   res.cork(() => writeWire(res, wire, close));
+  if (options.observe) {
+    const ms = performance.now() - state.started;
+    options.observe({ route: state.route, method: request.method, status: response.status, ms, requestId: request.id, ip: request.ip });
+  }
 }
 
 /** Every header, in one pass that also notices a second, different Content-Length. */
@@ -142,6 +161,7 @@ function copyRequest(res: HttpResponse, req: HttpRequest, names: string[], heade
     params[name] = decodeSegment(req.getParameter(index) ?? '');
   });
   return {
+    id: requestId(headers['x-request-id']),
     method: req.getMethod().toUpperCase(),
     path: req.getUrl(),
     params,
@@ -150,6 +170,17 @@ function copyRequest(res: HttpResponse, req: HttpRequest, names: string[], heade
     body: null,
     ip: Buffer.from(res.getRemoteAddressAsText()).toString(),
   };
+}
+
+const BOOT = process.pid.toString(36);
+let requests = 0;
+const CLIENT_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/** The client's X-Request-Id when it is a plain token, else one of ours: the process and a counter. */
+function requestId(offered: string | undefined): string {
+  if (offered !== undefined && CLIENT_ID.test(offered)) return offered;
+  requests += 1;
+  return `${BOOT}-${requests.toString(36)}`;
 }
 
 function decodeSegment(segment: string): string {

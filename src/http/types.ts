@@ -1,6 +1,8 @@
 // The plain request and response objects handlers see; nothing here knows about uWS.
 
 export interface PlainRequest {
+  /** X-Request-Id: the client's when it sent a plain token, else the edge's; echoed on the response and in the log. */
+  id: string;
   method: string;
   /** Path without the query string. */
   path: string;

@@ -19,6 +19,8 @@ export type FacilitatorAnswer<T> =
 export interface FacilitatorPort {
   verify(payload: PaymentPayload, requirements: PaymentRequirements): Promise<FacilitatorAnswer<{ payer: string }>>;
   settle(payload: PaymentPayload, requirements: PaymentRequirements): Promise<FacilitatorAnswer<Settled>>;
+  /** Resolves when the facilitator answers /supported (the status document's probe). */
+  supported(): Promise<void>;
 }
 
 /** Verification reads the chain; settlement waits for a receipt. Both well under the 300 s validity window. */
@@ -40,6 +42,10 @@ export class HttpFacilitator implements FacilitatorPort {
       if (error instanceof VerifyError) return { kind: 'refused', refusal: facilitatorRefusal(error.invalidReason, 'verify') };
       return { kind: 'unavailable', detail: `verify: ${messageOf(error)}` };
     }
+  }
+
+  async supported(): Promise<void> {
+    await this.client.getSupported();
   }
 
   async settle(payload: PaymentPayload, requirements: PaymentRequirements): Promise<FacilitatorAnswer<Settled>> {

@@ -43,6 +43,8 @@ export interface PaidDeps {
    * facilitator that does not answer /settle is taken at its word: nothing settled.
    */
   settledOnChain?: (authorization: Authorization) => Promise<string | null>;
+  /** Counts payments by outcome (Prometheus). */
+  metrics?: { payment(outcome: 'settled' | 'refused' | 'failed', reason: string): void };
 }
 
 /** A paid verdict stays replayable this long; after that the chain itself refuses the used nonce. */
@@ -76,6 +78,16 @@ export class PaymentLedger {
  * A 429 or an `error` settles nothing; a failed settlement records and releases nothing.
  */
 export async function evaluatePaid(deps: PaidDeps, trade: ChannelTrade, encodedPayment: string): Promise<PaidAnswer> {
+  const answer = await paidAnswer(deps, trade, encodedPayment);
+  if (deps.metrics) {
+    if (answer.kind === 'refused') deps.metrics.payment('refused', answer.refusal.reason);
+    else if (answer.kind === 'failed') deps.metrics.payment('failed', answer.code);
+    else if (answer.receipt) deps.metrics.payment('settled', 'settled');
+  }
+  return answer;
+}
+
+async function paidAnswer(deps: PaidDeps, trade: ChannelTrade, encodedPayment: string): Promise<PaidAnswer> {
   const read = readPayment(encodedPayment, deps.terms);
   if (!read.ok) return { kind: 'refused', refusal: read.refusal };
   const { from, nonce } = read.payment.authorization;

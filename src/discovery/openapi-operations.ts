@@ -30,7 +30,7 @@ export interface Operation {
   /** Takes `x-preview-tier` (README "Signing in"). */
   previewTier?: boolean;
   /** `optionalBearer`: a token is read when sent, and its absence is an answer, not a 401. */
-  security?: 'bearer' | 'optionalBearer' | 'x402';
+  security?: 'bearer' | 'optionalBearer' | 'x402' | 'admin';
   ok: {
     description: string;
     /** A schema's name, a list of one, or plain text. */
@@ -168,5 +168,17 @@ export const OPERATIONS: readonly Operation[] = [
     method: 'get', path: PATHS.status, operationId: 'status', tag: 'Operations',
     summary: 'Live status of every component; the overall status is the worst component\'s',
     ok: { description: 'The status (200 whatever it says)', body: 'ServiceStatus' }, failures: [],
+  },
+  {
+    method: 'get', path: PATHS.latency, operationId: 'latency', tag: 'Operations',
+    summary: 'Latency per route from the service\'s HDR histograms: p50, p90, p99, p99.9 and counts over 1 minute, 5 minutes and 1 hour',
+    ok: { description: 'The percentiles, in milliseconds', body: 'LatencyReport' }, failures: [],
+  },
+  {
+    method: 'get', path: PATHS.debugFeeds, operationId: 'debugFeeds', tag: 'Operations',
+    summary: 'Every price feed as the chain has it now: round, answer, updatedAt, age, decimals, stale flag, venue price and deviation',
+    description: 'Operators only. 401 without `X-Admin-Token`, 403 with a wrong one or when the service runs without ADMIN_TOKEN.',
+    security: 'admin', ok: { description: 'The feeds and the block they were read at', body: 'FeedReport' },
+    failures: ['Unauthorized', 'Forbidden', 'Unavailable'],
   },
 ];

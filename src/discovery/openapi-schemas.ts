@@ -2,7 +2,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { Address } from '../schemas/common.js';
 import { ErrorBody, ErrorCode } from '../schemas/errors.js';
-import { Health, ServiceInfo, ServiceStatus } from '../schemas/operations.js';
+import { FeedReport, Health, LatencyReport, ServiceInfo, ServiceStatus } from '../schemas/operations.js';
 import {
   AssetInfo, AuditGlobalResponse, AuditVerifyGlobalResponse, AuditVerifyResponse, AuditWalletResponse, HTTPValidationError,
   NonceResponse, PaymentReceipt, PaymentRequirementsV1, PolicyConfig, RevokeResponse, SimulateBalanceRequest,
@@ -44,6 +44,8 @@ export const COMPONENT_SCHEMAS = {
   ServiceInfo,
   Health,
   ServiceStatus,
+  LatencyReport,
+  FeedReport,
 } as const satisfies Record<string, TSchema>;
 
 export type SchemaName = keyof typeof COMPONENT_SCHEMAS;

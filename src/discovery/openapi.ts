@@ -188,6 +188,7 @@ const SECURITY: Record<NonNullable<Operation['security']>, JsonObject[]> = {
   // Empty requirement: the operation also answers without credentials.
   optionalBearer: [{ bearer: [] }, {}],
   x402: [{ x402: [] }],
+  admin: [{ admin: [] }],
 };
 
 function securitySchemes(): JsonObject {
@@ -207,6 +208,12 @@ function securitySchemes(): JsonObject {
       description:
         `An x402 payment, not an API key: OpenAPI has no x402 scheme type. The base64 JSON payment payload, x402 v1 in ` +
         `\`${PAYMENT.header}\` or v2 in \`PAYMENT-SIGNATURE\`; a call without one answers 402 with the terms.`,
+    },
+    admin: {
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-Admin-Token',
+      description: 'The operator token the service was started with (ADMIN_TOKEN); without ADMIN_TOKEN the operator routes answer 403.',
     },
   };
 }

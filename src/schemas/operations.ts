@@ -1,5 +1,5 @@
 // The operator-facing answers: service information (`/`), liveness (`/healthz`) and live status (`/status.json`).
-import { Type } from '@sinclair/typebox';
+import { Type, type TSchema } from '@sinclair/typebox';
 import { ErrorCode } from './errors.js';
 
 export const ServiceInfo = Type.Object({
@@ -37,3 +37,35 @@ export const ServiceStatus = Type.Object(
   },
   { additionalProperties: true },
 );
+
+const Percentiles = Type.Object({
+  count: Type.Integer(), p50_ms: Type.Number(), p90_ms: Type.Number(), p99_ms: Type.Number(), p999_ms: Type.Number(), max_ms: Type.Number(),
+});
+
+/** `/metrics/latency.json`: per route (`METHOD /pattern`), the percentiles of each window. */
+export const LatencyReport = Type.Object({
+  generated_at: Type.String({ format: 'date-time' }),
+  unit: Type.Literal('ms'),
+  routes: Type.Record(Type.String(), Type.Object({ '1m': Percentiles, '5m': Percentiles, '1h': Percentiles })),
+});
+
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** `/debug/feeds`: every feed as the chain has it at `block`, beside the venue's price. */
+export const FeedReport = Type.Object({
+  block: Type.Object({ number: Type.Integer(), timestamp: Type.Integer(), age_seconds: Type.Integer() }),
+  feeds: Type.Array(Type.Object({
+    symbol: Type.String(),
+    feed: Type.String(),
+    decimals: Nullable(Type.Integer()),
+    round_id: Nullable(Type.String()),
+    answer: Nullable(Type.String()),
+    price_usd: Nullable(Type.Number()),
+    updated_at: Nullable(Type.Integer()),
+    age_seconds: Nullable(Type.Integer()),
+    stale: Nullable(Type.Boolean()),
+    venue_price_usd: Nullable(Type.Number()),
+    deviation_bps: Nullable(Type.Number()),
+    problem: Type.Optional(Type.String()),
+  })),
+});

@@ -2,6 +2,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startDevnet, type Devnet } from '../../src/devnet/devnet.js';
+import { FeedReport, LatencyReport } from '../../src/schemas/operations.js';
+import { compileValidator } from '../../src/schemas/validator.js';
 import { getJson, postJson, sampleTrade, send, startTestService, type TestService } from '../support/service.js';
 import { useTempDirs } from '../support/temp-dirs.js';
 import { writeRegistryFile } from './chain-support.js';
@@ -61,6 +63,7 @@ describe('metrics and latency', () => {
   it('gives p50, p90, p99, p99.9 and counts over 1 minute, 5 minutes and 1 hour, and a page that charts them', async () => {
     await postJson(`${offline.base}/api/v1/analyze/free`, sampleTrade({ wallet: '0x00000000000000000000000000000000000000e2' }));
     const doc = (await getJson(`${offline.base}/metrics/latency.json`)).json;
+    assert.equal(compileValidator(LatencyReport, 'body')(doc).ok, true, 'the answer is what the OpenAPI document says');
     const route = doc.routes['POST /api/v1/analyze/free'];
     assert.deepEqual(Object.keys(route), ['1m', '5m', '1h']);
     for (const window of Object.values(route) as Record<string, number>[]) {
@@ -120,6 +123,7 @@ describe('/debug/feeds', () => {
   it('gives every feed\'s round, answer, updatedAt, age, decimals and stale flag, with the venue price and deviation', async () => {
     const answer = await getJson(`${onChain.base}/debug/feeds`, { 'x-admin-token': ADMIN_TOKEN });
     assert.equal(answer.status, 200, answer.text);
+    assert.equal(compileValidator(FeedReport, 'body')(answer.json).ok, true, 'the answer is what the OpenAPI document says');
     assert.ok(answer.json.block.number > 0);
     const bySymbol = new Map(answer.json.feeds.map((feed: { symbol: string }) => [feed.symbol, feed]));
     assert.deepEqual([...bySymbol.keys()].sort(), devnet.registry.assets.map((asset) => asset.symbol).sort());

@@ -5,6 +5,7 @@ import { validate } from '@readme/openapi-parser';
 import type { TSchema } from '@sinclair/typebox';
 import { analyzeRoutes, type AnalyzeDeps, type SignedInCaller } from '../../src/api/analyze.js';
 import { assetRoutes } from '../../src/api/assets.js';
+import { operationsRoutes, type OperationsDeps } from '../../src/api/operations.js';
 import { auditRoutes, type AuditRouteDeps } from '../../src/api/audit.js';
 import { authRoutes, type AuthDeps } from '../../src/api/auth.js';
 import { healthRoutes } from '../../src/api/health.js';
@@ -49,6 +50,8 @@ function restRoutes(): Route[] {
     ...tokenSafetyRoutes(none as TokenSafetyRouteDeps),
     ...simulateBalanceRoutes(null, () => undefined),
     ...auditRoutes(none as AuditRouteDeps),
+    // The pages, their assets and Prometheus text are for people and scrapers; the JSON ones are operations.
+    ...operationsRoutes(none as OperationsDeps).filter((route) => route.pattern === PATHS.latency || route.pattern === PATHS.debugFeeds),
   ];
 }
 
@@ -61,13 +64,14 @@ const operationOf = (route: Route) => document.paths[openApiPath(route.pattern)]
 const codeIn = (codes: string[]) => ({ type: 'object', required: ['code'], properties: { code: { type: 'string', enum: codes } } });
 
 /** Routes that take no input at all, so nothing can be invalid. */
-const NO_INPUT = ['GET /', 'GET /healthz', 'GET /status.json', 'GET /api/v1/assets', 'POST /api/v1/auth/revoke'];
+const NO_INPUT = ['GET /', 'GET /healthz', 'GET /status.json', 'GET /api/v1/assets', 'POST /api/v1/auth/revoke', 'GET /metrics/latency.json', 'GET /debug/feeds'];
 const SECURED: Record<string, unknown[]> = {
   'POST /api/v1/analyze/trade': [{ bearer: [] }],
   'GET /api/v1/config': [{ bearer: [] }],
   'POST /api/v1/config': [{ bearer: [] }],
   'POST /api/v1/auth/revoke': [{ bearer: [] }, {}],
   'POST /api/x402/analyze': [{ x402: [] }],
+  'GET /debug/feeds': [{ admin: [] }],
 };
 
 describe('OpenAPI document', () => {
@@ -113,7 +117,7 @@ describe('OpenAPI document', () => {
     assert.deepEqual(schema.allOf[1].properties.code.enum, ['validation_failed', 'idempotency_conflict']);
   });
 
-  it('requires the bearer JWT on analyze/trade and config, x402 on the paid endpoint, and nothing elsewhere', () => {
+  it('requires the bearer JWT on analyze/trade and config, x402 on the paid endpoint, the admin token on /debug/feeds, and nothing elsewhere', () => {
     for (const route of restRoutes()) assert.deepEqual(operationOf(route).security, SECURED[key(route)], key(route));
     assert.deepEqual(document.components.securitySchemes.bearer, {
       type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: document.components.securitySchemes.bearer.description,
@@ -121,6 +125,8 @@ describe('OpenAPI document', () => {
     const x402 = document.components.securitySchemes.x402;
     assert.deepEqual([x402.type, x402.in, x402.name], ['apiKey', 'header', 'X-PAYMENT']);
     assert.match(x402.description, /x402 payment.*X-PAYMENT.*PAYMENT-SIGNATURE/);
+    const admin = document.components.securitySchemes.admin;
+    assert.deepEqual([admin.type, admin.in, admin.name], ['apiKey', 'header', 'X-Admin-Token']);
   });
 
   it('gives every route that reads a body its request schema and its 413', () => {

@@ -9,6 +9,7 @@ code{font-size:90%}nav a{margin-right:1rem}`;
 function page(title: string, body: string, head = ''): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
 <title>${title} - ${SERVICE.name}</title><style>${STYLE}</style>${head}</head>
 <body><nav><a href="${PATHS.statusPage}">Status</a><a href="${PATHS.latencyPage}">Latency</a><a href="${PATHS.docs}">API</a><a href="${PATHS.methodologyHtml}">Methodology</a></nav>
 ${body}</body></html>

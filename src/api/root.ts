@@ -1,6 +1,7 @@
 // GET /: service information and links to the documents an agent or operator needs.
 import type { Static } from '@sinclair/typebox';
 import { PATHS, SERVICE, VERSIONS } from '../catalogue/published-facts.js';
+import { PUBLIC_DOCUMENTS } from '../discovery/public-documents.js';
 import { json } from '../http/responses.js';
 import type { Route } from '../http/types.js';
 import type { ServiceInfo as ServiceInfoBody } from '../schemas/operations.js';
@@ -22,9 +23,7 @@ export function rootRoutes(info: ServiceInfo): Route[] {
       analyze_free: PATHS.analyzeFree,
       demo_analyze: PATHS.demoAnalyze,
       health: PATHS.health,
-      methodology: PATHS.methodology,
-      openapi: PATHS.openapi,
-      docs: PATHS.docs,
+      ...Object.fromEntries(PUBLIC_DOCUMENTS.map((document) => [document.key, document.path])),
     },
   };
   return [{ method: 'get', pattern: PATHS.root, handler: () => json(200, body) }];

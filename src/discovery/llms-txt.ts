@@ -5,11 +5,10 @@ import { PUBLIC_DOCUMENTS, type PublicDocument } from './public-documents.js';
 /** GET endpoints worth reading directly; cheap and safe to crawl (audit verification is neither, so it is only named). */
 const READABLE_ENDPOINTS = [
   { path: PATHS.assets, title: 'Asset registry', summary: 'every symbol with its canonical contract address; resolve symbols here first' },
-  { path: PATHS.status, title: 'Live status', summary: 'store, chain and audit health' },
   { path: PATHS.health, title: 'Health', summary: '200 when the process and its store are up' },
 ];
 
-const SECTIONS: readonly PublicDocument['section'][] = ['Docs', 'Discovery'];
+const SECTIONS: readonly PublicDocument['section'][] = ['Docs', 'Discovery', 'Operations'];
 
 export function llmsTxt(baseUrl: string): string {
   const link = (entry: { path: string; title: string; summary: string }) => `- [${entry.title}](${baseUrl}${entry.path}): ${entry.summary}`;

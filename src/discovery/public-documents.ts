@@ -8,7 +8,7 @@ export interface PublicDocument {
   title: string;
   summary: string;
   /** The llms.txt section it is listed in. */
-  section: 'Discovery' | 'Docs' | 'Optional';
+  section: 'Discovery' | 'Docs' | 'Operations' | 'Optional';
 }
 
 /** One entry per document; aliases (the card's other paths) are left out, so each is listed once. */
@@ -24,6 +24,11 @@ export const PUBLIC_DOCUMENTS: readonly PublicDocument[] = [
   { key: 'glama', path: PATHS.glama, title: 'Directory metadata (Glama)', summary: 'name, MCP endpoint, tools, license, links', section: 'Discovery' },
   { key: 'ai_catalog', path: PATHS.aiCatalog, title: 'AI catalog', summary: 'the MCP server and the A2A agent as catalog entries', section: 'Discovery' },
   { key: 'known_issues', path: PATHS.knownIssues, title: 'Known issues', summary: 'open problems, what they affect and how to work around them', section: 'Discovery' },
+  { key: 'status_page', path: PATHS.statusPage, title: 'Status page', summary: 'every component, why it is not ok, requests in the last minute; refreshes itself', section: 'Operations' },
+  { key: 'status', path: PATHS.status, title: 'Status (JSON)', summary: 'the same, machine-readable', section: 'Operations' },
+  { key: 'latency_page', path: PATHS.latencyPage, title: 'Latency', summary: 'p50 to p99.9 per route over 1 minute, 5 minutes and 1 hour, charted', section: 'Operations' },
+  { key: 'latency', path: PATHS.latency, title: 'Latency (JSON)', summary: 'the same percentiles and counts', section: 'Operations' },
+  { key: 'metrics', path: PATHS.metrics, title: 'Prometheus metrics', summary: 'requests, latency, decisions, audit, scoring, payments', section: 'Operations' },
   { key: 'service', path: PATHS.root, title: 'Service information', summary: 'name, version, chain and links (JSON)', section: 'Optional' },
   { key: 'llms_txt', path: PATHS.llmsTxt, title: 'llms.txt', summary: 'this index', section: 'Optional' },
   { key: 'robots', path: PATHS.robots, title: 'robots.txt', summary: 'crawl rules', section: 'Optional' },

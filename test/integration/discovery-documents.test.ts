@@ -147,7 +147,7 @@ describe('for agents and crawlers', () => {
     const lines = text.split('\n');
     assert.equal(lines[0], `# ${SERVICE.name}`);
     assert.equal(lines[2], `> ${SERVICE.description}`);
-    assert.deepEqual(lines.filter((line) => line.startsWith('## ')), ['## Docs', '## Discovery', '## API', '## Optional']);
+    assert.deepEqual(lines.filter((line) => line.startsWith('## ')), ['## Docs', '## Discovery', '## Operations', '## API', '## Optional']);
     assert.equal(lines.filter((line) => line.startsWith('# ')).length, 1);
     for (const document of PUBLIC_DOCUMENTS.filter((d) => d.path !== PATHS.llmsTxt)) {
       assert.ok(text.includes(`](${PUBLIC_BASE}${document.path}): `), document.path);
@@ -207,9 +207,11 @@ describe('without PUBLIC_BASE_URL', () => {
 });
 
 describe('crawl', () => {
-  it('every URL that /llms.txt, /sitemap.xml and the Markdown they reach name is on this service and answers 200', async () => {
+  it('every URL that /, /llms.txt, /sitemap.xml and the Markdown they reach name is on this service and answers 200', async () => {
     const seen = new Set<string>();
-    const queue = [`${PUBLIC_BASE}${PATHS.llmsTxt}`, `${PUBLIC_BASE}${PATHS.sitemap}`];
+    const root = (await getJson(`${running.base}/`)).json as { links: Record<string, string> };
+    const fromRoot = Object.values(root.links).filter((path) => !path.startsWith('/api/v1/analyze') && !path.startsWith('/api/v1/demo'));
+    const queue = [`${PUBLIC_BASE}${PATHS.llmsTxt}`, `${PUBLIC_BASE}${PATHS.sitemap}`, ...fromRoot.map((path) => `${PUBLIC_BASE}${path}`)];
     while (queue.length > 0) {
       const url = queue.shift()!;
       if (seen.has(url)) continue;
@@ -220,7 +222,10 @@ describe('crawl', () => {
       assert.equal(response.status, 200, url);
       if (/^text\/(plain|markdown)|xml/.test(response.headers.get('content-type') ?? '')) queue.push(...linksIn(response.text));
     }
-    for (const document of PUBLIC_DOCUMENTS) assert.ok(seen.has(`${PUBLIC_BASE}${document.path}`), document.path);
+    for (const document of PUBLIC_DOCUMENTS) {
+      assert.ok(seen.has(`${PUBLIC_BASE}${document.path}`), document.path);
+      assert.equal(root.links[document.key], document.path, `/ links ${document.path}`);
+    }
     assert.ok(seen.has(`${PUBLIC_BASE}${PATHS.assets}`));
   });
 });

@@ -95,7 +95,7 @@ export async function startService(config: Readonly<Config>, log: Logger, overri
     const verifier = closers.add(new AuditVerifier(audit, config.workers), (v) => v.close());
     const facts = chainFacts(chain, store, now);
     const observed: Observed = {
-      metrics: new Metrics({ audit: () => audit.stats, scoringQueue: () => scorer.queued }),
+      metrics: new Metrics({ audit: () => audit.stats, scoringQueue: () => scorer.queued, verifications: () => verifier.runs }),
       latency: new LatencyBook(now),
       scoring: scorer,
       startedAt: now(),

@@ -14,6 +14,8 @@ export type VerifiableAuditLog = AuditLog & AuditLineSource & AuditWalletLineSou
 
 export class AuditVerifier {
   private readonly pool: VerifyPool;
+  /** Verifications run since start (global and wallet), and how many found the chain broken. */
+  readonly runs = { total: 0, broken: 0 };
 
   constructor(readonly log: VerifiableAuditLog, threads: number) {
     this.pool = new VerifyPool(threads);
@@ -46,11 +48,14 @@ export class AuditVerifier {
     return this.pool.close();
   }
 
-  private run(lines: Array<Buffer | null>, field: LinkField, anchor: ChainAnchor, head?: ChainEnd): Promise<VerifyReport> {
+  private async run(lines: Array<Buffer | null>, field: LinkField, anchor: ChainAnchor, head?: ChainEnd): Promise<VerifyReport> {
     // A record the store cannot produce is skipped: the record after it then fails its link (and seq).
     const present = lines.filter((line): line is Buffer => line !== null);
     const chunks = lineChunks(present, linesPerChunk(present.length, this.pool.threads));
-    return verifyChunks(this.pool, chunks, { field, anchor, head });
+    const report = await verifyChunks(this.pool, chunks, { field, anchor, head });
+    this.runs.total += 1;
+    if (!report.healthy) this.runs.broken += 1;
+    return report;
   }
 }
 

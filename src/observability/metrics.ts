@@ -6,6 +6,8 @@ export interface ServiceGauges {
   audit: () => { appends: number; writes: number };
   /** Evaluations waiting for the scoring pool. */
   scoringQueue: () => number;
+  /** Audit verifications run, and how many found the chain broken. */
+  verifications: () => { total: number; broken: number };
 }
 
 /** Seconds; the buckets bracket an evaluation from the echo's sub-millisecond to a settlement. */
@@ -36,6 +38,8 @@ export class Metrics {
     this.payments = new Counter({ name: 'guardrail_payments_total', help: 'x402 payments by outcome (settled, refused, failed) and reason', labelNames: ['outcome', 'reason'], registers });
     new Gauge({ name: 'guardrail_audit_appends', help: 'Audit records appended since start', registers, collect() { this.set(gauges.audit().appends); } });
     new Gauge({ name: 'guardrail_audit_writes', help: 'Audit group-commit writes since start', registers, collect() { this.set(gauges.audit().writes); } });
+    new Gauge({ name: 'guardrail_audit_verifications', help: 'Audit chain verifications run since start', registers, collect() { this.set(gauges.verifications().total); } });
+    new Gauge({ name: 'guardrail_audit_verifications_broken', help: 'Audit chain verifications since start that found the chain broken', registers, collect() { this.set(gauges.verifications().broken); } });
     new Gauge({ name: 'guardrail_scoring_queue_depth', help: 'Evaluations waiting for the scoring pool', registers, collect() { this.set(gauges.scoringQueue()); } });
   }
 

@@ -47,6 +47,7 @@ describe('metrics and latency', () => {
   it('counts requests by route and status, decisions by channel, and rate-limit refusals, in Prometheus text', async () => {
     const wallet = '0x00000000000000000000000000000000000000e1';
     for (let i = 0; i < 11; i += 1) await postJson(`${offline.base}/api/v1/analyze/free`, sampleTrade({ wallet, amount: 1 }));
+    assert.equal((await getJson(`${offline.base}/api/v1/audit/verify/${wallet}`)).json.healthy, true);
     const metrics = await send('GET', `${offline.base}/metrics`);
     assert.equal(metrics.status, 200);
     assert.match(metrics.headers.get('content-type')!, /^text\/plain; version=0\.0\.4/);
@@ -58,6 +59,8 @@ describe('metrics and latency', () => {
     assert.ok(value(/guardrail_audit_appends (\d+)/) >= 10);
     assert.match(metrics.text, /guardrail_http_request_duration_seconds_bucket\{le="0\.005",route="\/api\/v1\/analyze\/free"\} \d+/);
     assert.match(metrics.text, /guardrail_scoring_queue_depth 0/);
+    assert.ok(value(/guardrail_audit_verifications (\d+)/) >= 1);
+    assert.equal(value(/guardrail_audit_verifications_broken (\d+)/), 0);
   });
 
   it('gives p50, p90, p99, p99.9 and counts over 1 minute, 5 minutes and 1 hour, and a page that charts them', async () => {

@@ -89,14 +89,19 @@ export class LatencyBook {
   }
 }
 
+/**
+ * A percentile is the top of its HDR bucket, which can lie a hair above the largest value
+ * recorded; the recorded maximum bounds them all, so none is shown above it.
+ */
 function summarize(histogram: Histogram): LatencySummary {
-  const ms = (micros: number) => Math.round(micros) / 1000;
+  const max = histogram.maxValue;
+  const ms = (micros: number) => Math.round(Math.min(micros, max)) / 1000;
   return {
     count: histogram.totalCount,
     p50_ms: ms(histogram.getValueAtPercentile(50)),
     p90_ms: ms(histogram.getValueAtPercentile(90)),
     p99_ms: ms(histogram.getValueAtPercentile(99)),
     p999_ms: ms(histogram.getValueAtPercentile(99.9)),
-    max_ms: ms(histogram.maxValue),
+    max_ms: ms(max),
   };
 }

@@ -14,6 +14,7 @@ describe('LatencyBook', () => {
     for (const [got, want] of [[minute.p50_ms, 50], [minute.p90_ms, 90], [minute.p99_ms, 99], [minute.p999_ms, 100]]) {
       assert.ok(Math.abs(got - want) <= want * 0.01 + 0.001, `${got} is ${want} within 1%`);
     }
+    assert.ok(minute.p999_ms <= minute.max_ms, 'no percentile above the largest value recorded');
   });
 
   it('drops requests from each window once they are older than it, slice by slice', () => {

@@ -24,6 +24,9 @@ export function rootRoutes(info: ServiceInfo): Route[] {
       demo_analyze: PATHS.demoAnalyze,
       health: PATHS.health,
       ...Object.fromEntries(PUBLIC_DOCUMENTS.map((document) => [document.key, document.path])),
+      // Named so since before the HTML page existed: clients read the Markdown here.
+      methodology: PATHS.methodology,
+      methodology_html: PATHS.methodologyHtml,
     },
   };
   return [{ method: 'get', pattern: PATHS.root, handler: () => json(200, body) }];

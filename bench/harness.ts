@@ -26,6 +26,9 @@ export function spawnNode(
       seen += chunk.toString();
       if (ready.test(seen)) {
         clearTimeout(timer);
+        // From here the output (the service's request log) is read and dropped, not kept.
+        child.stdout?.off('data', onData).resume();
+        child.stderr?.off('data', onData).resume();
         resolve(child);
       }
     };

@@ -21,6 +21,7 @@ export const ConfigSchema = Type.Object({
   PAY_TO_ADDRESS: Type.Optional(Address),
   FACILITATOR_URL: Type.Optional(Url),
   ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
+  REQUEST_LOG: Type.Optional(Type.Union([Type.Literal('on'), Type.Literal('off')])),
   PUBLIC_BASE_URL: Type.Optional(Url),
   WORKERS: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })),
   MAX_BODY_BYTES: Type.Optional(Type.Integer({ minimum: 1024, maximum: 16 * 1024 * 1024 })),
@@ -67,6 +68,8 @@ export interface Config {
   publicBaseUrl: string | null;
   /** Opens /debug/feeds (X-Admin-Token); unset, the route is disabled. */
   adminToken: string | null;
+  /** One JSON log line per answered request (npm start); `off` keeps only events. */
+  requestLog: boolean;
   workers: number;
   maxBodyBytes: number;
   auditStore: 'file' | 'redis';
@@ -135,6 +138,7 @@ function resolveConfig(raw: RawConfig): Config {
     facilitatorUrl: raw.FACILITATOR_URL ? raw.FACILITATOR_URL.replace(/\/+$/, '') : null,
     publicBaseUrl: raw.PUBLIC_BASE_URL ?? null,
     adminToken: raw.ADMIN_TOKEN ?? null,
+    requestLog: raw.REQUEST_LOG !== 'off',
     workers: raw.WORKERS ?? Math.max(1, availableParallelism()),
     maxBodyBytes: raw.MAX_BODY_BYTES ?? 64 * 1024,
     // Instances sharing a Redis share one audit chain unless told otherwise.

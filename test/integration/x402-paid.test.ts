@@ -68,6 +68,17 @@ describe('the x402 challenge', () => {
     assert.equal(requirements.outputSchema.input.method, 'POST');
   });
 
+  it('publishes the same terms in /.well-known/x402.json for the REST endpoint and the MCP tool', async () => {
+    const [manifest, terms] = [(await getJson(`${service.base}/.well-known/x402.json`)).json, await challenge()];
+    assert.deepEqual([manifest.x402Version, manifest.available], [1, true]);
+    assert.deepEqual(manifest.resources.map((resource: { type: string }) => resource.type), ['http', 'mcp-tool']);
+    for (const resource of manifest.resources) {
+      assert.equal(resource.tierGranted, 2);
+      assert.deepEqual(resource.accepts, [terms], 'the manifest and the 402 challenge say the same');
+    }
+    assert.equal(manifest.resources[0].resource, paidUrl());
+  });
+
   it('answers GET with 405 and Allow: POST', async () => {
     const answer = await send('GET', paidUrl());
     assert.equal(answer.status, 405);

@@ -67,6 +67,8 @@ export interface ServiceOverrides {
   now?: () => number;
   /** Each answered request (npm start: one pino JSON line on stderr). */
   requestLog?: (observation: Observation) => void;
+  /** Log lines dropped because stderr's reader lagged (npm start). */
+  logDrops?: () => number;
 }
 
 /** Everything started so far, closed in reverse order on stop or on a failed start. */
@@ -95,7 +97,7 @@ export async function startService(config: Readonly<Config>, log: Logger, overri
     const verifier = closers.add(new AuditVerifier(audit, config.workers), (v) => v.close());
     const facts = chainFacts(chain, store, now);
     const observed: Observed = {
-      metrics: new Metrics({ audit: () => audit.stats, scoringQueue: () => scorer.queued, verifications: () => verifier.runs }),
+      metrics: new Metrics({ audit: () => audit.stats, scoringQueue: () => scorer.queued, verifications: () => verifier.runs, logDrops: overrides.logDrops ?? (() => 0) }),
       latency: new LatencyBook(now),
       scoring: scorer,
       startedAt: now(),

@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   // Running, every line is pino JSON: events as `msg`, one line per answered request.
   const logs = serviceLog();
   const log = logs.line;
-  const service = await startService(config, log, config.requestLog ? { requestLog: logs.request } : {});
+  const service = await startService(config, log, { logDrops: logs.dropped, ...(config.requestLog ? { requestLog: logs.request } : {}) });
   const registry = service.registry.assets.map((asset) => asset.symbol).join(', ');
   log(`trade guardrail listening on http://${config.host}:${service.port}`);
   log(`  registry (${service.registry.assets.length} assets, chain ${service.registry.chainId}): ${registry}`);

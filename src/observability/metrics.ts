@@ -8,6 +8,8 @@ export interface ServiceGauges {
   scoringQueue: () => number;
   /** Audit verifications run, and how many found the chain broken. */
   verifications: () => { total: number; broken: number };
+  /** Log lines dropped because stderr's reader lagged. */
+  logDrops: () => number;
 }
 
 /** Seconds; the buckets bracket an evaluation from the echo's sub-millisecond to a settlement. */
@@ -40,6 +42,7 @@ export class Metrics {
     new Gauge({ name: 'guardrail_audit_writes', help: 'Audit group-commit writes since start', registers, collect() { this.set(gauges.audit().writes); } });
     new Gauge({ name: 'guardrail_audit_verifications', help: 'Audit chain verifications run since start', registers, collect() { this.set(gauges.verifications().total); } });
     new Gauge({ name: 'guardrail_audit_verifications_broken', help: 'Audit chain verifications since start that found the chain broken', registers, collect() { this.set(gauges.verifications().broken); } });
+    new Gauge({ name: 'guardrail_log_lines_dropped', help: 'Log lines dropped since start because stderr was read too slowly', registers, collect() { this.set(gauges.logDrops()); } });
     new Gauge({ name: 'guardrail_scoring_queue_depth', help: 'Evaluations waiting for the scoring pool', registers, collect() { this.set(gauges.scoringQueue()); } });
   }
 

@@ -1,0 +1,40 @@
+// The request log's bound: a reader that stops reading makes lines drop, counted, instead of piling up in memory.
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const SERVICE_LOG = fileURLToPath(new URL('../../src/observability/service-log.js', import.meta.url));
+
+/**
+ * In a process of its own, since the logger keeps retrying the full pipe while its process
+ * lives: 20,000 request lines into a FIFO opened read-write and non-blocking, which nobody
+ * drains; it prints how many were dropped.
+ */
+const WRITER = `
+  import { constants, openSync, writeSync } from 'node:fs';
+  const { serviceLog } = await import(process.argv[1]);
+  const logs = serviceLog(openSync(process.argv[2], constants.O_RDWR | constants.O_NONBLOCK));
+  const line = { route: '/api/v1/analyze/free', method: 'POST', status: 200, ms: 1.5, requestId: 'x-1', ip: '127.0.0.1' };
+  for (let i = 0; i < 20000; i += 1) logs.request(line);
+  // pino flushes at exit, which would wait on the undrained pipe for ever: end the process outright.
+  setImmediate(() => { writeSync(1, String(logs.dropped())); process.kill(process.pid, 'SIGKILL'); });
+`;
+
+describe('serviceLog', () => {
+  it('drops and counts request lines once 1 MiB waits on a reader that does not read', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'service-log-'));
+    try {
+      const fifo = join(dir, 'stderr');
+      execFileSync('mkfifo', [fifo]);
+      const dropped = Number(spawnSync(process.execPath, ['--input-type=module', '-e', WRITER, SERVICE_LOG, fifo], { timeout: 20_000 }).stdout.toString());
+      // About 150 bytes a line: 1 MiB keeps some 7,000 of them, the rest are dropped.
+      assert.ok(dropped > 5_000 && dropped < 20_000, `${dropped} of 20,000 lines dropped`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -113,11 +113,14 @@ async function buyVerdict(deps: PaidDeps, trade: ChannelTrade, payment: ReadPaym
   let settleRefusal: Refusal | null = null;
   const settle: Settle = async () => {
     const settled = await deps.facilitator.settle(payment.payload, requirements);
-    if (settled.kind === 'refused') {
+    // Refused after it verified: if someone else submitted this very authorization in
+    // between (it is public once sent), the transfer still paid the terms to payTo.
+    const frontRun = settled.kind === 'refused' ? await transferOnChain(deps, payment, `/settle refused (${settled.refusal.reason})`) : null;
+    if (settled.kind === 'refused' && !frontRun) {
       settleRefusal = settled.refusal;
       return { settled: false, code: 'payment_refused', message: settled.refusal.message };
     }
-    const value = settled.kind === 'ok' ? settled.value : await lostSettlement(deps, payment, settled.detail);
+    const value = settled.kind === 'ok' ? settled.value : frontRun ?? await lostSettlement(deps, payment, settled.kind === 'unavailable' ? settled.detail : '');
     if (!value) return { settled: false, code: 'facilitator_unavailable', message: unavailableMessage() };
     const { transaction, network } = value;
     const payer = value.payer || payment.authorization.from;
@@ -146,10 +149,15 @@ async function buyVerdict(deps: PaidDeps, trade: ChannelTrade, payment: ReadPaym
  */
 async function lostSettlement(deps: PaidDeps, payment: ReadPayment, detail: string): Promise<Settled | null> {
   logFailure(deps.log, 'x402 settle', { code: 'facilitator_unavailable', words: 'no answer' }, new Error(detail));
+  return transferOnChain(deps, payment, '/settle did not answer');
+}
+
+/** The transfer of exactly the terms under this authorization, read from the chain; null when there is none or the chain cannot say. */
+async function transferOnChain(deps: PaidDeps, payment: ReadPayment, why: string): Promise<Settled | null> {
   if (!deps.settledOnChain) return null;
   try {
     const transaction = await deps.settledOnChain(payment.authorization);
-    if (transaction) deps.log(`x402: /settle did not answer, but the chain shows the transfer in ${transaction}: settled`);
+    if (transaction) deps.log(`x402: ${why}, but the chain shows the transfer in ${transaction}: settled`);
     return transaction ? { transaction, network: deps.terms.network, payer: payment.authorization.from } : null;
   } catch (error) {
     logFailure(deps.log, 'x402 settlement lookup', describeFailure(error), error);

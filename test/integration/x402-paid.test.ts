@@ -316,12 +316,26 @@ describe('a settlement whose answer is lost', () => {
    * either forwards it and then drops the answer (the transfer lands, the service never hears)
    * or drops it unsent (nothing lands).
    */
-  async function lossyFacilitator(mode: 'forward-then-drop' | 'drop'): Promise<{ url: string; close(): Promise<void> }> {
+  async function lossyFacilitator(mode: 'forward-then-drop' | 'drop' | 'front-run'): Promise<{ url: string; close(): Promise<void> }> {
     const server = createServer(async (request, response) => {
       const chunks: Buffer[] = [];
       for await (const chunk of request) chunks.push(chunk as Buffer);
       const forward = () => fetch(`${world.facilitator.url}${request.url}`, { method: request.method, headers: { 'content-type': 'application/json' }, body: request.method === 'POST' ? Buffer.concat(chunks) : undefined });
       if (request.url !== '/settle') {
+        const answer = await forward();
+        response.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text());
+        return;
+      }
+      if (mode === 'front-run') {
+        // Someone submits the same authorization straight to the token between /verify and /settle.
+        const { paymentPayload } = JSON.parse(Buffer.concat(chunks).toString()) as { paymentPayload: { payload: { signature: Hex; authorization: Record<string, string> } } };
+        const { from, to, value, validAfter, validBefore, nonce } = paymentPayload.payload.authorization;
+        const relayer = walletClientFor(devnet, ANVIL_DEV_ACCOUNTS[7].privateKey);
+        const hash = await relayer.writeContract({
+          address: devnet.contracts.stablecoin, abi: stablecoinAbi, functionName: 'transferWithAuthorization',
+          args: [from as Address, to as Address, BigInt(value), BigInt(validAfter), BigInt(validBefore), nonce as Hex, paymentPayload.payload.signature],
+        });
+        await chain.waitForTransactionReceipt({ hash });
         const answer = await forward();
         response.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text());
         return;
@@ -350,6 +364,22 @@ describe('a settlement whose answer is lost', () => {
     } finally {
       await svc.stop();
       await lossy.close();
+    }
+  });
+
+  it('takes a transfer someone else submitted between /verify and /settle as the settlement', async () => {
+    const frontRunner = await lossyFacilitator('front-run');
+    const svc = await world.service({}, frontRunner.url);
+    try {
+      const before = await usdc(walletC.address);
+      const answer = await payWith(svc.base, trade(), await signPayment(walletC.privateKey, await challenge(svc.base)));
+      assert.equal(answer.status, 200, answer.text);
+      const receipt = decodePaymentResponseHeader(answer.headers.get('payment-response')!);
+      assert.equal((await chain.getTransactionReceipt({ hash: receipt.transaction as Hex })).from.toLowerCase(), ANVIL_DEV_ACCOUNTS[7].address.toLowerCase(), 'the front-runner\'s transaction');
+      assert.equal(before - (await usdc(walletC.address)), PRICE, 'charged once');
+    } finally {
+      await svc.stop();
+      await frontRunner.close();
     }
   });
 

@@ -53,12 +53,16 @@ async function route(deps: McpRouteDeps, request: PlainRequest): Promise<PlainRe
 }
 
 async function forward(transport: WebStandardStreamableHTTPServerTransport, request: PlainRequest): Promise<PlainResponse> {
+  // The edge has the whole body already: hand the transport the parsed JSON instead of a body
+  // stream for it to read back (the SDK takes `parsedBody`); JSON it cannot parse goes as bytes,
+  // so the transport answers it in its own words.
+  const parsed = parseBody(request.body);
   const web = new Request(`http://${request.headers.host ?? 'localhost'}${request.path}`, {
     method: request.method,
     headers: request.headers,
-    body: request.body && request.body.length > 0 ? (request.body as unknown as BodyInit) : undefined,
+    body: parsed === undefined && request.body && request.body.length > 0 ? (request.body as unknown as BodyInit) : undefined,
   });
-  const response = await transport.handleRequest(web);
+  const response = await transport.handleRequest(web, parsed === undefined ? undefined : { parsedBody: parsed });
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     if (name !== 'content-type' && name !== 'content-length') headers[name] = value;
@@ -66,4 +70,14 @@ async function forward(transport: WebStandardStreamableHTTPServerTransport, requ
   const text = await response.text();
   const contentType = response.headers.get('content-type') ?? 'application/json';
   return { status: response.status, headers, raw: { contentType, text } };
+}
+
+/** The body as JSON, or undefined when there is none or it does not parse. */
+function parseBody(body: Buffer | null): unknown {
+  if (!body || body.length === 0) return undefined;
+  try {
+    return JSON.parse(body.toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
 }

@@ -162,9 +162,8 @@ async function buildRoutes(
   const token = chain.registry.serviceToken;
   const holdings = chain.client && token ? new ChainHoldingsReader(chain.client, { address: token.address as Address, decimals: token.decimals }, now) : null;
   const signIn = new SignIn(store, signInSettings(config, chain.registry.chainId), chain.client, now);
-  const paidChannel = closers.add(await attachPaidChannel(config, chain, analyze, store, () => site.url, log), (p) => p.close());
+  const paidChannel = closers.add(await attachPaidChannel(config, chain, analyze, store, () => site.url, log, observed.metrics), (p) => p.close());
   if (paidChannel.off) log(`x402: paid evaluation is off: ${paidChannel.off}`);
-  if (paidChannel.paid) paidChannel.paid.metrics = observed.metrics;
   const mcp: McpToolDeps = {
     entry: analyze,
     registry: chain.registry,

@@ -1,9 +1,7 @@
 // The operators' routes: Prometheus metrics, latency, the status and latency pages, and /debug/feeds.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { PATHS } from '../catalogue/published-facts.js';
+import { readPackagedFile } from '../discovery/packaged-file.js';
 import { describeFailure, logFailure, type Logger } from '../failures.js';
 import { errorResponse, json } from '../http/responses.js';
 import type { PlainRequest, PlainResponse, Route } from '../http/types.js';
@@ -62,9 +60,8 @@ function sameSecret(offered: string, expected: string): boolean {
 
 /** uPlot's script and styles, read once from the installed package: the pages work with no internet. */
 function chartAssets(): Map<string, { contentType: string; text: Buffer }> {
-  const dist = dirname(createRequire(import.meta.url).resolve('uplot'));
   return new Map([
-    ['uPlot.iife.min.js', { contentType: 'text/javascript; charset=utf-8', text: readFileSync(join(dist, 'uPlot.iife.min.js')) }],
-    ['uPlot.min.css', { contentType: 'text/css; charset=utf-8', text: readFileSync(join(dist, 'uPlot.min.css')) }],
+    ['uPlot.iife.min.js', { contentType: 'text/javascript; charset=utf-8', text: readPackagedFile('uplot/dist/uPlot.iife.min.js') }],
+    ['uPlot.min.css', { contentType: 'text/css; charset=utf-8', text: readPackagedFile('uplot/dist/uPlot.min.css') }],
   ]);
 }

@@ -28,6 +28,7 @@ const EIP712_DOMAIN_ABI = parseAbi(['function name() view returns (string)', 'fu
  */
 export async function attachPaidChannel(
   config: Readonly<Config>, chain: ChainContext, entry: EntryDeps, store: CacheStore, publicBase: () => string, log: Logger,
+  metrics?: PaidDeps['metrics'],
 ): Promise<PaidChannel> {
   const off = (reason: string): PaidChannel => ({ paid: null, off: reason, close: async () => undefined });
   const asset = chain.registry.settlementAsset;
@@ -72,7 +73,7 @@ export async function attachPaidChannel(
     };
     const client = chain.client;
     const paid: PaidDeps = {
-      entry, terms, facilitator: new HttpFacilitator(facilitatorUrl), ledger: new PaymentLedger(store), log,
+      entry, terms, facilitator: new HttpFacilitator(facilitatorUrl), ledger: new PaymentLedger(store), log, metrics,
       settledOnChain: (authorization) => findSettlement(client, terms, authorization),
     };
     const price = `${Number(terms.amount) / 10 ** PAYMENT.assetDecimals} of ${terms.eip712.name}`;

@@ -1,7 +1,7 @@
 // The A2A agent card (protocol 0.3.0): one skill per capability, the bearer JWT and x402 as alternative schemes.
 import type { LegacyRestTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
-import { TOKEN_LIFETIME_S } from '../auth/access-tokens.js';
 import { CHANNEL_TIERS, PATHS, PAYMENT, SERVICE, VERSIONS, tierLabel } from '../catalogue/published-facts.js';
+import { BEARER_SCHEME } from './bearer-scheme.js';
 
 /**
  * A2A 0.3's AgentCard. The SDK's compat/v0_3 layer declares it without exporting its name, so it
@@ -89,13 +89,8 @@ export function agentCard(baseUrl: string): AgentCardV03 {
 function securitySchemes(baseUrl: string): NonNullable<AgentCardV03['securitySchemes']> {
   return {
     bearer: {
-      type: 'http',
-      scheme: 'bearer',
-      bearerFormat: 'JWT',
-      description:
-        `Access token from a wallet signature: GET ${PATHS.authNonce}?address=, sign the EIP-4361 message with personal_sign, ` +
-        `POST ${PATHS.authWallet}. Valid ${TOKEN_LIFETIME_S} s; grants the tier of the wallet's service-token holdings on ` +
-        `${PATHS.analyzeTrade} and ${PATHS.config}.`,
+      ...BEARER_SCHEME,
+      description: `${BEARER_SCHEME.description} It grants the tier of the wallet's service-token holdings on ${PATHS.analyzeTrade} and ${PATHS.config}.`,
     },
     x402: {
       type: 'apiKey',

@@ -1,7 +1,6 @@
 // /docs: Swagger UI from the installed swagger-ui-dist, served by this service and pointed at /openapi.json (works offline).
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { PATHS, SERVICE } from '../catalogue/published-facts.js';
+import { readPackagedFile } from './packaged-file.js';
 
 export interface DocsAsset {
   path: string;
@@ -19,8 +18,7 @@ const INIT = `${ASSETS}/init.js`;
  * and its styles: Swagger UI's base layout needs neither the standalone preset nor the top bar.
  */
 export function docsAssets(): DocsAsset[] {
-  const resolve = createRequire(import.meta.url).resolve;
-  const packaged = (file: string) => readFileSync(resolve(`swagger-ui-dist/${file}`));
+  const packaged = (file: string) => readPackagedFile(`swagger-ui-dist/${file}`);
   return [
     { path: BUNDLE, kind: 'javascript', text: packaged('swagger-ui-bundle.js') },
     { path: STYLES, kind: 'css', text: packaged('swagger-ui.css') },

@@ -1,9 +1,9 @@
 // The OpenAPI 3.1 description of the REST API (/openapi.json), built from the route schemas and the published facts.
 import type { TObject } from '@sinclair/typebox';
-import { TOKEN_LIFETIME_S } from '../auth/access-tokens.js';
 import { PREVIEW_TIER_VALUES } from '../auth/entitlement.js';
 import { ERRORS, errorBody, type ErrorCode } from '../catalogue/errors.js';
 import { PATHS, PAYMENT, SERVICE, VERSIONS } from '../catalogue/published-facts.js';
+import { BEARER_SCHEME } from './bearer-scheme.js';
 import { OPERATIONS, type Failure, type Operation } from './openapi-operations.js';
 import { componentSchemas, inlineSchema, schemaRef, type JsonObject, type SchemaName } from './openapi-schemas.js';
 
@@ -193,14 +193,7 @@ const SECURITY: Record<NonNullable<Operation['security']>, JsonObject[]> = {
 
 function securitySchemes(): JsonObject {
   return {
-    bearer: {
-      type: 'http',
-      scheme: 'bearer',
-      bearerFormat: 'JWT',
-      description:
-        `Access token from a wallet signature: GET ${PATHS.authNonce}?address=, sign the EIP-4361 message with personal_sign, ` +
-        `POST ${PATHS.authWallet}. Valid ${TOKEN_LIFETIME_S} s.`,
-    },
+    bearer: { ...BEARER_SCHEME },
     x402: {
       type: 'apiKey',
       in: 'header',

@@ -107,6 +107,7 @@ async function runOnce(deps: EntryDeps, request: EvaluationRequest): Promise<Run
   }
 }
 
-function fingerprint(body: Record<string, unknown>): string {
+/** What binds a retry to its first request (request_id) or a payment to the trade it paid for: the SHA-256 of the canonical JSON. */
+export function fingerprint(body: object): string {
   return sha256Hex(canonicalize(body) ?? '');
 }

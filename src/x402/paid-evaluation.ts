@@ -1,10 +1,7 @@
 // One payment, one verdict: verify, evaluate, settle, record, in that order, once per payment across instances.
-import type { Network } from '@x402/core/types';
-import canonicalize from 'canonicalize';
-import { sha256Hex } from '../audit/sha256.js';
 import { PAYMENT } from '../catalogue/published-facts.js';
 import type { ErrorCode } from '../catalogue/errors.js';
-import { evaluateOnce, type ChannelTrade, type EntryDeps, type EvaluationAnswer } from '../evaluation/entry.js';
+import { evaluateOnce, fingerprint, type ChannelTrade, type EntryDeps, type EvaluationAnswer } from '../evaluation/entry.js';
 import type { Settle } from '../evaluation/evaluate-trade.js';
 import { describeFailure, logFailure, type Logger } from '../failures.js';
 import type { CacheStore } from '../store/cache-store.js';
@@ -16,12 +13,7 @@ import { refusal, type Refusal } from './refusals.js';
 import { requirementsV2, type PaymentTerms } from './terms.js';
 
 /** The settlement receipt both payment-response headers carry (base64 JSON). */
-export interface Receipt {
-  success: true;
-  transaction: string;
-  network: Network;
-  payer: string;
-}
+export type Receipt = { success: true } & Settled;
 
 /** What a paid call comes to; every channel renders these four. */
 export type PaidAnswer =
@@ -172,9 +164,4 @@ function facilitatorDown(deps: PaidDeps, detail: string): PaidAnswer {
 
 function unavailableMessage(): string {
   return 'the x402 facilitator did not answer; no verdict was released and nothing was charged; retry with the same payment';
-}
-
-/** A payment is bound to the trade it paid for: the canonical JSON of the validated body. */
-function fingerprint(trade: ChannelTrade): string {
-  return sha256Hex(canonicalize(trade) ?? '');
 }

@@ -5,6 +5,7 @@ import type { Devnet, DevnetOptions } from '../../src/devnet/devnet.js';
 import { startDevnet } from '../../src/devnet/devnet.js';
 import { DevnetSupervisor } from '../../src/devnet/supervisor.js';
 import { getJson, postJson, startTestService, type TestService } from '../support/service.js';
+import { pollUntil } from '../support/wait-until.js';
 
 // A Tuesday during the NYSE session.
 const OPEN_MARKET = Date.UTC(2026, 10, 17, 15, 0, 0);
@@ -23,16 +24,7 @@ function evaluate(on = running) {
   return postJson(`${on.base}/api/v1/analyze/free`, { wallet: freshWallet(), asset: 'TSLA', contract_address: tsla.contract_address, side: 'buy', amount: 1 });
 }
 
-/** Polls until `ok` holds or the deadline passes; never asserts how long it took. */
-async function until<T>(what: string, probe: () => Promise<T>, ok: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const value = await probe();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) assert.fail(`${what}; last seen: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+const until = <T>(what: string, probe: () => Promise<T>, ok: (value: T) => boolean) => pollUntil(what, probe, ok, 60_000, 25);
 
 describe('an embedded devnet whose anvil is killed', () => {
   before(async () => {

@@ -9,6 +9,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { ManualClock } from '../support/manual-clock.js';
 import { startRedisServer, type RedisServer, type RedisServerOptions } from '../support/redis-server.js';
 import { getJson, postJson, sampleTrade, send, startTestService, type HttpResult, type TestService } from '../support/service.js';
+import { pollUntil } from '../support/wait-until.js';
 
 // Anvil's public development key #1: a wallet to sign in with, never funded.
 const account = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
@@ -65,16 +66,7 @@ async function withWorld(test: (w: World) => Promise<void>): Promise<void> {
   }
 }
 
-/** Polls until `ok` holds or the deadline passes; never asserts how long it took. */
-async function until<T>(what: string, probe: () => Promise<T>, ok: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const value = await probe();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) assert.fail(`${what}; last seen: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const until = <T>(what: string, probe: () => Promise<T>, ok: (value: T) => boolean) => pollUntil(what, probe, ok, 15_000, 50);
 
 const status = async (s: TestService) => (await getJson(`${s.base}/status.json`)).json;
 const whenOk = (s: TestService) => until('status ok', () => status(s), (doc) => doc.status === 'ok');

@@ -47,6 +47,21 @@ const usdc = (holder: string) => world.usdc(holder);
 const paidUrl = () => `${service.base}/api/x402/analyze`;
 const pay = (body: Record<string, unknown>, payment: string, header = 'x-payment') => payWith(service.base, body, payment, header);
 
+interface SignedAuthorization {
+  signature: Hex;
+  authorization: Record<'from' | 'to' | 'value' | 'validAfter' | 'validBefore' | 'nonce', string>;
+}
+
+/** Someone other than the facilitator (anvil account 7) submits the authorization to the token; the receipt's status. */
+async function submitElsewhere({ signature, authorization: a }: SignedAuthorization): Promise<string> {
+  const relayer = walletClientFor(devnet, ANVIL_DEV_ACCOUNTS[7].privateKey);
+  const hash = await relayer.writeContract({
+    address: devnet.contracts.stablecoin, abi: stablecoinAbi, functionName: 'transferWithAuthorization',
+    args: [a.from as Address, a.to as Address, BigInt(a.value), BigInt(a.validAfter), BigInt(a.validBefore), a.nonce as Hex, signature],
+  });
+  return (await chain.waitForTransactionReceipt({ hash })).status;
+}
+
 describe('the x402 challenge', () => {
   it('answers an unpaid request with 402, the v1 challenge in the body and, base64, in PAYMENT-REQUIRED', async () => {
     const answer = await postJson(paidUrl(), trade());
@@ -251,18 +266,10 @@ describe('refusals: a 402 with the challenge again and the reason, nothing charg
   }
 
   it('refuses an authorization already used on chain', async () => {
-    const terms = await challenge();
-    const nonce = freshNonce();
-    const payment = await signPayment(walletB.privateKey, terms, { authorization: { nonce } });
+    const payment = await signPayment(walletB.privateKey, await challenge(), { authorization: { nonce: freshNonce() } });
     // Someone submits the same authorization straight to the token first.
-    const decoded = JSON.parse(Buffer.from(payment, 'base64').toString()) as { payload: { signature: Hex; authorization: Record<string, string> } };
-    const { from, to, value, validAfter, validBefore } = decoded.payload.authorization;
-    const relayer = walletClientFor(devnet, ANVIL_DEV_ACCOUNTS[7].privateKey);
-    const hash = await relayer.writeContract({
-      address: devnet.contracts.stablecoin, abi: stablecoinAbi, functionName: 'transferWithAuthorization',
-      args: [from as Address, to as Address, BigInt(value), BigInt(validAfter), BigInt(validBefore), nonce, decoded.payload.signature],
-    });
-    assert.equal((await chain.waitForTransactionReceipt({ hash })).status, 'success');
+    const { payload } = JSON.parse(Buffer.from(payment, 'base64').toString()) as { payload: SignedAuthorization };
+    assert.equal(await submitElsewhere(payload), 'success');
     const answer = await pay(trade(), payment);
     assert.equal(answer.status, 402, answer.text);
     assert.equal(answer.json.reason, 'authorization_used');
@@ -328,14 +335,8 @@ describe('a settlement whose answer is lost', () => {
       }
       if (mode === 'front-run') {
         // Someone submits the same authorization straight to the token between /verify and /settle.
-        const { paymentPayload } = JSON.parse(Buffer.concat(chunks).toString()) as { paymentPayload: { payload: { signature: Hex; authorization: Record<string, string> } } };
-        const { from, to, value, validAfter, validBefore, nonce } = paymentPayload.payload.authorization;
-        const relayer = walletClientFor(devnet, ANVIL_DEV_ACCOUNTS[7].privateKey);
-        const hash = await relayer.writeContract({
-          address: devnet.contracts.stablecoin, abi: stablecoinAbi, functionName: 'transferWithAuthorization',
-          args: [from as Address, to as Address, BigInt(value), BigInt(validAfter), BigInt(validBefore), nonce as Hex, paymentPayload.payload.signature],
-        });
-        await chain.waitForTransactionReceipt({ hash });
+        const { paymentPayload } = JSON.parse(Buffer.concat(chunks).toString()) as { paymentPayload: { payload: SignedAuthorization } };
+        await submitElsewhere(paymentPayload.payload);
         const answer = await forward();
         response.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text());
         return;
@@ -350,57 +351,48 @@ describe('a settlement whose answer is lost', () => {
     };
   }
 
-  it('finds the transfer on chain when it landed, and releases the verdict with that transaction', async () => {
-    const lossy = await lossyFacilitator('forward-then-drop');
+  /** A paid service whose facilitator is `mode`, for the length of `test`. */
+  async function behind(mode: Parameters<typeof lossyFacilitator>[0], test: (svc: TestService) => Promise<void>): Promise<void> {
+    const lossy = await lossyFacilitator(mode);
     const svc = await world.service({}, lossy.url);
     try {
-      const before = await usdc(walletC.address);
-      const answer = await payWith(svc.base, trade(), await signPayment(walletC.privateKey, await challenge(svc.base)));
-      assert.equal(answer.status, 200, answer.text);
-      const receipt = decodePaymentResponseHeader(answer.headers.get('payment-response')!);
-      assert.equal((await chain.getTransactionReceipt({ hash: receipt.transaction as Hex })).status, 'success');
-      assert.equal(before - (await usdc(walletC.address)), PRICE);
-      assert.ok(svc.logs.some((line) => line.includes('the chain shows the transfer')));
+      await test(svc);
     } finally {
       await svc.stop();
       await lossy.close();
     }
-  });
+  }
 
-  it('takes a transfer someone else submitted between /verify and /settle as the settlement', async () => {
-    const frontRunner = await lossyFacilitator('front-run');
-    const svc = await world.service({}, frontRunner.url);
-    try {
-      const before = await usdc(walletC.address);
-      const answer = await payWith(svc.base, trade(), await signPayment(walletC.privateKey, await challenge(svc.base)));
-      assert.equal(answer.status, 200, answer.text);
-      const receipt = decodePaymentResponseHeader(answer.headers.get('payment-response')!);
-      assert.equal((await chain.getTransactionReceipt({ hash: receipt.transaction as Hex })).from.toLowerCase(), ANVIL_DEV_ACCOUNTS[7].address.toLowerCase(), 'the front-runner\'s transaction');
-      assert.equal(before - (await usdc(walletC.address)), PRICE, 'charged once');
-    } finally {
-      await svc.stop();
-      await frontRunner.close();
-    }
-  });
+  it('finds the transfer on chain when it landed, and releases the verdict with that transaction', () => behind('forward-then-drop', async (svc) => {
+    const before = await usdc(walletC.address);
+    const answer = await payWith(svc.base, trade(), await signPayment(walletC.privateKey, await challenge(svc.base)));
+    assert.equal(answer.status, 200, answer.text);
+    const receipt = decodePaymentResponseHeader(answer.headers.get('payment-response')!);
+    assert.equal((await chain.getTransactionReceipt({ hash: receipt.transaction as Hex })).status, 'success');
+    assert.equal(before - (await usdc(walletC.address)), PRICE);
+    assert.ok(svc.logs.some((line) => line.includes('the chain shows the transfer')));
+  }));
 
-  it('answers 503 and charges nothing when nothing landed; the payment still buys a verdict elsewhere', async () => {
-    const lossy = await lossyFacilitator('drop');
-    const svc = await world.service({}, lossy.url);
-    try {
-      const payment = await signPayment(walletC.privateKey, await challenge(svc.base));
-      const before = await usdc(walletC.address);
-      const body = trade();
-      const answer = await payWith(svc.base, body, payment);
-      assert.equal(answer.status, 503, answer.text);
-      assert.equal(answer.json.code, 'facilitator_unavailable');
-      assert.equal(await usdc(walletC.address), before);
-      assert.deepEqual(await walletRecords(svc.base, String(body.wallet)), [], 'nothing recorded');
-      assert.equal((await pay(trade(), payment)).status, 200);
-    } finally {
-      await svc.stop();
-      await lossy.close();
-    }
-  });
+  it('takes a transfer someone else submitted between /verify and /settle as the settlement', () => behind('front-run', async (svc) => {
+    const before = await usdc(walletC.address);
+    const answer = await payWith(svc.base, trade(), await signPayment(walletC.privateKey, await challenge(svc.base)));
+    assert.equal(answer.status, 200, answer.text);
+    const receipt = decodePaymentResponseHeader(answer.headers.get('payment-response')!);
+    assert.equal((await chain.getTransactionReceipt({ hash: receipt.transaction as Hex })).from.toLowerCase(), ANVIL_DEV_ACCOUNTS[7].address.toLowerCase(), 'the front-runner\'s transaction');
+    assert.equal(before - (await usdc(walletC.address)), PRICE, 'charged once');
+  }));
+
+  it('answers 503 and charges nothing when nothing landed; the payment still buys a verdict elsewhere', () => behind('drop', async (svc) => {
+    const payment = await signPayment(walletC.privateKey, await challenge(svc.base));
+    const before = await usdc(walletC.address);
+    const body = trade();
+    const answer = await payWith(svc.base, body, payment);
+    assert.equal(answer.status, 503, answer.text);
+    assert.equal(answer.json.code, 'facilitator_unavailable');
+    assert.equal(await usdc(walletC.address), before);
+    assert.deepEqual(await walletRecords(svc.base, String(body.wallet)), [], 'nothing recorded');
+    assert.equal((await pay(trade(), payment)).status, 200);
+  }));
 });
 
 describe('a chain node that dies after start', () => {

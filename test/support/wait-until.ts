@@ -12,3 +12,17 @@ export async function waitUntil(condition: () => boolean | Promise<boolean>, wha
     await sleep(everyMs);
   }
 }
+
+/**
+ * Reads `probe` until `ok` holds and returns what it read; fails with `what` and the last value
+ * once `withinMs` of wall time pass. Like waitUntil, the deadline only bounds a broken run.
+ */
+export async function pollUntil<T>(what: string, probe: () => Promise<T>, ok: (value: T) => boolean, withinMs = 15_000, everyMs = 50): Promise<T> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    const value = await probe();
+    if (ok(value)) return value;
+    if (Date.now() > deadline) throw new Error(`${what}; last seen: ${JSON.stringify(value)}`);
+    await sleep(everyMs);
+  }
+}

@@ -10,19 +10,12 @@ import { methodologyHtml } from '../../src/discovery/methodology-html.js';
 import { sitemapXml } from '../../src/discovery/sitemap.js';
 import { x402Manifest } from '../../src/discovery/x402-manifest.js';
 import { TOOL_DEFINITIONS } from '../../src/mcp/tool-definitions.js';
-import { requirementsV1, type PaymentTerms } from '../../src/x402/terms.js';
+import { requirementsV1 } from '../../src/x402/terms.js';
+import { sampleTerms } from '../support/payment-terms.js';
 
 const BASE = 'https://guard.example';
 
-const TERMS: PaymentTerms = {
-  network: 'eip155:4663',
-  asset: '0x5fbdb2315678afecb367f032d93f642f64180aa3',
-  amount: '100000',
-  payTo: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
-  resource: `${BASE}${PATHS.x402Analyze}`,
-  maxTimeoutSeconds: 300,
-  eip712: { name: 'USD Coin', version: '2' },
-};
+const TERMS = sampleTerms(BASE);
 
 describe('x402 manifest', () => {
   it('with live terms: the 402 challenge\'s own requirements for the REST endpoint and the MCP tool, buying Tier 2', () => {

@@ -27,7 +27,8 @@ import { X402Challenge } from '../../src/schemas/resources.js';
 import { ErrorVerdict } from '../../src/schemas/trade.js';
 import { compileValidator } from '../../src/schemas/validator.js';
 import type { CacheStore } from '../../src/store/cache-store.js';
-import { challengeBody, type PaymentTerms } from '../../src/x402/terms.js';
+import { challengeBody } from '../../src/x402/terms.js';
+import { sampleTerms } from '../support/payment-terms.js';
 
 const BASE = 'https://guard.example';
 const document = openApiDocument(BASE) as any;
@@ -198,15 +199,7 @@ describe('error schemas against the bodies the service builds', () => {
   });
 
   it('X402Challenge holds the 402 body, with and without a refusal reason', () => {
-    const terms: PaymentTerms = {
-      network: 'eip155:4663',
-      asset: '0x5fbdb2315678afecb367f032d93f642f64180aa3',
-      amount: '100000',
-      payTo: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
-      resource: `${BASE}${PATHS.x402Analyze}`,
-      maxTimeoutSeconds: 300,
-      eip712: { name: 'USD Coin', version: '2' },
-    };
+    const terms = sampleTerms(BASE);
     assert.ok(conforms(X402Challenge, challengeBody(terms, 'a payment is required')));
     assert.ok(conforms(X402Challenge, challengeBody(terms, 'wrong_amount: ...', 'wrong_amount')));
     assert.equal(conforms(X402Challenge, challengeBody(terms, 'x', 'no_such_reason')), false);

@@ -4,17 +4,10 @@ import { describe, it } from 'node:test';
 import { encodePaymentSignatureHeader } from '@x402/core/http';
 import { readPayment } from '../../src/x402/payment-payload.js';
 import { facilitatorRefusal, PAYMENT_REFUSALS } from '../../src/x402/refusals.js';
-import { requirementsV2, type PaymentTerms } from '../../src/x402/terms.js';
+import { requirementsV2 } from '../../src/x402/terms.js';
+import { sampleTerms } from '../support/payment-terms.js';
 
-const TERMS: PaymentTerms = {
-  network: 'eip155:4663',
-  asset: '0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9',
-  amount: '100000',
-  payTo: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720',
-  resource: 'http://127.0.0.1:8080/api/x402/analyze',
-  maxTimeoutSeconds: 300,
-  eip712: { name: 'USD Coin', version: '2' },
-};
+const TERMS = sampleTerms('http://127.0.0.1:8080');
 
 const AUTHORIZATION = {
   from: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',

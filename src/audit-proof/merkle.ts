@@ -1,0 +1,153 @@
+// The Merkle tree over the global audit chain, in the shape of RFC 9162 section 2.1:
+// leaf i is the record with seq i + 1, its leaf hash SHA-256(0x00 || the record's 32 hash bytes),
+// interior nodes SHA-256(0x01 || left || right) (ARCHITECTURE.md "Checkpoints and proofs").
+import * as crypto from 'node:crypto';
+
+const HASH_BYTES = 32;
+const LEAF_PREFIX = Buffer.from([0x00]);
+const NODE_PREFIX = Buffer.from([0x01]);
+
+function sha256(...parts: Uint8Array[]): Buffer {
+  const hash = crypto.createHash('sha256');
+  for (const part of parts) hash.update(part);
+  return hash.digest();
+}
+
+/** RFC 9162 section 2.1.1: the hash of a leaf whose data is the record's 32 raw hash bytes. */
+export function leafHash(recordHash: string | Uint8Array): Buffer {
+  const bytes = typeof recordHash === 'string' ? Buffer.from(recordHash, 'hex') : recordHash;
+  if (bytes.length !== HASH_BYTES) throw new RangeError('a record hash is 32 bytes (64 hex digits)');
+  return sha256(LEAF_PREFIX, bytes);
+}
+
+export function nodeHash(left: Uint8Array, right: Uint8Array): Buffer {
+  return sha256(NODE_PREFIX, left, right);
+}
+
+/** The largest power of two strictly below n (n >= 2), the split point of RFC 9162's MTH. */
+function splitPoint(n: number): number {
+  let k = 1;
+  while (k * 2 < n) k *= 2;
+  return k;
+}
+
+/** One level of the tree: hashes of the aligned complete subtrees of one size, packed end to end. */
+class Level {
+  private bytes = new Uint8Array(HASH_BYTES * 1024);
+  count = 0;
+
+  push(hash: Uint8Array): void {
+    if ((this.count + 1) * HASH_BYTES > this.bytes.length) {
+      const grown = new Uint8Array(this.bytes.length * 2);
+      grown.set(this.bytes);
+      this.bytes = grown;
+    }
+    this.bytes.set(hash, this.count * HASH_BYTES);
+    this.count++;
+  }
+
+  at(index: number): Uint8Array {
+    return this.bytes.subarray(index * HASH_BYTES, (index + 1) * HASH_BYTES);
+  }
+}
+
+/**
+ * An append-only tree that keeps every aligned complete subtree's hash: level h holds the
+ * hashes of leaves [j * 2^h, (j + 1) * 2^h). An append adds one leaf and at most log2(n)
+ * parents; a root, inclusion or consistency proof for any earlier size reads O(log n) stored
+ * hashes and computes at most O(log n) more, so no proof ever re-reads the log.
+ */
+export class MerkleTree {
+  private readonly levels: Level[] = [new Level()];
+
+  get size(): number {
+    return this.levels[0].count;
+  }
+
+  /** Appends the leaf for the next record, given the record's hash (64 hex or 32 bytes). */
+  appendRecordHash(recordHash: string | Uint8Array): void {
+    let hash: Uint8Array = leafHash(recordHash);
+    let index = this.levels[0].count;
+    this.levels[0].push(hash);
+    for (let height = 0; index % 2 === 1; height++) {
+      hash = nodeHash(this.levels[height].at(index - 1), hash);
+      index = (index - 1) / 2;
+      if (this.levels.length === height + 1) this.levels.push(new Level());
+      this.levels[height + 1].push(hash);
+    }
+  }
+
+  leaf(index: number): Buffer {
+    this.checkSize(index + 1);
+    return Buffer.from(this.levels[0].at(index));
+  }
+
+  /** MTH(D[0:size]); the empty tree's root is SHA-256 of nothing (RFC 9162 section 2.1.1). */
+  root(size = this.size): Buffer {
+    this.checkSize(size);
+    return size === 0 ? sha256() : Buffer.from(this.subtree(0, size));
+  }
+
+  /** RFC 9162 section 2.1.3.1 PATH(index, D[0:size]), leaf upward. */
+  inclusionProof(index: number, size: number): Buffer[] {
+    this.checkSize(size);
+    if (!Number.isSafeInteger(index) || index < 0 || index >= size) throw new RangeError(`leaf ${index} is not in a tree of ${size}`);
+    const path: Buffer[] = [];
+    this.path(index, 0, size, path);
+    return path;
+  }
+
+  /** RFC 9162 section 2.1.4.1 PROOF(first, D[0:second]). */
+  consistencyProof(first: number, second: number): Buffer[] {
+    this.checkSize(second);
+    if (!Number.isSafeInteger(first) || first < 1 || first > second) throw new RangeError(`no consistency proof from ${first} to ${second}`);
+    const proof: Buffer[] = [];
+    this.subproof(first, 0, second, true, proof);
+    return proof;
+  }
+
+  private checkSize(size: number): void {
+    if (!Number.isSafeInteger(size) || size < 0 || size > this.size) throw new RangeError(`the tree has ${this.size} leaves, not ${size}`);
+  }
+
+  /** MTH(D[start:end]); an aligned power-of-two range is stored, anything else splits as RFC 9162 does. */
+  private subtree(start: number, end: number): Uint8Array {
+    const n = end - start;
+    if (isPowerOfTwo(n) && start % n === 0) return this.levels[Math.log2(n)].at(start / n);
+    const k = splitPoint(n);
+    return nodeHash(this.subtree(start, start + k), this.subtree(start + k, end));
+  }
+
+  private path(index: number, start: number, end: number, path: Buffer[]): void {
+    const n = end - start;
+    if (n === 1) return;
+    const k = splitPoint(n);
+    if (index < k) {
+      this.path(index, start, start + k, path);
+      path.push(Buffer.from(this.subtree(start + k, end)));
+    } else {
+      this.path(index - k, start + k, end, path);
+      path.push(Buffer.from(this.subtree(start, start + k)));
+    }
+  }
+
+  private subproof(m: number, start: number, end: number, whole: boolean, proof: Buffer[]): void {
+    const n = end - start;
+    if (m === n) {
+      if (!whole) proof.push(Buffer.from(this.subtree(start, end)));
+      return;
+    }
+    const k = splitPoint(n);
+    if (m <= k) {
+      this.subproof(m, start, start + k, whole, proof);
+      proof.push(Buffer.from(this.subtree(start + k, end)));
+    } else {
+      this.subproof(m - k, start + k, end, false, proof);
+      proof.push(Buffer.from(this.subtree(start, start + k)));
+    }
+  }
+}
+
+function isPowerOfTwo(n: number): boolean {
+  return n > 0 && Number.isInteger(Math.log2(n));
+}

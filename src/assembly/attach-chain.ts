@@ -10,6 +10,8 @@ export interface ChainContext {
   registry: Registry;
   /** Null when offline: REGISTRY_FILE without RPC_URL, prices from the file's defaults only. */
   client: PublicClient | null;
+  /** The same node through a client that batches JSON-RPC (token safety's round trips); null offline. */
+  batchClient?: PublicClient | null;
   rpcUrl: string | null;
   /** The embedded devnet in use now (after a restart: the new anvil, same addresses); null otherwise. */
   readonly devnet: Devnet | null;
@@ -29,7 +31,8 @@ export async function attachChain(config: Readonly<Config>, log: (line: string) 
     const registry = await loadRegistryFile(config.registryFile);
     // A real node is not ours to restart: the client simply reads again once it answers.
     const client = createChainClient(config.rpcUrl);
-    return { registry, client, rpcUrl: config.rpcUrl, devnet: null, supervisor: null, close: async () => undefined };
+    const batchClient = createChainClient(config.rpcUrl, undefined, undefined, true);
+    return { registry, client, batchClient, rpcUrl: config.rpcUrl, devnet: null, supervisor: null, close: async () => undefined };
   }
   if (config.registryFile) {
     const registry = await loadRegistryFile(config.registryFile);
@@ -48,8 +51,9 @@ export async function attachChain(config: Readonly<Config>, log: (line: string) 
   });
   // While the supervisor restarts anvil the client refuses every read, so evaluations fail closed.
   const client = createChainClient(devnet.rpcUrl, undefined, () => supervisor.downReason());
+  const batchClient = createChainClient(devnet.rpcUrl, undefined, () => supervisor.downReason(), true);
   return {
-    registry, client, rpcUrl: devnet.rpcUrl, supervisor,
+    registry, client, batchClient, rpcUrl: devnet.rpcUrl, supervisor,
     get devnet() {
       return supervisor.current;
     },

@@ -4,7 +4,7 @@ import { OraclePriceProvider } from '../prices/oracle-price.js';
 import { OracleWithVenueCheck } from '../prices/oracle-with-venue.js';
 import { ChainedPriceProvider, DefaultPriceProvider, type PriceProvider } from '../prices/price-provider.js';
 import { VenuePriceProvider } from '../prices/venue-price.js';
-import { ChainProbeCode } from '../safety/probe-code.js';
+import { CompiledProbeCode } from '../safety/probe-code.js';
 import { TokenSafetyChecker } from '../safety/token-safety.js';
 import type { CacheStore } from '../store/cache-store.js';
 import { BalanceSimulator } from '../chain/balance-simulation.js';
@@ -34,18 +34,20 @@ export function chainFacts(chain: ChainContext, store: CacheStore, now: () => nu
   const oracle = new OraclePriceProvider(client, { multicall3, now, maxAgeSeconds: registry.oracleMaxAgeSeconds });
   const venue = registry.venue ? new VenuePriceProvider(client, registry.venue, { multicall3, now }) : null;
   const prices = new ChainedPriceProvider([new OracleWithVenueCheck(oracle, venue), new DefaultPriceProvider()]);
-  const code = new ChainProbeCode(client, multicall3, registry.venue?.swap_helper ?? null, compiledSwapHelper);
+  const safety = new TokenSafetyChecker({ client: chain.batchClient ?? client, registry, store, code: new CompiledProbeCode(compiledSafetyProbe), now });
+  // The quote token's balance slot is found now, so the first check is as cheap as the rest; a failure is retried then.
+  safety.prepare().catch(() => undefined);
   return {
     prices,
     dailyPnl: new ChainDailyPnl(client, registry, prices, store, now),
-    safety: new TokenSafetyChecker({ client, registry, store, code, now }),
+    safety,
     balances: new BalanceSimulator(client),
     feeds: new FeedReader(client, registry, venue, now),
   };
 }
 
-/** SwapHelper's code compiled (or read from the solc cache) from contracts/; loaded only when a probe needs it. */
-export async function compiledSwapHelper(): Promise<Hex> {
+/** SafetyProbe's code compiled (or read from the solc cache) from contracts/; loaded only when a probe needs it. */
+export async function compiledSafetyProbe(): Promise<Hex> {
   const [{ compileContracts }, { repoRoot }, { join }] = await Promise.all([
     import('../devnet/compile.js'),
     import('../devnet/sources.js'),
@@ -54,5 +56,5 @@ export async function compiledSwapHelper(): Promise<Hex> {
   const root = repoRoot();
   const cacheDir = process.env.DEVNET_CACHE_DIR ?? join(root, '.cache', 'solc');
   const { artifacts } = await compileContracts({ root, cacheDir });
-  return artifacts.SwapHelper.deployedBytecode;
+  return artifacts.SafetyProbe.deployedBytecode;
 }

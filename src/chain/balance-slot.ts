@@ -60,6 +60,21 @@ export async function searchBalanceSlot(client: PublicClient, token: string, hol
   return check === proof ? { found } : { found: null, balanceOfReverts: false };
 }
 
+/**
+ * The first half of searchBalanceSlot alone: the candidate balanceOf reports under distinct
+ * markers, unproven. One eth_call, for callers that prove the slot in a later call of their own.
+ */
+export async function markBalanceSlot(client: PublicClient, token: string, holder: string): Promise<SlotSearch> {
+  const [address, account] = [getAddress(token), getAddress(holder)];
+  const candidates = candidateSlots(null);
+  const base = BigInt(`0x${randomBytes(12).toString('hex')}`) << 32n;
+  const overrides = candidates.map((slot, index) => ({ key: balanceStorageKey(account, slot), value: base + BigInt(index + 1) }));
+  const seen = await balanceWithOverride(client, address, account, overrides);
+  if (seen === null) return { found: null, balanceOfReverts: true };
+  if (seen <= base || seen > base + BigInt(candidates.length)) return { found: null, balanceOfReverts: false };
+  return { found: candidates[Number(seen - base) - 1] };
+}
+
 /** The proven balance slot of `token`, or null. */
 export async function findBalanceSlot(client: PublicClient, token: string, holder: string, hint: number | null): Promise<BalanceSlot | null> {
   return (await searchBalanceSlot(client, token, holder, hint)).found;

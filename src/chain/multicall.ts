@@ -7,6 +7,7 @@ export const multicall3Abi = parseAbi([
   'struct Result { bool success; bytes returnData; }',
   'function aggregate3(Call3[] calls) payable returns (Result[] returnData)',
   'function getCurrentBlockTimestamp() view returns (uint256 timestamp)',
+  'function getBlockNumber() view returns (uint256 blockNumber)',
   'function getEthBalance(address addr) view returns (uint256 balance)',
 ]);
 

@@ -16,11 +16,12 @@ export function robinhoodChain(rpcUrl: string) {
  * answers with an error within a bounded time instead of hanging (fail closed).
  * `refuse` (the embedded devnet's supervisor) names a reason while the node must not be
  * read, e.g. while it is being redeployed: reads then fail at once, as on a dead node.
+ * `batch` sends the requests made in the same tick as one JSON-RPC batch (one round trip).
  */
-export function createChainClient(rpcUrl: string, timeoutMs = 2_000, refuse?: () => string | null): PublicClient {
+export function createChainClient(rpcUrl: string, timeoutMs = 2_000, refuse?: () => string | null, batch = false): PublicClient {
   return createPublicClient({
     chain: robinhoodChain(rpcUrl),
-    transport: http(rpcUrl, { timeout: timeoutMs, retryCount: 0, batch: false, fetchFn: refuse ? gatedFetch(refuse) : undefined }),
+    transport: http(rpcUrl, { timeout: timeoutMs, retryCount: 0, batch, fetchFn: refuse ? gatedFetch(refuse) : undefined }),
   }) as PublicClient;
 }
 

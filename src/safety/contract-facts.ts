@@ -64,17 +64,21 @@ export async function readContractFacts(client: PublicClient, multicall3: Addres
     return { address, hasCode: false, capabilities: new Map(), selfdestruct: false, delegatecall: false, proxy: null, owner: none, decimals: null };
   }
   const scan = scanBytecode(code);
-  const proxy = await proxyOf(client, scan, slots);
-  const running = proxy ? mergeScans(scan, scanBytecode(await codeAt(client, proxy.implementation))) : scan;
   const [owner, decimals] = answers;
+  // The proxy's implementation and the owner are read in the same round trip.
+  const [proxy, ownerRead] = await Promise.all([
+    proxyOf(client, scan, slots).then(async (found) => ({ found, code: found ? await codeAt(client, found.implementation) : null })),
+    owner.ok ? ownerFacts(client, multicall3, owner.value as Address) : Promise.resolve(none),
+  ]);
+  const running = proxy.code ? mergeScans(scan, scanBytecode(proxy.code)) : scan;
   return {
     address,
     hasCode: true,
     capabilities: capabilitiesOf(running.selectors),
     selfdestruct: running.selfdestruct,
-    delegatecall: proxy === null && scan.delegatecall,
-    proxy,
-    owner: owner.ok ? await ownerFacts(client, multicall3, owner.value as Address) : none,
+    delegatecall: proxy.found === null && scan.delegatecall,
+    proxy: proxy.found,
+    owner: ownerRead,
     decimals: decimals.ok ? Number(decimals.value) : null,
   };
 }
@@ -96,11 +100,15 @@ async function proxyOf(client: PublicClient, scan: BytecodeScan, [implementation
 
 async function ownerFacts(client: PublicClient, multicall3: Address, owner: Address): Promise<OwnerFacts> {
   if (owner === zeroAddress) return { kind: 'renounced', address: owner, threshold: null, signers: null };
-  if ((await codeAt(client, owner)) === '0x') return { kind: 'eoa', address: owner, threshold: null, signers: null };
-  const [threshold, signers] = await readMany(client, multicall3, [
-    { address: owner, abi: probeAbi, functionName: 'getThreshold' },
-    { address: owner, abi: probeAbi, functionName: 'getOwners' },
-  ], `owner contract read of ${owner}`);
+  // Asked together (one round trip with a batching client); an EOA simply answers no reads.
+  const [code, [threshold, signers]] = await Promise.all([
+    codeAt(client, owner),
+    readMany(client, multicall3, [
+      { address: owner, abi: probeAbi, functionName: 'getThreshold' },
+      { address: owner, abi: probeAbi, functionName: 'getOwners' },
+    ], `owner contract read of ${owner}`),
+  ]);
+  if (code === '0x') return { kind: 'eoa', address: owner, threshold: null, signers: null };
   const m = threshold.ok ? Number(threshold.value) : null;
   const n = signers.ok ? (signers.value as readonly Address[]).length : null;
   // Safe's interface: a threshold of two or more signers is a multisig; one signer is a single key.

@@ -1,31 +1,16 @@
-// A live sell of one token in an eth_call: a throwaway probe given a balance by state override sells it.
-import { randomBytes } from 'node:crypto';
-import {
-  decodeErrorResult,
-  decodeFunctionResult,
-  encodeFunctionData,
-  erc20Abi,
-  getAddress,
-  numberToHex,
-  parseAbi,
-  type Address,
-  type Hex,
-  type PublicClient,
-  type StateOverride,
-} from 'viem';
-import { balanceStorageKey, searchBalanceSlot } from '../chain/balance-slot.js';
-import { ChainUnavailableError, isRevert, revertData } from '../chain/errors.js';
-import { multicall3Abi, readMany } from '../chain/multicall.js';
-import { poolIdOf, stateViewAbi, venuePoolKey, type PoolKey } from '../chain/venue-pool.js';
+// What a buyer of one token lives through, simulated: acquire it as a buyer does, then sell it at once and after a day.
+import { decodeErrorResult, getAddress, parseAbi, type Address, type Hex, type PublicClient } from 'viem';
+import { markBalanceSlot, type BalanceSlot } from '../chain/balance-slot.js';
+import { ChainUnavailableError } from '../chain/errors.js';
+import { multicall3Abi, readMany, type ContractRead } from '../chain/multicall.js';
+import { poolIdOf, stateViewAbi, venuePoolKey } from '../chain/venue-pool.js';
 import type { Venue } from '../registry/registry.js';
 import type { ProbeCode } from './probe-code.js';
+import { recentHolders } from './recent-holders.js';
+import { buildBundle, runBundle, throwawayAddress, type Acquisition, type Pool } from './simulation-bundle.js';
+import { readOutcome, type SimulationOutcome } from './simulation-outcome.js';
 
-const POOL_KEY = '(address currency0, address currency1, uint24 fee, int24 tickSpacing, address hooks)';
-export const swapHelperAbi = parseAbi([
-  `function swapExactInFromHelper(address manager, ${POOL_KEY} key, bool zeroForOne, uint256 amountIn, uint256 minAmountOut, address recipient) returns (uint256 paid, uint256 amountOut, uint256 received)`,
-]);
-
-/** Errors a sell commonly reverts with, so the reason reads as a name. */
+/** Errors a buy or sell commonly reverts with, so the reason reads as a name. */
 const revertAbi = parseAbi([
   'error TransferNotAllowed()',
   'error EnforcedPause()',
@@ -37,25 +22,49 @@ const revertAbi = parseAbi([
   'error CurrencyNotSettled()',
   'error TooLittleReceived(uint256 amountOut, uint256 minAmountOut)',
   'error InsufficientBalance()',
+  'error NothingToDispose()',
+  'error TransferReturnedFalse()',
+  'error SwapAmountCannotBeZero()',
 ]);
+
+const tokenAbi = parseAbi(['function decimals() view returns (uint8)']);
 
 /** The TokenSafety `sell_simulation` object. Amounts are base units as decimal strings. */
 export interface SellSimulation {
-  /** The sell (or transfer) went through. */
+  /** The token was acquired and both the fresh holder's and the day-old holder's sell went through. */
   ok: boolean;
   /** False when no simulation could run; `detail` says why. */
   simulated: boolean;
   /** True when the contract does not answer balanceOf(address) at all. */
   not_a_token: boolean;
-  method: 'venue_v4' | 'transfer' | null;
+  /** How the throwaway holder acquired the token. */
+  method: Acquisition | null;
+  /** How it disposed of it: sold into the venue pool, or transferred to a wallet. */
+  sold_via: 'venue_v4' | 'transfer' | null;
+  /** The fresh holder. */
   probe: Address | null;
+  /** What the fresh holder received when acquiring. */
+  bought: string | null;
+  /** What the fresh holder offered when selling. */
   amount_in: string | null;
   /** What the pool (or the transfer's recipient) really received of the token. */
   paid: string | null;
-  /** What the probe received of the quote token (venue) or the recipient of the token (transfer). */
+  /** What the holder received of the quote token (venue) or the recipient of the token (transfer). */
   received: string | null;
-  /** Share of amount_in lost on the way in, in basis points. */
+  /** Share lost on the way in (pool payout or holder's transfer versus what arrived), in basis points. */
+  buy_tax_bps: number | null;
+  /** Share of amount_in lost on the way out, in basis points. */
+  sell_tax_bps: number | null;
+  /** The sell tax again, the field earlier clients read. */
   tax_bps: number | null;
+  /** The buy (or real holder's transfer) went through; null when the token was given by state override alone. */
+  buy_ok: boolean | null;
+  /** A holder sold right after acquiring. */
+  sell_fresh_ok: boolean | null;
+  /** A holder sold after holding a day (86,400 s and 7,200 blocks). */
+  sell_held_ok: boolean | null;
+  /** A holder transferred the token to a wallet rather than the pool. */
+  wallet_transfer_ok: boolean | null;
   revert_reason: string | null;
   detail: string;
 }
@@ -65,87 +74,103 @@ export interface SellDeps {
   multicall3: Address;
   venue: Venue | null;
   code: ProbeCode;
+  /** The quote token's balance slot (found once per process); null: no venue buys. */
+  quoteSlot: () => Promise<BalanceSlot | null>;
+  /** The newest chain head seen, which bounds the holder log search. */
+  head: { number: bigint | null };
 }
+
+/** Quote-token units a simulated buy spends, in whole units of the quote token. */
+const BUY_WHOLE_QUOTE = 100n;
 
 /**
- * Sells one whole token through the venue pool when it has liquidity, else transfers it to
- * a second throwaway address. The probe is fresh per check and never the deployer or any
- * real holder, so no allow-list or fee exemption applies to it. Rejects when the node fails.
+ * Two round trips: the first reads everything the plan needs (decimals, pool, head, balance
+ * slot, holders) in one batch; the second is one eth_simulateV1 holding every leg. Holders are
+ * fresh per check and never the deployer or a real holder, so no allow-list or fee exemption
+ * applies to them. Rejects when the node fails.
  */
-export async function simulateSell(deps: SellDeps, token: Address, decimals: number): Promise<SellSimulation> {
-  const probe = throwawayAddress();
-  const search = await searchBalanceSlot(deps.client, token, probe, null);
-  if (search.found === null) {
-    return search.balanceOfReverts
-      ? notSimulated('the contract does not answer balanceOf(address); it is not an ERC-20 token', true)
-      : notSimulated('no storage slot of the token could be proven to hold balances, so the probe could not be funded');
-  }
-  const slot = search.found;
-  const amount = 10n ** BigInt(decimals);
-  const funding = { address: token, stateDiff: [{ slot: balanceStorageKey(probe, slot), value: numberToHex(amount, { size: 32 }) }] };
+export async function simulateSell(deps: SellDeps, token: Address, decimalsHint: number | null): Promise<SellSimulation> {
   const key = deps.venue ? venuePoolKey(deps.venue, token) : null;
-  if (key && deps.venue && (await poolIsLive(deps, key))) return sellThroughPool(deps, deps.venue, key, token, probe, amount, funding);
-  return transferProbe(deps, token, probe, amount, funding);
+  const excluded = deps.venue ? [getAddress(deps.venue.pool_manager)] : [];
+  const [marks, reads, holders, probeCode, quoteSlot] = await Promise.all([
+    markBalanceSlot(deps.client, token, throwawayAddress()),
+    readMany(deps.client, deps.multicall3, planReads(deps, token, key ? poolIdOf(key) : null), `simulation reads of ${token}`),
+    recentHolders(deps.client, token, deps.head.number, excluded),
+    deps.code.safetyProbe(),
+    key ? deps.quoteSlot() : Promise.resolve(null),
+  ]);
+  if (marks.found === null && marks.balanceOfReverts) return notSimulated('the contract does not answer balanceOf(address); it is not an ERC-20 token', true);
+  const [blockNumber, blockTime, decimalsRead, slot0, liquidity] = reads;
+  if (!blockNumber.ok || !blockTime.ok) throw new ChainUnavailableError(`head read for ${token}`, new Error('Multicall3 gave no block'));
+  const head = { number: blockNumber.value as bigint, time: blockTime.value as bigint };
+  deps.head.number = head.number;
+  const decimals = decimalsHint ?? (decimalsRead.ok ? Number(decimalsRead.value) : 18);
+  const live = key !== null && slot0?.ok === true && liquidity?.ok === true && (slot0.value as readonly bigint[])[0] !== 0n && (liquidity.value as bigint) > 0n;
+  const pool: Pool | null = live && key && quoteSlot ? poolOf(deps.venue!, key, token, quoteSlot) : null;
+  const override = marks.found ? { slot: marks.found, amount: 10n ** BigInt(decimals) } : null;
+  const bundle = buildBundle({ token, probeCode, head, pool, holders, override, decimals });
+  if (bundle.routes.length === 0) {
+    return notSimulated('the token has no live venue pool, no recent holder and no storage slot that could be proven to hold balances');
+  }
+  let legs;
+  try {
+    legs = await runBundle(deps.client, bundle);
+  } catch (error) {
+    throw new ChainUnavailableError(`simulation of ${token}`, error);
+  }
+  if (legs === null) return notSimulated('the node does not offer eth_simulateV1, so no buy and sell could be simulated');
+  return fromOutcome(readOutcome(bundle, legs, pool !== null));
 }
 
-async function poolIsLive(deps: SellDeps, key: PoolKey): Promise<boolean> {
-  const stateView = getAddress(deps.venue!.state_view);
-  const poolId = poolIdOf(key);
-  const [slot0, liquidity] = await readMany(deps.client, deps.multicall3, [
+function planReads(deps: SellDeps, token: Address, poolId: Hex | null): ContractRead[] {
+  const reads: ContractRead[] = [
+    { address: deps.multicall3, abi: multicall3Abi, functionName: 'getBlockNumber' },
+    { address: deps.multicall3, abi: multicall3Abi, functionName: 'getCurrentBlockTimestamp' },
+    { address: token, abi: tokenAbi, functionName: 'decimals' },
+  ];
+  if (poolId === null || !deps.venue) return reads;
+  const stateView = getAddress(deps.venue.state_view);
+  return [
+    ...reads,
     { address: stateView, abi: stateViewAbi, functionName: 'getSlot0', args: [poolId] },
     { address: stateView, abi: stateViewAbi, functionName: 'getLiquidity', args: [poolId] },
-  ], `venue read of pool ${poolId}`);
-  return slot0.ok && liquidity.ok && (slot0.value as readonly bigint[])[0] !== 0n && (liquidity.value as bigint) > 0n;
+  ];
 }
 
-async function sellThroughPool(
-  deps: SellDeps, venue: Venue, key: PoolKey, token: Address, probe: Address, amount: bigint, funding: StateOverride[number],
-): Promise<SellSimulation> {
-  const base = { method: 'venue_v4' as const, not_a_token: false, probe, amount_in: amount.toString() };
-  const data = encodeFunctionData({
-    abi: swapHelperAbi,
-    functionName: 'swapExactInFromHelper',
-    args: [getAddress(venue.pool_manager), key, key.currency0 === token, amount, 0n, probe],
-  });
-  const outcome = await callAt(deps, probe, data, [{ address: probe, code: await deps.code.swapHelper() }, funding]);
-  if (!outcome.ok) {
-    return { ...base, ok: false, simulated: true, paid: null, received: null, tax_bps: null, revert_reason: outcome.reason, detail: 'the sell through the venue pool reverted' };
-  }
-  const [paid, , received] = decodeFunctionResult({ abi: swapHelperAbi, functionName: 'swapExactInFromHelper', data: outcome.data });
-  const detail = 'sold one token through the venue pool from a throwaway probe';
-  return { ...base, ok: true, simulated: true, paid: paid.toString(), received: received.toString(), tax_bps: taxBps(amount, paid), revert_reason: null, detail };
+function poolOf(venue: Venue, key: NonNullable<ReturnType<typeof venuePoolKey>>, token: Address, quoteSlot: BalanceSlot): Pool {
+  return {
+    manager: getAddress(venue.pool_manager),
+    key,
+    tokenIsCurrency0: key.currency0 === token,
+    quote: getAddress(venue.quote_token.address),
+    quoteSlot,
+    quoteIn: BUY_WHOLE_QUOTE * 10n ** BigInt(venue.quote_token.decimals),
+  };
 }
 
-/** No pool: Multicall3's code at the probe transfers to a second address and measures what arrived. */
-async function transferProbe(deps: SellDeps, token: Address, probe: Address, amount: bigint, funding: StateOverride[number]): Promise<SellSimulation> {
-  const recipient = throwawayAddress();
-  const base = { method: 'transfer' as const, not_a_token: false, probe, amount_in: amount.toString() };
-  const balance = encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [recipient] });
-  const transfer = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [recipient, amount] });
-  const calls = [balance, transfer, balance].map((callData) => ({ target: token, allowFailure: true, callData }));
-  const data = encodeFunctionData({ abi: multicall3Abi, functionName: 'aggregate3', args: [calls] });
-  const outcome = await callAt(deps, probe, data, [{ address: probe, code: await deps.code.multicall() }, funding]);
-  const results = outcome.ok ? decodeFunctionResult({ abi: multicall3Abi, functionName: 'aggregate3', data: outcome.data }) : null;
-  const moved = results?.[1];
-  if (!outcome.ok || !results || !moved?.success || returnedFalse(moved.returnData)) {
-    const reason = outcome.ok ? (moved?.success ? 'transfer returned false' : describeRevert(moved?.returnData ?? null)) : outcome.reason;
-    return { ...base, ok: false, simulated: true, paid: null, received: null, tax_bps: null, revert_reason: reason, detail: 'the token has no venue pool and a transfer from the probe reverted' };
-  }
-  const arrived = readUint(results[2].returnData) - readUint(results[0].returnData);
-  const detail = 'the token has no venue pool; transferred one token from a throwaway probe instead';
-  return { ...base, ok: true, simulated: true, paid: arrived.toString(), received: arrived.toString(), tax_bps: taxBps(amount, arrived), revert_reason: null, detail };
-}
-
-type CallOutcome = { ok: true; data: Hex } | { ok: false; reason: string };
-
-async function callAt(deps: SellDeps, to: Address, data: Hex, stateOverride: StateOverride): Promise<CallOutcome> {
-  try {
-    const result = await deps.client.call({ to, data, stateOverride });
-    return { ok: true, data: result.data ?? '0x' };
-  } catch (error) {
-    if (!isRevert(error)) throw new ChainUnavailableError('sell simulation', error);
-    return { ok: false, reason: describeRevert(revertData(error)) };
-  }
+function fromOutcome(outcome: SimulationOutcome): SellSimulation {
+  const reason = outcome.failed ? describeRevert(outcome.failureData) : null;
+  return {
+    ok: outcome.acquired && outcome.sellFreshOk === true && outcome.sellHeldOk !== false,
+    simulated: outcome.acquired,
+    not_a_token: false,
+    method: outcome.method,
+    sold_via: outcome.soldVia,
+    probe: outcome.probe,
+    bought: outcome.bought?.toString() ?? null,
+    amount_in: outcome.amountIn?.toString() ?? null,
+    paid: outcome.paid?.toString() ?? null,
+    received: outcome.received?.toString() ?? null,
+    buy_tax_bps: outcome.buyTaxBps,
+    sell_tax_bps: outcome.sellTaxBps,
+    tax_bps: outcome.sellTaxBps,
+    buy_ok: outcome.buyOk,
+    sell_fresh_ok: outcome.sellFreshOk,
+    sell_held_ok: outcome.sellHeldOk,
+    wallet_transfer_ok: outcome.walletOk,
+    revert_reason: reason,
+    detail: outcome.detail,
+  };
 }
 
 export function describeRevert(data: Hex | null): string {
@@ -162,24 +187,10 @@ export function describeRevert(data: Hex | null): string {
   }
 }
 
-function taxBps(amount: bigint, arrived: bigint): number {
-  if (arrived >= amount) return 0;
-  return Number(((amount - arrived) * 10_000n) / amount);
-}
-
-function readUint(data: Hex): bigint {
-  return data.length >= 66 ? BigInt(data.slice(0, 66)) : 0n;
-}
-
-/** An ERC-20 that returns data must return true; one that returns nothing (USDT style) passes. */
-function returnedFalse(data: Hex): boolean {
-  return data.length >= 66 && BigInt(data.slice(0, 66)) === 0n;
-}
-
-function throwawayAddress(): Address {
-  return getAddress(`0x${randomBytes(20).toString('hex')}`);
-}
-
 function notSimulated(detail: string, notAToken = false): SellSimulation {
-  return { ok: false, simulated: false, not_a_token: notAToken, method: null, probe: null, amount_in: null, paid: null, received: null, tax_bps: null, revert_reason: null, detail };
+  return {
+    ok: false, simulated: false, not_a_token: notAToken, method: null, sold_via: null, probe: null, bought: null, amount_in: null,
+    paid: null, received: null, buy_tax_bps: null, sell_tax_bps: null, tax_bps: null, buy_ok: null, sell_fresh_ok: null,
+    sell_held_ok: null, wallet_transfer_ok: null, revert_reason: null, detail,
+  };
 }

@@ -5,7 +5,7 @@ import type { SellSimulation } from './sell-simulation.js';
 
 export type Severity = 'safe' | 'warn' | 'danger';
 
-/** A sell tax above this is `danger`; above TAX_WARN_BPS it is `warn`. */
+/** A buy or sell tax above this is `danger`; above TAX_WARN_BPS it is `warn`. */
 export const TAX_DANGER_BPS = 3_000;
 export const TAX_WARN_BPS = 100;
 
@@ -29,9 +29,12 @@ interface Finding {
 
 /**
  * Rules (the methodology documents them):
- * - danger: no code; no balanceOf (not a token); the sell (or transfer) reverts (honeypot);
- *   a sell tax above 30%.
- * - warn: a sell tax above 1%; no sell could be simulated; blacklist, pause or fee-setting
+ * - danger: no code; no balanceOf (not a token); a holder that acquired the token as a buyer
+ *   does (bought through the pool, sent by a real holder, else given by state override) cannot
+ *   sell it at once and after holding a day, or can at once but not after a day (honeypot);
+ *   a buy or sell tax above 30%.
+ * - warn: a buy or sell tax above 1%; a sell locked at first but open after a day; a refused
+ *   buy or wallet transfer; no sell could be simulated; blacklist, pause or fee-setting
  *   functions; mint with an owner that is one key (EOA, a non-multisig contract, or a role
  *   holder when there is no owner()); an upgradeable proxy; SELFDESTRUCT; DELEGATECALL.
  * - Privileged functions are ADVISORY (no effect) when owner() is renounced, mint when the
@@ -47,7 +50,7 @@ export function classify(evidence: SafetyEvidence): SafetyFindings {
   const ordered = [...findings].sort((a, b) => rank[a.level] - rank[b.level]);
   return {
     severity: ordered.some((f) => f.level === 'danger') ? 'danger' : ordered.some((f) => f.level === 'warn') ? 'warn' : 'safe',
-    is_honeypot: sell !== null && sell.simulated && !sell.ok,
+    is_honeypot: isHoneypot(sell),
     risk_factors: ordered.map((f) => (f.level === 'advisory' ? `ADVISORY: ${f.text}` : f.text)),
   };
 }
@@ -57,12 +60,43 @@ function sellFindings(sell: SellSimulation | null): Finding[] {
   if (sell === null || !sell.simulated) {
     return [{ level: 'warn', text: `SELL_NOT_SIMULATED: ${sell?.detail ?? 'no sell simulation ran'}; the token may not be sellable` }];
   }
-  const how = sell.method === 'venue_v4' ? 'a simulated sell of one token through the venue pool' : 'a simulated transfer of one token';
-  if (!sell.ok) return [{ level: 'danger', text: `HONEYPOT: ${how} reverted (${sell.revert_reason}); holders cannot sell` }];
-  const tax = sell.tax_bps ?? 0;
-  if (tax <= TAX_WARN_BPS) return [];
-  const words = `${how} delivered ${percent(10_000 - tax)} of the tokens sent (${tax} bps taken on transfer)`;
-  return [{ level: tax > TAX_DANGER_BPS ? 'danger' : 'warn', text: `${tax > TAX_DANGER_BPS ? 'SELL_TAX_EXTREME' : 'SELL_TAX'}: ${words}` }];
+  const findings: Finding[] = [];
+  const got = ACQUIRED[sell.method ?? 'state_override'];
+  const sold = sell.sold_via === 'venue_v4' ? 'sell into the venue pool' : 'transfer onward';
+  const reason = sell.revert_reason ?? 'reverted';
+  const wallet = sell.sold_via === 'venue_v4' && sell.wallet_transfer_ok ? '; transfers to a wallet go through, so the block is on selling' : '';
+  if (isHoneypot(sell)) {
+    const when = sell.sell_fresh_ok ? 'went through at once but reverted after holding a day' : 'reverted at once and after holding a day';
+    findings.push({ level: 'danger', text: `HONEYPOT: a holder that ${got} could not sell: its ${sold} ${when} (${reason})${wallet}; holders cannot sell` });
+  } else if (sell.sell_fresh_ok === false) {
+    findings.push({ level: 'warn', text: `SELL_DELAYED: a holder that ${got} could not ${sold} at once (${reason}) but could after holding a day; sells are locked for a while after buying` });
+  } else if (sell.wallet_transfer_ok === false) {
+    findings.push({ level: 'warn', text: `TRANSFER_BLOCKED: a holder that ${got} could sell but not transfer to a wallet (${reason})` });
+  }
+  if (sell.buy_ok === false) {
+    findings.push({ level: 'warn', text: 'BUY_REVERTS: a buy through the venue pool (or a real holder\'s transfer) reverted; the sell was simulated from a balance written by state override' });
+  }
+  findings.push(...taxFindings('BUY', 'a simulated buy delivered', sell.buy_tax_bps), ...taxFindings('SELL', `a simulated ${sold} delivered`, sell.sell_tax_bps));
+  return findings;
+}
+
+/** The holder acquired the token, and a sell right after or after holding a day reverted for good. */
+export function isHoneypot(sell: SellSimulation | null): boolean {
+  if (sell === null || !sell.simulated) return false;
+  return (sell.sell_fresh_ok === false && sell.sell_held_ok !== true) || (sell.sell_fresh_ok === true && sell.sell_held_ok === false);
+}
+
+const ACQUIRED: Readonly<Record<NonNullable<SellSimulation['method']>, string>> = {
+  venue_v4: 'bought through the venue pool',
+  holder_transfer: 'received the token from a real holder',
+  state_override: 'was given the token by state override',
+};
+
+function taxFindings(side: 'BUY' | 'SELL', how: string, tax: number | null): Finding[] {
+  if (tax === null || tax <= TAX_WARN_BPS) return [];
+  const extreme = tax > TAX_DANGER_BPS;
+  const words = `${how} ${percent(10_000 - tax)} of the tokens sent (${tax} bps taken on transfer)`;
+  return [{ level: extreme ? 'danger' : 'warn', text: `${side}_TAX${extreme ? '_EXTREME' : ''}: ${words}` }];
 }
 
 const CAPABILITY_WORDS: Readonly<Record<Exclude<Capability, 'upgrade'>, [string, string]>> = {

@@ -1,5 +1,6 @@
 // The token-safety check: contract facts plus a live sell simulation, classified, cached and flagged in the store.
 import { getAddress, type Address, type PublicClient } from 'viem';
+import { findBalanceSlot, type BalanceSlot } from '../chain/balance-slot.js';
 import { ReadCache } from '../store/read-cache.js';
 import { dangerKey, safetyKey } from '../store/keys.js';
 import type { Registry } from '../registry/registry.js';
@@ -8,6 +9,9 @@ import { readContractFacts } from './contract-facts.js';
 import type { ProbeCode } from './probe-code.js';
 import { simulateSell, type SellSimulation } from './sell-simulation.js';
 import { classify, type Severity } from './severity.js';
+
+/** Any address: only its balance slot's position matters, which is the same for every holder. */
+const PROBE_HOLDER = '0x00000000000000000000000000000000000050fe';
 
 /** The spec's TokenSafety response. */
 export interface TokenSafetyReport {
@@ -20,6 +24,10 @@ export interface TokenSafetyReport {
 }
 
 export interface TokenSafetyDeps {
+  /**
+   * Best a client that batches JSON-RPC (requests made in the same tick share one HTTP request):
+   * the facts and the simulation then cost two round trips a cold check.
+   */
   client: PublicClient;
   registry: Registry;
   store: CacheStore;
@@ -45,6 +53,8 @@ export class TokenSafetyChecker {
   private readonly cache: ReadCache<TokenSafetyReport>;
   private readonly latestTtlMs: number;
   private readonly dangerTtlMs: number;
+  private quoteSlot: Promise<BalanceSlot | null> | null = null;
+  private readonly head: { number: bigint | null } = { number: null };
 
   constructor(private readonly deps: TokenSafetyDeps, options: TokenSafetyOptions = {}) {
     this.cache = new ReadCache(options.cacheTtlMs ?? 60_000, deps.now);
@@ -57,13 +67,32 @@ export class TokenSafetyChecker {
     return this.cache.get(address, () => this.run(address));
   }
 
+  /**
+   * Finds the venue quote token's balance slot ahead of the first check, so a cold check
+   * stays at two round trips. A failure is forgotten and tried again by the next check.
+   */
+  prepare(): Promise<BalanceSlot | null> {
+    if (this.quoteSlot === null) {
+      const quote = this.deps.registry.venue?.quote_token.address;
+      this.quoteSlot = quote ? findBalanceSlot(this.deps.client, quote, PROBE_HOLDER, null) : Promise.resolve(null);
+      this.quoteSlot.catch(() => {
+        this.quoteSlot = null;
+      });
+    }
+    return this.quoteSlot;
+  }
+
   private async run(address: Address): Promise<TokenSafetyReport> {
     const { client, registry } = this.deps;
     const multicall3 = getAddress(registry.multicall3);
-    const facts = await readContractFacts(client, multicall3, address);
     const listed = registry.lists(address);
-    const decimals = registry.byAddress(address)?.decimals ?? facts.decimals ?? 18;
-    const sell = facts.hasCode ? await simulateSell({ client, multicall3, venue: registry.venue, code: this.deps.code }, address, decimals) : null;
+    const deps = { client, multicall3, venue: registry.venue, code: this.deps.code, quoteSlot: () => this.prepare(), head: this.head };
+    // Started together, so their reads share round trips (ARCHITECTURE.md "Token safety").
+    const [facts, simulated] = await Promise.all([
+      readContractFacts(client, multicall3, address),
+      simulateSell(deps, address, registry.byAddress(address)?.decimals ?? null),
+    ]);
+    const sell = facts.hasCode ? simulated : null;
     const findings = classify({ facts, sell, listed });
     const report: TokenSafetyReport = {
       severity: findings.severity,

@@ -62,8 +62,9 @@ function facts(patch: Partial<ContractFacts> = {}): ContractFacts {
 
 function sold(patch: Partial<SellSimulation> = {}): SellSimulation {
   return {
-    ok: true, simulated: true, not_a_token: false, method: 'venue_v4', probe: OWNER, amount_in: '1000', paid: '1000',
-    received: '1', tax_bps: 0, revert_reason: null, detail: 'sold', ...patch,
+    ok: true, simulated: true, not_a_token: false, method: 'venue_v4', sold_via: 'venue_v4', probe: OWNER, bought: '1000', amount_in: '1000',
+    paid: '1000', received: '1', buy_tax_bps: 0, sell_tax_bps: 0, tax_bps: 0, buy_ok: true, sell_fresh_ok: true, sell_held_ok: true,
+    wallet_transfer_ok: true, revert_reason: null, detail: 'sold', ...patch,
   };
 }
 
@@ -78,24 +79,40 @@ describe('token-safety rules', () => {
     });
   });
 
-  it('calls a reverting sell a honeypot (danger)', () => {
-    const result = classify({ facts: facts(), sell: sold({ ok: false, paid: null, tax_bps: null, revert_reason: 'TransferNotAllowed' }), listed: false });
-    assert.equal(result.severity, 'danger');
-    assert.equal(result.is_honeypot, true);
-    assert.deepEqual(result.risk_factors, ['HONEYPOT: a simulated sell of one token through the venue pool reverted (TransferNotAllowed); holders cannot sell']);
+  it('calls a token bought but not sold a honeypot (danger), whichever sell reverts', () => {
+    const blocked = { ok: false, paid: null, sell_tax_bps: null, tax_bps: null, revert_reason: 'TransferNotAllowed' };
+    const result = classify({ facts: facts(), sell: sold({ ...blocked, sell_fresh_ok: false, sell_held_ok: false }), listed: false });
+    assert.deepEqual([result.severity, result.is_honeypot], ['danger', true]);
+    assert.deepEqual(result.risk_factors, [
+      'HONEYPOT: a holder that bought through the venue pool could not sell: its sell into the venue pool reverted at once and after holding a day (TransferNotAllowed); transfers to a wallet go through, so the block is on selling; holders cannot sell',
+    ]);
+    const later = classify({ facts: facts(), sell: sold({ ...blocked, sell_fresh_ok: true, sell_held_ok: false, wallet_transfer_ok: false }), listed: false });
+    assert.deepEqual([later.severity, later.is_honeypot], ['danger', true]);
+    assert.match(later.risk_factors[0], /^HONEYPOT: .* went through at once but reverted after holding a day \(TransferNotAllowed\); holders cannot sell$/);
   });
 
-  it('grades sell taxes: up to 1% nothing, above 1% warn, above 30% danger', () => {
-    const grade = (tax: number) => classify({ facts: facts(), sell: sold({ tax_bps: tax }), listed: false });
+  it('warns on a sell locked only for a while, a refused buy and a refused wallet transfer', () => {
+    const delayed = classify({ facts: facts(), sell: sold({ ok: false, sell_fresh_ok: false, revert_reason: 'CooldownActive' }), listed: false });
+    assert.deepEqual([delayed.severity, delayed.is_honeypot, codes(delayed.risk_factors)], ['warn', false, ['SELL_DELAYED']]);
+    const refused = classify({ facts: facts(), sell: sold({ method: 'state_override', buy_ok: false, buy_tax_bps: null }), listed: false });
+    assert.deepEqual([refused.severity, codes(refused.risk_factors)], ['warn', ['BUY_REVERTS']]);
+    const wallet = classify({ facts: facts(), sell: sold({ wallet_transfer_ok: false }), listed: false });
+    assert.deepEqual([wallet.severity, codes(wallet.risk_factors)], ['warn', ['TRANSFER_BLOCKED']]);
+  });
+
+  it('grades buy and sell taxes apart: up to 1% nothing, above 1% warn, above 30% danger', () => {
+    const grade = (tax: number) => classify({ facts: facts(), sell: sold({ sell_tax_bps: tax, tax_bps: tax }), listed: false });
     assert.equal(grade(100).severity, 'safe');
     assert.deepEqual(grade(1000), {
       severity: 'warn',
       is_honeypot: false,
-      risk_factors: ['SELL_TAX: a simulated sell of one token through the venue pool delivered 90% of the tokens sent (1000 bps taken on transfer)'],
+      risk_factors: ['SELL_TAX: a simulated sell into the venue pool delivered 90% of the tokens sent (1000 bps taken on transfer)'],
     });
     assert.equal(grade(3000).severity, 'warn');
     assert.equal(grade(3001).severity, 'danger');
     assert.match(grade(9000).risk_factors[0], /^SELL_TAX_EXTREME: .* delivered 10% /);
+    const buy = classify({ facts: facts(), sell: sold({ buy_tax_bps: 5000 }), listed: false });
+    assert.deepEqual([buy.severity, buy.risk_factors], ['danger', ['BUY_TAX_EXTREME: a simulated buy delivered 50% of the tokens sent (5000 bps taken on transfer)']]);
   });
 
   it('warns on privileged functions a single key controls, and excuses them when renounced', () => {
@@ -130,7 +147,7 @@ describe('token-safety rules', () => {
     const listed = classify({ facts: facts({ capabilities: new Map(capabilities) }), sell: sold(), listed: true });
     assert.equal(listed.severity, 'safe');
     assert.match(listed.risk_factors[0], /^ADVISORY: MINT_CAPABILITY: .*\(a registry issuer control\)$/);
-    const trap = classify({ facts: facts(), sell: sold({ ok: false, revert_reason: 'EnforcedPause' }), listed: true });
+    const trap = classify({ facts: facts(), sell: sold({ ok: false, sell_fresh_ok: false, sell_held_ok: false, revert_reason: 'EnforcedPause' }), listed: true });
     assert.equal(trap.severity, 'danger');
   });
 

@@ -45,10 +45,13 @@ export async function compileContracts(options: {
   root: string;
   cacheDir: string;
   log?: (line: string) => void;
+  /** The labelled token corpus (contracts/corpus/) instead of the devnet's contracts. */
+  corpus?: boolean;
 }): Promise<CompileResult> {
   const started = performance.now();
-  const sources = readContractSources(options.root);
-  const cacheFile = join(options.cacheDir, `devnet-contracts-${cacheKey(sources).slice(0, 32)}.json`);
+  const sources = readContractSources(options.root, options.corpus);
+  const prefix = options.corpus ? 'corpus-contracts' : 'devnet-contracts';
+  const cacheFile = join(options.cacheDir, `${prefix}-${cacheKey(sources).slice(0, 32)}.json`);
   const cached = await readCache(cacheFile);
   if (cached !== null) {
     options.log?.(`devnet: contracts from cache ${cacheFile}`);

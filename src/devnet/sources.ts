@@ -35,19 +35,27 @@ export function repoRoot(): string {
   }
 }
 
-/** Every `.sol` file under `contracts/`, keyed by its solc source unit name (`contracts/...`). */
-export function readContractSources(root: string): Record<string, { content: string }> {
+/** The labelled token corpus: compiled and deployed only on demand, never on a devnet start. */
+export const CORPUS_DIR = join('contracts', 'corpus');
+
+/**
+ * Every `.sol` file under `contracts/` but the corpus, keyed by its solc source unit name
+ * (`contracts/...`); with `corpus`, the corpus's files alone.
+ */
+export function readContractSources(root: string, corpus = false): Record<string, { content: string }> {
   const sources: Record<string, { content: string }> = {};
+  const skipped = join(root, CORPUS_DIR);
   const walk = (dir: string): void => {
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
       const path = join(dir, entry.name);
+      if (entry.isDirectory() && !corpus && path === skipped) continue;
       if (entry.isDirectory()) walk(path);
       else if (entry.name.endsWith('.sol')) {
         sources[relative(root, path).split(sep).join('/')] = { content: readFileSync(path, 'utf8') };
       }
     }
   };
-  walk(join(root, 'contracts'));
+  walk(join(root, corpus ? CORPUS_DIR : 'contracts'));
   return sources;
 }
 

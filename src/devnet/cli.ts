@@ -1,6 +1,7 @@
 // `npm run devnet`: starts the embedded devnet, writes its registry and address book, serves until interrupted.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { deployCorpus } from './deploy-corpus.js';
 import { startDevnet, type Devnet } from './devnet.js';
 import { devnetSummary, KEY_WARNING } from './summary.js';
 
@@ -11,6 +12,12 @@ async function main(): Promise<void> {
   try {
     await writeJson(registryPath, devnet.registry);
     await writeJson(addressesPath, addressBook(devnet));
+    // `npm run devnet -- --corpus`: the labelled token-safety corpus too, never on a plain start.
+    if (process.argv.includes('--corpus')) {
+      const corpusPath = join(dirname(registryPath), 'devnet-corpus.json');
+      await writeJson(corpusPath, await deployCorpus(devnet, { log: (line) => console.log(line) }));
+      console.log(`Labelled corpus written to ${corpusPath}`);
+    }
     console.log(summary(devnet, registryPath, addressesPath).join('\n'));
     const signal = await untilSignal();
     console.log(`devnet: ${signal} received, stopping anvil`);

@@ -68,10 +68,12 @@ export class TokenSafetyChecker {
   }
 
   /**
-   * Finds the venue quote token's balance slot ahead of the first check, so a cold check
-   * stays at two round trips. A failure is forgotten and tried again by the next check.
+   * Finds the venue quote token's balance slot (and loads the probe's code) ahead of the
+   * first check, so a cold check stays at two round trips. A failure is forgotten and tried again by the next check.
    */
   prepare(): Promise<BalanceSlot | null> {
+    // The probe's code is loaded now too: a first check that waited for it would split its second round trip.
+    this.deps.code.safetyProbe().catch(() => undefined);
     if (this.quoteSlot === null) {
       const quote = this.deps.registry.venue?.quote_token.address;
       this.quoteSlot = quote ? findBalanceSlot(this.deps.client, quote, PROBE_HOLDER, null) : Promise.resolve(null);

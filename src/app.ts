@@ -24,6 +24,11 @@ import { chainFacts, type ChainFacts } from './assembly/fact-sources.js';
 import { ChainHoldingsReader } from './chain/holdings.js';
 import { assetRoutes } from './api/assets.js';
 import { auditRoutes } from './api/audit.js';
+import { auditProofRoutes } from './api/audit-proofs.js';
+import { AuditTree } from './audit-proof/audit-tree.js';
+import type { PublishedKey } from './audit-proof/checkpoint.js';
+import { FileCheckpointStore, RedisCheckpointStore } from './audit-proof/checkpoint-store.js';
+import { loadCheckpointSigner } from './audit-proof/signing-key.js';
 import { documentRoutes } from './api/documents.js';
 import { healthRoutes } from './api/health.js';
 import { statusRoutes, type StatusSources } from './api/status.js';
@@ -93,6 +98,7 @@ export async function startService(config: Readonly<Config>, log: Logger, overri
     const chain = closers.add(await attachChain(config, log), (c) => c.close());
     const store = closers.add(await openStore(config, now), (s) => s.close());
     const audit = closers.add(await openAudit(config, log, now), (a) => a.close());
+    const proofs = closers.add(await openAuditTree(config, audit, log, now), (p) => p.tree?.close());
     const scorer = closers.add(new ScoreBatcher(config.workers), (s) => s.close());
     const verifier = closers.add(new AuditVerifier(audit, config.workers), (v) => v.close());
     const facts = chainFacts(chain, store, now);
@@ -116,7 +122,7 @@ export async function startService(config: Readonly<Config>, log: Logger, overri
       metrics: observed.metrics,
     };
     const site = new PublicSite(config);
-    const routes = await buildRoutes(config, chain, evaluation, verifier, closers, facts, site, observed);
+    const routes = await buildRoutes(config, chain, evaluation, verifier, proofs, closers, facts, site, observed);
     const edge = closers.add(await startEdge(routes, edgeOptions(config, log, observed, overrides.requestLog)), (e) => e.close());
     site.listening(edge.port);
     let closing: Promise<void> | null = null;
@@ -152,7 +158,7 @@ function edgeOptions(config: Readonly<Config>, log: Logger, observed: Observed, 
 }
 
 async function buildRoutes(
-  config: Readonly<Config>, chain: ChainContext, evaluation: EvaluationDeps, verifier: AuditVerifier, closers: Closers,
+  config: Readonly<Config>, chain: ChainContext, evaluation: EvaluationDeps, verifier: AuditVerifier, proofs: AuditProofs, closers: Closers,
   facts: ChainFacts, site: PublicSite, observed: Observed,
 ): Promise<Route[]> {
   const { store, now, log } = evaluation;
@@ -176,9 +182,9 @@ async function buildRoutes(
   const identity = { name: SERVICE.name, version: VERSIONS.service };
   const sessions = closers.add(new McpSessions(config.mcpSessions, () => createMcpServer(identity, mcp), now), (s) => s.closeAll());
   return [
-    ...rootRoutes({ chainId: chain.registry.chainId, store: config.redisUrl ? 'redis' : 'memory' }),
+    ...rootRoutes({ chainId: chain.registry.chainId, store: config.redisUrl ? 'redis' : 'memory', auditKey: proofs.key }),
     ...healthRoutes(store),
-    ...statusRoutes(statusSources(config, chain, evaluation, facts, observed, paidChannel)),
+    ...statusRoutes(statusSources(config, chain, evaluation, facts, observed, paidChannel, proofs)),
     ...operationsRoutes({ metrics: observed.metrics, latency: observed.latency, feeds: facts.feeds, adminToken: config.adminToken, now, log }),
     ...assetRoutes(chain.registry),
     // Sign-in and bearer routes answer 503 store_lost_state while the shared store cannot be trusted.
@@ -191,6 +197,7 @@ async function buildRoutes(
     ...tokenSafetyRoutes({ checker: facts.safety, limiter, log }),
     ...simulateBalanceRoutes(facts.balances, log),
     ...auditRoutes({ verifier, limiter, log }),
+    ...auditProofRoutes({ tree: proofs.tree, key: proofs.key, limiter, log }),
     ...mcpRoutes({ sessions, limiter, limits: config.mcpSessions }),
     ...documentRoutes(config, () => site.url, paidChannel),
   ];
@@ -198,13 +205,16 @@ async function buildRoutes(
 
 function statusSources(
   config: Readonly<Config>, chain: ChainContext, evaluation: EvaluationDeps, facts: ChainFacts, observed: Observed, paid: PaidChannel,
+  proofs: AuditProofs,
 ): StatusSources {
   const { audit, store, now } = evaluation;
   const watched = audit instanceof RedisAuditLog ? audit : null;
   return {
     service: { version: VERSIONS.service, startedAt: observed.startedAt },
     store: { kind: config.redisUrl ? 'redis' : 'memory', cache: store, state: evaluation.storeState ?? ALWAYS_USABLE },
-    audit: { kind: watched ? 'redis' : 'file', fsync: watched ? 'redis' : config.auditFsync, head: () => audit.head(), watch: () => watched?.watchStatus() ?? null },
+    audit: { kind: watched ? 'redis' : 'file', fsync: watched ? 'redis' : config.auditFsync, head: () => audit.head(), watch: () => watched?.watchStatus() ?? null,
+      proofs: () => proofs.tree?.status() ?? null,
+    },
     chain: () => chainHealth(chain),
     feeds: facts.feeds,
     scoring: { threads: observed.scoring.threadCount, queued: () => observed.scoring.queued },
@@ -257,6 +267,24 @@ async function openStore(config: Readonly<Config>, now: () => number): Promise<C
   // Redis failures are marked as the store's, so routes answer 503 store_unavailable; memory cannot fail.
   // Memory TTLs run on the service's clock; Redis TTLs run on Redis's own.
   return config.redisUrl ? new GuardedStore(await RedisStore.connect(config.redisUrl)) : new MemoryStore(now);
+}
+
+/** The signing key is always loaded (it is published); the tree only when a checkpoint cadence is set. */
+interface AuditProofs {
+  key: PublishedKey;
+  tree: AuditTree | null;
+}
+
+async function openAuditTree(config: Readonly<Config>, audit: VerifiableAuditLog, log: Logger, now: () => number): Promise<AuditProofs> {
+  const signer = await loadCheckpointSigner(config.auditSigningKey, config.dataDir);
+  const { records, seconds } = config.auditCheckpoints;
+  if (records === 0 && seconds === 0) return { key: signer.published, tree: null };
+  const store = audit instanceof RedisAuditLog && config.redisUrl
+    ? await RedisCheckpointStore.connect(config.redisUrl, audit.prefix, signer.published)
+    : await FileCheckpointStore.open(join(config.dataDir, 'audit'));
+  const tree = await AuditTree.open(audit, store, signer, { everyRecords: records, everySeconds: seconds, now, log });
+  audit.onAppended = (record) => tree.observe(record);
+  return { key: signer.published, tree };
 }
 
 async function openAudit(config: Readonly<Config>, log: Logger, now: () => number): Promise<VerifiableAuditLog> {

@@ -28,6 +28,9 @@ export const ConfigSchema = Type.Object({
   AUDIT_STORE: Type.Optional(Type.Union([Type.Literal('file'), Type.Literal('redis')])),
   AUDIT_FSYNC: Type.Optional(Type.Union([Type.Literal('always'), Type.Literal('batch'), Type.Literal('off')])),
   AUDIT_ABANDON_EPOCH: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  AUDIT_CHECKPOINT_RECORDS: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000 })),
+  AUDIT_CHECKPOINT_SECONDS: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400 })),
+  AUDIT_SIGNING_KEY: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/]{43}=$' })),
   IDEMPOTENCY_TTL_SECONDS: Type.Optional(Count),
   RATE_LIMITS: Type.Optional(Type.Union([Type.Literal('on'), Type.Literal('off')])),
   RATE_LIMIT_WINDOW_SECONDS: Type.Optional(Count),
@@ -76,6 +79,10 @@ export interface Config {
   auditFsync: 'always' | 'batch' | 'off';
   /** An operator's acceptance that this epoch of the Redis audit chain is lost (README, "When Redis loses its data"). */
   auditAbandonEpoch: string | null;
+  /** Signed checkpoint cadence: every `records` records or `seconds` of traffic (0 turns either off). */
+  auditCheckpoints: Readonly<{ records: number; seconds: number }>;
+  /** Base64 Ed25519 seed; null: generated once into DATA_DIR. */
+  auditSigningKey: string | null;
   idempotencyTtlMs: number;
   rateLimits: RateLimits;
   mcpSessions: Readonly<{ perIp: number; idleMs: number }>;
@@ -92,6 +99,8 @@ export class ConfigError extends Error {
 // Environment values are strings; coercion is allowed here and only here.
 const validate = new Ajv({ allErrors: true, coerceTypes: true }).compile(ConfigSchema);
 
+const SECRETS = new Set(['JWT_SECRET', 'ADMIN_TOKEN', 'AUDIT_SIGNING_KEY']);
+
 /** One line per variable: a union of literals reads "must be one of ...", anything else Ajv's first message. */
 function describeProblems(errors: NonNullable<typeof validate.errors>, env: Record<string, unknown>): string[] {
   const byName = new Map<string, string>();
@@ -102,7 +111,7 @@ function describeProblems(errors: NonNullable<typeof validate.errors>, env: Reco
     if (!byName.has(name)) byName.set(name, message);
   }
   return [...byName].map(([name, message]) => {
-    const value = name === 'JWT_SECRET' || name === 'ADMIN_TOKEN' ? '(hidden)' : JSON.stringify(env[name]);
+    const value = SECRETS.has(name) ? '(hidden)' : JSON.stringify(env[name]);
     return `${name}=${value}: ${message}`;
   });
 }
@@ -145,6 +154,9 @@ function resolveConfig(raw: RawConfig): Config {
     auditStore: raw.AUDIT_STORE ?? (raw.REDIS_URL ? 'redis' : 'file'),
     auditFsync: raw.AUDIT_FSYNC ?? 'batch',
     auditAbandonEpoch: raw.AUDIT_ABANDON_EPOCH ?? null,
+    // A checkpoint at least every 100,000 records or 10 s of traffic; both 0 turn checkpoints off.
+    auditCheckpoints: Object.freeze({ records: raw.AUDIT_CHECKPOINT_RECORDS ?? 100_000, seconds: raw.AUDIT_CHECKPOINT_SECONDS ?? 10 }),
+    auditSigningKey: raw.AUDIT_SIGNING_KEY ?? null,
     idempotencyTtlMs: (raw.IDEMPOTENCY_TTL_SECONDS ?? 300) * 1000,
     rateLimits: resolveRateLimits(raw),
     mcpSessions: Object.freeze({ perIp: raw.MCP_SESSIONS_PER_IP ?? 5, idleMs: (raw.MCP_SESSION_IDLE_SECONDS ?? 300) * 1000 }),

@@ -4,11 +4,13 @@ import { PATHS, SERVICE, VERSIONS } from '../catalogue/published-facts.js';
 import { PUBLIC_DOCUMENTS } from '../discovery/public-documents.js';
 import { json } from '../http/responses.js';
 import type { Route } from '../http/types.js';
+import type { PublishedKey } from '../audit-proof/checkpoint.js';
 import type { ServiceInfo as ServiceInfoBody } from '../schemas/operations.js';
 
 export interface ServiceInfo {
   chainId: number;
   store: 'memory' | 'redis';
+  auditKey: PublishedKey;
 }
 
 export function rootRoutes(info: ServiceInfo): Route[] {
@@ -28,6 +30,7 @@ export function rootRoutes(info: ServiceInfo): Route[] {
       methodology: PATHS.methodology,
       methodology_html: PATHS.methodologyHtml,
     },
+    audit_key: info.auditKey,
   };
   return [{ method: 'get', pattern: PATHS.root, handler: () => json(200, body) }];
 }

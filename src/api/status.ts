@@ -19,7 +19,11 @@ export interface ComponentStatus {
 export interface StatusSources {
   service: { version: string; startedAt: number };
   store: { kind: 'redis' | 'memory'; cache: CacheStore; state: StoreState };
-  audit: { kind: 'file' | 'redis'; fsync: string; head: () => Promise<AuditHead>; watch: () => Record<string, unknown> | null };
+  audit: {
+    kind: 'file' | 'redis'; fsync: string; head: () => Promise<AuditHead>; watch: () => Record<string, unknown> | null;
+    /** The proof tree and its checkpoints; null when checkpoints are off. */
+    proofs: () => Record<string, unknown> | null;
+  };
   chain: () => Promise<ComponentStatus>;
   /** Null offline: no feeds to read. */
   feeds: FeedReader | null;
@@ -96,10 +100,14 @@ async function storeStatus({ kind, cache, state }: StatusSources['store']): Prom
   }
 }
 
-async function auditStatus({ kind, fsync, head, watch }: StatusSources['audit']): Promise<ComponentStatus> {
+async function auditStatus({ kind, fsync, head, watch, proofs }: StatusSources['audit']): Promise<ComponentStatus> {
   const watched = watch();
   const base: ComponentStatus = watched ? { ...watched, status: watched.status as ComponentHealth, kind } : { status: 'ok', kind };
   base.fsync = fsync;
+  const tree = proofs();
+  base.proofs = tree;
+  // Verdicts are still recorded; only proofs stop, so the log is degraded rather than down.
+  if (tree?.fault && base.status === 'ok') Object.assign(base, { status: 'degraded', reason: String(tree.fault) });
   try {
     return { ...base, head: await withTimeout(head(), 'the audit head could not be read') };
   } catch (error) {

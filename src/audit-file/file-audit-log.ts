@@ -62,6 +62,7 @@ export interface FileAuditLogOptions {
 
 export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineSource {
   readonly stats: AuditLogStats = { appends: 0, writes: 0, fsyncs: 0, bytes: 0, conflicts: 0 };
+  onAppended: ((record: Pick<AuditRecord, 'seq' | 'hash'>) => void) | null = null;
   private readonly committer: GroupCommitter<AuditEntry, AuditRecord>;
   private closing: Promise<void> | undefined;
   /** Set after a failed write or fsync: the file state is uncertain, so every later append fails closed. */
@@ -260,6 +261,7 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
       heads.set(record.wallet, head);
       this.recent.set(record.wallet, head);
       this.end += line.length;
+      this.onAppended?.(record);
     }
     this.current = batch.head;
     this.index.append(indexed);

@@ -60,6 +60,7 @@ const MAX_CACHED_WALLETS = 10_000;
 
 export class RedisAuditLog implements AuditLog, AuditLineSource, AuditWalletLineSource {
   readonly stats: AuditLogStats = { appends: 0, writes: 0, fsyncs: 0, bytes: 0, conflicts: 0 };
+  onAppended: ((record: Pick<AuditRecord, 'seq' | 'hash'>) => void) | null = null;
   private readonly committer: GroupCommitter<AuditEntry, AuditRecord>;
   private readonly keys: { head: string; records: string; walletHeads: string; claim: string; epoch: string };
   private watch: ChainWatch | null = null;
@@ -71,7 +72,7 @@ export class RedisAuditLog implements AuditLog, AuditLineSource, AuditWalletLine
 
   private constructor(
     private readonly client: Redis,
-    private readonly prefix: string,
+    readonly prefix: string,
     private readonly maxAttempts: number,
     maxBatch: number,
     private readonly now: () => number,
@@ -259,6 +260,7 @@ export class RedisAuditLog implements AuditLog, AuditLineSource, AuditWalletLine
     this.known = batch.head;
     this.watch?.observe(batch.head);
     for (const [wallet, hash] of batch.walletHeads) this.walletCache.set(wallet, hash);
+    for (const { record } of batch.sealed) this.onAppended?.(record);
     this.stats.writes++;
     this.stats.bytes += batch.sealed.reduce((sum, { line }) => sum + line.length - 1, 0);
     return 'appended';

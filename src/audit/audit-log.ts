@@ -56,6 +56,11 @@ export interface AuditHead {
 
 export interface AuditLog {
   /**
+   * Told of each record this instance wrote, in seq order, once it is written and before its
+   * append resolves (the proof tree follows the chain with it, ARCHITECTURE.md "Checkpoints and proofs").
+   */
+  onAppended?: ((record: Pick<AuditRecord, 'seq' | 'hash'>) => void) | null;
+  /**
    * Seals and durably writes the entry, resolving only after the write (and the
    * fsync the policy asks for) has finished, so a verdict is never sent for a
    * record that is not on disk. Concurrent appends are grouped into one write.

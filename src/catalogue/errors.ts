@@ -93,6 +93,14 @@ export const ERRORS = {
     status: 503, message: 'the x402 facilitator did not answer',
     meaning: 'The facilitator that verifies and settles payments is unreachable, timed out or failed; no verdict was released and nothing was charged. Retry with the same payment.',
   },
+  checkpoint_not_found: {
+    status: 404, message: 'No checkpoint has that tree_size',
+    meaning: 'The audit tree was never signed at that size; `GET /api/v1/audit/checkpoint` gives the latest.',
+  },
+  audit_proofs_unavailable: {
+    status: 503, message: 'the audit tree cannot give proofs now',
+    meaning: 'The proof tree is still reading the log back after a start, checkpoints are off, or the log no longer matches a signed checkpoint (`/status.json` says which).',
+  },
   scoring_unavailable: { status: 503, message: 'the scoring pool did not answer', meaning: 'The risk engine\'s worker pool failed.' },
   audit_unavailable: {
     status: 503, message: 'the audit log did not record the verdict',

@@ -1,8 +1,11 @@
 // The bulk verification job behind `npm run audit:verify -- <source>`: whole chain, progress, report, exit status.
+import { readFile, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { ChainProblem, ProblemKind, VerifyReport } from '../audit-verify/chain-walk.js';
 import { openChainSource, type ChainSource } from '../audit-verify/bulk-sources.js';
+import type { Checkpoint } from '../audit-proof/checkpoint.js';
+import { ProofRefused, extendCheckpoint, proveRecord } from '../audit-proof/remote-check.js';
 import { ProgressBar, type ProgressStream } from './progress-bar.js';
 import { verifyChunks } from '../audit-verify/verify-chunks.js';
 import { VerifyPool, type Hasher } from '../audit-verify/verify-pool.js';
@@ -17,6 +20,8 @@ export const EXIT_TAMPERED = 1;
 export const EXIT_ERROR = 2;
 
 const USAGE = `usage: npm run audit:verify -- <source> [--head SEQ[:HASH]] [--threads N] [--hasher NAME] [--json]
+       npm run audit:verify -- <URL> --prove SEQ [--json]
+       npm run audit:verify -- <URL> --since <checkpoint file | genesis> [--save FILE] [--json]
 
 <source> is one of
   a data directory (DATA_DIR, holding audit/audit.log) or the log file itself
@@ -28,6 +33,12 @@ const USAGE = `usage: npm run audit:verify -- <source> [--head SEQ[:HASH]] [--th
 --threads N        verification threads (default: the number of cores)
 --hasher NAME      hash-wasm (default) or node:crypto, whose OpenSSL uses the CPU's SHA extensions
 --json             print the report as JSON
+--prove SEQ        prove record SEQ is in the service's latest signed checkpoint: its bytes, its leaf,
+                   its Merkle path and the checkpoint's Ed25519 signature, checked here
+--since FILE       verify only the records after the signed checkpoint in FILE (one you trust, e.g.
+                   saved by an earlier run), the latest checkpoint's consistency with it, and that
+                   those records build the latest root; \`genesis\` starts from the first record
+--save FILE        after --since succeeds, write the latest checkpoint to FILE for the next run
 
 Exit status: 0 healthy, 1 tampered, 2 the chain could not be read.`;
 
@@ -43,6 +54,9 @@ const REASONS: Record<ProblemKind, string> = {
 
 interface Options {
   location: string;
+  prove?: number;
+  since?: string;
+  save?: string;
   head?: { seq: number; hash?: string };
   threads: number;
   hasher: Hasher;
@@ -65,7 +79,7 @@ function parseOptions(argv: string[]): Options | Refusal {
     allowPositionals: true,
     options: {
       head: { type: 'string' }, threads: { type: 'string' }, hasher: { type: 'string' }, json: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
+      prove: { type: 'string' }, since: { type: 'string' }, save: { type: 'string' }, help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) return { text: USAGE, status: EXIT_HEALTHY };
@@ -76,8 +90,14 @@ function parseOptions(argv: string[]): Options | Refusal {
   if (!HASHERS.includes(hasher)) return wrong(`--hasher must be ${HASHERS.join(' or ')}`);
   const head = values.head?.match(/^(\d{1,15})(?::([0-9a-f]{64}))?$/);
   if (values.head !== undefined && !head) return wrong('--head must be SEQ or SEQ:HASH (64 lower-case hex)');
+  const prove = values.prove === undefined ? undefined : Number(values.prove);
+  if (prove !== undefined && !(Number.isSafeInteger(prove) && prove >= 1)) return wrong('--prove must be a record seq (1 or more)');
+  if ((prove !== undefined || values.since !== undefined) && !/^https?:\/\//.test(positionals[0])) return wrong('--prove and --since need a service URL');
+  if (prove !== undefined && values.since !== undefined) return wrong('--prove and --since are separate checks; give one');
+  if (values.save !== undefined && values.since === undefined) return wrong('--save goes with --since');
   return {
     location: positionals[0], threads, hasher, json: values.json ?? false, head: head ? { seq: Number(head[1]), hash: head[2] } : undefined,
+    prove, since: values.since, save: values.save,
   };
 }
 
@@ -93,6 +113,7 @@ export async function runAuditVerify(argv: string[], io: CliIo): Promise<number>
     (options.status === EXIT_HEALTHY ? io.stdout : io.stderr).write(`${options.text}\n`);
     return options.status;
   }
+  if (options.prove !== undefined || options.since !== undefined) return runProofCheck(options, io);
   const pool = new VerifyPool(options.threads, options.hasher);
   const began = performance.now();
   try {
@@ -141,4 +162,60 @@ function describe(source: ChainSource, report: VerifyReport, seconds: number): s
 
 function problemLine(problem: ChainProblem): string {
   return `    seq ${problem.seq}  ${problem.problem}  ${problem.hash ?? '-'}`;
+}
+
+/** `--prove` and `--since`: Merkle proofs against signed checkpoints, checked here (src/audit-proof/remote-check.ts). */
+async function runProofCheck(options: Options, io: CliIo): Promise<number> {
+  const began = performance.now();
+  try {
+    const report = options.prove !== undefined ? await proveOne(options.location, options.prove) : await extendTrusted(options);
+    const seconds = (performance.now() - began) / 1000;
+    io.stdout.write(options.json ? `${JSON.stringify({ source: options.location, ok: true, ...report.json, seconds })}\n` : `${report.text}  time              ${seconds.toFixed(3)} s\n`);
+    return EXIT_HEALTHY;
+  } catch (error) {
+    if (!(error instanceof ProofRefused)) {
+      io.stderr.write(`audit:verify: ${(error as Error).message}\n`);
+      return EXIT_ERROR;
+    }
+    io.stdout.write(options.json ? `${JSON.stringify({ source: options.location, ok: false, reason: error.message })}\n` : `audit proof ${options.location}\n  REFUSED           ${error.message}\n`);
+    return EXIT_TAMPERED;
+  }
+}
+
+interface ProofReport {
+  text: string;
+  json: Record<string, unknown>;
+}
+
+async function proveOne(base: string, seq: number): Promise<ProofReport> {
+  const proven = await proveRecord(base, seq);
+  const { checkpoint } = proven;
+  return {
+    json: { seq, hash: proven.hash, checkpoint },
+    text: [
+      `audit proof ${base}`,
+      `  record            ${seq} (${proven.hash})`,
+      `  included in       checkpoint ${checkpoint.tree_size}, root ${checkpoint.root_hash}`,
+      `  signed            ${new Date(checkpoint.timestamp).toISOString()} by key ${checkpoint.key_id}`,
+      '',
+    ].join('\n'),
+  };
+}
+
+async function extendTrusted(options: Options): Promise<ProofReport> {
+  const since = options.since!;
+  const trusted = since === 'genesis' ? null : JSON.parse(await readFile(since, 'utf8')) as Checkpoint;
+  const extended = await extendCheckpoint(options.location, trusted);
+  if (options.save) await writeFile(options.save, `${JSON.stringify(extended.to, null, 2)}\n`);
+  const { from, to, records } = extended;
+  return {
+    json: { from: trusted ? from : null, to, records },
+    text: [
+      `audit chain ${options.location}`,
+      `  trusted           ${trusted ? `checkpoint ${from.tree_size} (${from.root_hash})` : 'nothing: from the first record'}`,
+      `  records checked   ${records.toLocaleString('en-US')} (bytes, links, tree)`,
+      `  now trusted       checkpoint ${to.tree_size} (${to.root_hash})${options.save ? `, saved to ${options.save}` : ''}`,
+      '',
+    ].join('\n'),
+  };
 }

@@ -2,6 +2,7 @@
 import type { TObject } from '@sinclair/typebox';
 import { CHANNEL_TIERS, PATHS, PAYMENT, tierLabel } from '../catalogue/published-facts.js';
 import { AuditExportQuery, AuditQuery, NonceQuery, WalletPath } from '../schemas/resources.js';
+import { CheckpointQuery, ConsistencyQuery, ProofPath } from '../schemas/audit-proofs.js';
 import type { SchemaName } from './openapi-schemas.js';
 
 /** The failures an operation can answer besides its 200, each a shared response of the document. */
@@ -10,6 +11,7 @@ export type Failure =
   | 'Unauthorized' // 401
   | 'PaymentRequired' // 402
   | 'Forbidden' // 403
+  | 'CheckpointNotFound' // 404 checkpoint_not_found
   | 'BodyTooLarge' // 413
   | 'RateLimited' // 429
   | 'Unavailable' // 503 {detail, code}
@@ -154,6 +156,28 @@ export const OPERATIONS: readonly Operation[] = [
     summary: 'The stored audit lines themselves, for bulk verification',
     description: 'One `<hash> <canonical JSON>` line per record; hash exactly these bytes.',
     query: AuditExportQuery, ok: { description: 'The lines', body: 'text', headers: 'auditExport' }, failures: LIMITED_QUERY,
+  },
+  {
+    method: 'get', path: PATHS.auditCheckpoint, operationId: 'auditCheckpoint', tag: 'Audit',
+    summary: 'A signed checkpoint of the audit tree: the latest, or the one of `tree_size`',
+    description: 'RFC 9162-shaped tree over the global chain; verify the Ed25519 signature with the key at /.well-known/audit-key.json (README "Checkpoints and proofs").',
+    query: CheckpointQuery, ok: { description: 'The checkpoint', body: 'Checkpoint' }, failures: [...LIMITED_QUERY, 'CheckpointNotFound'],
+  },
+  {
+    method: 'get', path: `${PATHS.auditProof}/{seq}`, operationId: 'auditInclusionProof', tag: 'Audit',
+    summary: 'Proof that record `seq` is in the tree of a signed checkpoint (the latest, or the one of `tree_size`)',
+    description: 'A record outside that checkpoint is a 422; a size no checkpoint has is a 404.',
+    pathParams: ProofPath, query: CheckpointQuery, ok: { description: 'The inclusion proof', body: 'InclusionProof' },
+    failures: [...LIMITED_QUERY, 'CheckpointNotFound'],
+  },
+  {
+    method: 'get', path: PATHS.auditConsistency, operationId: 'auditConsistencyProof', tag: 'Audit',
+    summary: 'Proof that the checkpoint of size `second` extends the one of size `first`',
+    query: ConsistencyQuery, ok: { description: 'The consistency proof', body: 'ConsistencyProof' }, failures: [...LIMITED_QUERY, 'CheckpointNotFound'],
+  },
+  {
+    method: 'get', path: PATHS.auditKey, operationId: 'auditKey', tag: 'Audit',
+    summary: 'The Ed25519 public key that signs audit checkpoints', ok: { description: 'The key', body: 'AuditKey' }, failures: [],
   },
   {
     method: 'get', path: PATHS.root, operationId: 'serviceInfo', tag: 'Operations',

@@ -10,6 +10,7 @@ import {
   WalletLoginResponse, X402Challenge,
 } from '../schemas/resources.js';
 import { ErrorVerdict, TradeRequest, Verdict } from '../schemas/trade.js';
+import { AuditKey, Checkpoint, ConsistencyProof, InclusionProof } from '../schemas/audit-proofs.js';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -38,6 +39,10 @@ export const COMPONENT_SCHEMAS = {
   TokenSafetyRequest,
   TokenSafety,
   AuditWalletResponse,
+  Checkpoint,
+  InclusionProof,
+  ConsistencyProof,
+  AuditKey,
   AuditGlobalResponse,
   AuditVerifyResponse,
   AuditVerifyGlobalResponse,

@@ -111,6 +111,7 @@ const FAILURE_STATUS: Record<Failure, string> = {
   Unauthorized: '401',
   PaymentRequired: '402',
   Forbidden: '403',
+  CheckpointNotFound: '404',
   BodyTooLarge: '413',
   RateLimited: '429',
   Unavailable: '503',
@@ -166,6 +167,7 @@ function failureResponses(): Record<Failure, JsonObject> {
       content: jsonContent(schemaRef('X402Challenge')),
     },
     Forbidden: errorAnswer('A bearer may evaluate only its own wallet', ['wallet_mismatch']),
+    CheckpointNotFound: errorAnswer('No checkpoint has that tree_size', ['checkpoint_not_found']),
     BodyTooLarge: errorAnswer('The body is over MAX_BODY_BYTES; the connection is closed after the answer', ['body_too_large']),
     RateLimited: errorAnswer('A per-IP or per-wallet window is full; wait `Retry-After` seconds', ['rate_limited'], {
       'Retry-After': integerHeader('Seconds until the window has room (RFC 9110 section 10.2.3)'),

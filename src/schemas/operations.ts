@@ -1,5 +1,6 @@
 // The operator-facing answers: service information (`/`), liveness (`/healthz`) and live status (`/status.json`).
 import { Type, type TSchema } from '@sinclair/typebox';
+import { AuditKey } from './audit-proofs.js';
 import { ErrorCode } from './errors.js';
 
 export const ServiceInfo = Type.Object({
@@ -10,6 +11,8 @@ export const ServiceInfo = Type.Object({
   store: Type.Union([Type.Literal('memory'), Type.Literal('redis')]),
   /** Paths of the documents an agent or operator reads first, by name. */
   links: Type.Object({}, { additionalProperties: Type.String() }),
+  /** The key that signs audit checkpoints, as `/.well-known/audit-key.json` has it. */
+  audit_key: AuditKey,
 });
 
 /** 200 with `ok`/`reachable`; 503 with `unavailable`/`unreachable` and the catalogue's `{detail, code}`. */

@@ -28,6 +28,7 @@ import { ErrorVerdict } from '../../src/schemas/trade.js';
 import { compileValidator } from '../../src/schemas/validator.js';
 import type { CacheStore } from '../../src/store/cache-store.js';
 import { challengeBody } from '../../src/x402/terms.js';
+import { auditProofRoutes, type AuditProofDeps } from '../../src/api/audit-proofs.js';
 import { sampleTerms } from '../support/payment-terms.js';
 
 const BASE = 'https://guard.example';
@@ -40,7 +41,7 @@ const document = openApiDocument(BASE) as any;
 function restRoutes(): Route[] {
   const none = {} as never;
   return [
-    ...rootRoutes({ chainId: SERVICE.chain.id, store: 'memory' }),
+    ...rootRoutes({ chainId: SERVICE.chain.id, store: 'memory', auditKey: { alg: 'Ed25519', key_id: '0123456789abcdef', public_key: Buffer.alloc(32).toString('base64') } }),
     ...healthRoutes(none as CacheStore),
     ...statusRoutes(none as StatusSources),
     ...assetRoutes({ assets: [] } as unknown as Registry),
@@ -51,6 +52,7 @@ function restRoutes(): Route[] {
     ...tokenSafetyRoutes(none as TokenSafetyRouteDeps),
     ...simulateBalanceRoutes(null, () => undefined),
     ...auditRoutes(none as AuditRouteDeps),
+    ...auditProofRoutes({ tree: null, key: none, limiter: none, log: () => undefined } as AuditProofDeps),
     // The pages, their assets and Prometheus text are for people and scrapers; the JSON ones are operations.
     ...operationsRoutes(none as OperationsDeps).filter((route) => route.pattern === PATHS.latency || route.pattern === PATHS.debugFeeds),
   ];
@@ -65,7 +67,7 @@ const operationOf = (route: Route) => document.paths[openApiPath(route.pattern)]
 const codeIn = (codes: string[]) => ({ type: 'object', required: ['code'], properties: { code: { type: 'string', enum: codes } } });
 
 /** Routes that take no input at all, so nothing can be invalid. */
-const NO_INPUT = ['GET /', 'GET /healthz', 'GET /status.json', 'GET /api/v1/assets', 'POST /api/v1/auth/revoke', 'GET /metrics/latency.json', 'GET /debug/feeds'];
+const NO_INPUT = ['GET /', 'GET /healthz', 'GET /status.json', 'GET /api/v1/assets', 'POST /api/v1/auth/revoke', 'GET /metrics/latency.json', 'GET /debug/feeds', 'GET /.well-known/audit-key.json'];
 const SECURED: Record<string, unknown[]> = {
   'POST /api/v1/analyze/trade': [{ bearer: [] }],
   'GET /api/v1/config': [{ bearer: [] }],

@@ -1,5 +1,5 @@
 // The spec's remaining resources: registry, policy, auth, balance, token safety, audit.
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { PAYMENT_REFUSALS } from '../x402/refusals.js';
 import { Address, OpenObject, TokenDelta } from './common.js';
 
@@ -56,13 +56,41 @@ export const SimulateBalanceResponse = Type.Object({
 });
 
 export const TokenSafetyRequest = Type.Object({ contract_address: Address }, { additionalProperties: false });
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const BaseUnits = Type.String({ pattern: '^[0-9]+$', description: 'base units, as a decimal string' });
+/** What a throwaway buyer lived through (methodology "Token safety"); `{}` when the address has no code. */
+export const SellSimulation = Type.Object(
+  {
+    ok: Type.Boolean({ description: 'acquired, then sold both at once and after holding a day' }),
+    simulated: Type.Boolean(),
+    not_a_token: Type.Boolean(),
+    method: Nullable(Type.Union([Type.Literal('venue_v4'), Type.Literal('holder_transfer'), Type.Literal('state_override')], { description: 'how the holder acquired the token' })),
+    sold_via: Nullable(Type.Union([Type.Literal('venue_v4'), Type.Literal('transfer')])),
+    probe: Nullable(Type.String({ pattern: '^0x[a-fA-F0-9]{40}$' })),
+    bought: Nullable(BaseUnits),
+    amount_in: Nullable(BaseUnits),
+    paid: Nullable(BaseUnits),
+    received: Nullable(BaseUnits),
+    buy_tax_bps: Nullable(Type.Integer({ minimum: 0, maximum: 10_000 })),
+    sell_tax_bps: Nullable(Type.Integer({ minimum: 0, maximum: 10_000 })),
+    tax_bps: Nullable(Type.Integer({ minimum: 0, maximum: 10_000, description: 'the sell tax, as before buy_tax_bps existed' })),
+    buy_ok: Nullable(Type.Boolean()),
+    sell_fresh_ok: Nullable(Type.Boolean()),
+    sell_held_ok: Nullable(Type.Boolean()),
+    wallet_transfer_ok: Nullable(Type.Boolean()),
+    revert_reason: Nullable(Type.String()),
+    detail: Type.String(),
+  },
+  { additionalProperties: false },
+);
+
 export const TokenSafety = Type.Object({
   severity: Type.Union([Type.Literal('safe'), Type.Literal('warn'), Type.Literal('danger')]),
   is_honeypot: Type.Boolean(),
   risk_factors: Type.Array(Type.String()),
   owner_renounced: Type.Boolean(),
   owner_is_multisig: Type.Boolean(),
-  sell_simulation: OpenObject,
+  sell_simulation: Type.Union([SellSimulation, Type.Object({}, { additionalProperties: false })]),
 });
 
 /** `limit` of the audit operations: default 100, 1 to 1000 (the agent-facing bound). */

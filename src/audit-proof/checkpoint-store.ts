@@ -149,7 +149,7 @@ end
 return kept`;
 
 interface AddCommand {
-  tgCheckpointAdd(numKeys: number, ...args: string[]): Promise<string>;
+  tgCheckpointAdd(...keysThenArgs: string[]): Promise<string>;
 }
 
 /**
@@ -191,7 +191,7 @@ export class RedisCheckpointStore implements CheckpointStore {
   async add(checkpoint: Checkpoint): Promise<Checkpoint> {
     const p = this.prefix;
     const kept = await this.client.tgCheckpointAdd(
-      3, `${p}checkpoints`, `${p}checkpoint-latest`, `${p}checkpoint-latest-size`, String(checkpoint.tree_size), JSON.stringify(checkpoint),
+      `${p}checkpoints`, `${p}checkpoint-latest`, `${p}checkpoint-latest-size`, String(checkpoint.tree_size), JSON.stringify(checkpoint),
     );
     return parseCheckpoint(kept) ?? Promise.reject(new Error('Redis kept a malformed checkpoint'));
   }

@@ -6,7 +6,7 @@
 // also run with node:crypto to show what the SHA-256 primitive costs. Each figure
 // is the best of BENCH_ROUNDS interleaved runs, so a neighbour's burst of CPU does
 // not decide it.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +18,7 @@ import { DEFAULT_CHUNK_BYTES, SpareBlocks, fileChunks } from '../src/audit-verif
 import { sealRecord } from '../src/audit/record.js';
 import { createSha256Digest, opensslOneShot, opensslSha256Digest, sha256Hex } from '../src/audit/sha256.js';
 import { verifyChunks } from '../src/audit-verify/verify-chunks.js';
+import { appendPathFigures, incrementalFigures, treeFigures } from './audit-proofs.js';
 import { VerifyPool, type Hasher } from '../src/audit-verify/verify-pool.js';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 1_000_000);
@@ -122,7 +123,9 @@ const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-verify-'));
-  const path = join(dir, 'audit.log');
+  // The layout of a DATA_DIR, so the proof figures can start a service on the same log.
+  mkdirSync(join(dir, 'audit'));
+  const path = join(dir, 'audit', 'audit.log');
   try {
     let began = performance.now();
     const head = await buildLog(path);
@@ -159,6 +162,11 @@ async function main(): Promise<void> {
       `  end-to-end verification (node:crypto):  ${took(verified.node)}`,
       `    ratio to raw node:crypto:             ${(verified.node.rate / raw.node).toFixed(2)}`,
     ].join('\n'));
+    if (process.env.BENCH_PROOFS !== '0') {
+      console.log((await treeFigures(path)).join('\n'));
+      console.log((await incrementalFigures(dir, RECORDS, 10_000)).join('\n'));
+      console.log((await appendPathFigures()).join('\n'));
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -4,7 +4,7 @@
 import type { AuditHead, AuditLineSource, AuditRecord } from '../audit/audit-log.js';
 import type { Checkpoint, CheckpointSigner, PublishedKey } from './checkpoint.js';
 import type { CheckpointStore } from './checkpoint-store.js';
-import { MerkleTree } from './merkle.js';
+import { TreeThread } from './tree-thread.js';
 
 export interface AuditTreeOptions {
   /** Sign a checkpoint once this many records are past the last one (0: not by count). */
@@ -42,7 +42,7 @@ const HEX64 = /^[0-9a-f]{64}$/;
 type TreeSource = AuditLineSource & { head(): Promise<AuditHead> };
 
 export class AuditTree {
-  private readonly tree = new MerkleTree();
+  private readonly tree = new TreeThread();
   /** Records that arrived ahead of the tree (it is catching up below them). */
   private readonly ahead = new Map<number, string>();
   private lastHash = '';
@@ -51,6 +51,7 @@ export class AuditTree {
   private catchUpTarget = 0;
   private signing: Promise<unknown> = Promise.resolve();
   private signingSize = 0;
+  private signingAt = 0;
   private timer: NodeJS.Timeout | undefined;
   /** Set when the log no longer holds what a checkpoint signed: proofs stop, the status says why. */
   private fault: string | null = null;
@@ -98,9 +99,9 @@ export class AuditTree {
   }
 
   private push(hash: string): void {
-    this.tree.appendRecordHash(hash);
+    this.tree.append(hash);
     this.lastHash = hash;
-    if (this.newest && this.tree.size === this.newest.tree_size) this.checkAgainst(this.newest);
+    if (this.newest && this.tree.size === this.newest.tree_size) void this.checkAgainst(this.newest, hash);
   }
 
   /** Takes in-order records that were waiting for the tree to reach them. */
@@ -141,18 +142,21 @@ export class AuditTree {
     }
   }
 
-  private checkAgainst(checkpoint: Checkpoint): void {
-    if (this.tree.root().toString('hex') === checkpoint.root_hash && this.lastHash === checkpoint.last_hash) return;
+  private async checkAgainst(checkpoint: Checkpoint, lastHash: string): Promise<void> {
+    const root = await this.tree.root(checkpoint.tree_size).catch(() => null);
+    if (root === checkpoint.root_hash && lastHash === checkpoint.last_hash) return;
     this.fault = `the log no longer matches checkpoint ${checkpoint.tree_size}: records it covered were changed or lost`;
     this.options.log(`audit: ${this.fault}; proofs are off until an operator looks`);
   }
 
   private afterGrowth(): void {
-    const since = this.tree.size - (this.newest?.tree_size ?? 0);
+    // Measured from the last checkpoint begun, signed or not yet: one in flight is not asked for twice.
+    const since = this.tree.size - Math.max(this.signingSize, this.newest?.tree_size ?? 0);
     if (since <= 0 || this.catchingUp !== null) return;
+    const lastAt = Math.max(this.signingAt, this.newest?.timestamp ?? 0);
     const byCount = this.options.everyRecords > 0 && since >= this.options.everyRecords;
-    const byTime = this.options.everySeconds > 0 && this.options.now() - (this.newest?.timestamp ?? 0) >= this.options.everySeconds * 1000;
-    if (byCount || byTime) this.checkpoint();
+    const byTime = this.options.everySeconds > 0 && this.options.now() - lastAt >= this.options.everySeconds * 1000;
+    if (byCount || byTime) void this.checkpoint();
   }
 
   /** Idle instances still follow records other instances append, and sign what came. */
@@ -171,8 +175,10 @@ export class AuditTree {
     const size = this.tree.size;
     if (size === 0 || size <= this.signingSize || this.fault) return this.signing;
     this.signingSize = size;
-    const body = { tree_size: size, root_hash: this.tree.root(size).toString('hex'), timestamp: this.options.now(), last_seq: size, last_hash: this.lastHash };
+    const [timestamp, lastHash] = [this.options.now(), this.lastHash];
+    this.signingAt = timestamp;
     this.signing = this.signing.then(async () => {
+      const body = { tree_size: size, root_hash: await this.tree.root(size), timestamp, last_seq: size, last_hash: lastHash };
       const kept = await this.store.add(this.signer.sign(body));
       if (kept.tree_size > (this.newest?.tree_size ?? 0)) this.newest = kept;
     }).catch((error: Error) => {
@@ -206,14 +212,8 @@ export class AuditTree {
     const ready = this.ready(checkpoint.tree_size);
     if (ready) return ready;
     const index = seq - 1;
-    return {
-      seq,
-      leaf_index: index,
-      leaf_hash: this.tree.leaf(index).toString('hex'),
-      tree_size: checkpoint.tree_size,
-      audit_path: this.tree.inclusionProof(index, checkpoint.tree_size).map((hash) => hash.toString('hex')),
-      checkpoint,
-    };
+    const [leaf, path] = await Promise.all([this.tree.leaf(index), this.tree.inclusionProof(index, checkpoint.tree_size)]);
+    return { seq, leaf_index: index, leaf_hash: leaf, tree_size: checkpoint.tree_size, audit_path: path, checkpoint };
   }
 
   async consistency(first: number, second: number): Promise<ConsistencyProof | ProofRefusal> {
@@ -224,7 +224,7 @@ export class AuditTree {
     }
     const ready = this.ready(second);
     if (ready) return ready;
-    return { first, second, proof: this.tree.consistencyProof(first, second).map((hash) => hash.toString('hex')) };
+    return { first, second, proof: await this.tree.consistencyProof(first, second) };
   }
 
   private ready(size: number): ProofRefusal | null {
@@ -254,6 +254,7 @@ export class AuditTree {
     await this.catchingUp;
     if (this.catchingUp === null && !this.fault && this.tree.size > (this.newest?.tree_size ?? 0)) await this.checkpoint();
     await this.signing;
+    await this.tree.close();
     await this.store.close();
   }
 }

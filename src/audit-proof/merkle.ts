@@ -4,24 +4,31 @@
 import * as crypto from 'node:crypto';
 
 const HASH_BYTES = 32;
-const LEAF_PREFIX = Buffer.from([0x00]);
-const NODE_PREFIX = Buffer.from([0x01]);
+const HEX64 = /^[0-9a-fA-F]{64}$/;
 
-function sha256(...parts: Uint8Array[]): Buffer {
-  const hash = crypto.createHash('sha256');
-  for (const part of parts) hash.update(part);
-  return hash.digest();
-}
+// One-shot hashing over a reused input buffer: half the cost of createHash().update().digest() per node.
+const leafInput = Buffer.alloc(1 + HASH_BYTES, 0x00);
+const nodeInput = Buffer.alloc(1 + 2 * HASH_BYTES, 0x01);
+const digest: (bytes: Uint8Array) => Buffer = typeof crypto.hash === 'function'
+  ? (bytes) => crypto.hash('sha256', bytes, 'buffer')
+  : (bytes) => crypto.createHash('sha256').update(bytes).digest();
 
 /** RFC 9162 section 2.1.1: the hash of a leaf whose data is the record's 32 raw hash bytes. */
 export function leafHash(recordHash: string | Uint8Array): Buffer {
-  const bytes = typeof recordHash === 'string' ? Buffer.from(recordHash, 'hex') : recordHash;
-  if (bytes.length !== HASH_BYTES) throw new RangeError('a record hash is 32 bytes (64 hex digits)');
-  return sha256(LEAF_PREFIX, bytes);
+  if (typeof recordHash === 'string') {
+    if (!HEX64.test(recordHash)) throw new RangeError('a record hash is 32 bytes (64 hex digits)');
+    leafInput.write(recordHash, 1, 'hex');
+  } else {
+    if (recordHash.length !== HASH_BYTES) throw new RangeError('a record hash is 32 bytes (64 hex digits)');
+    leafInput.set(recordHash, 1);
+  }
+  return digest(leafInput);
 }
 
 export function nodeHash(left: Uint8Array, right: Uint8Array): Buffer {
-  return sha256(NODE_PREFIX, left, right);
+  nodeInput.set(left, 1);
+  nodeInput.set(right, 1 + HASH_BYTES);
+  return digest(nodeInput);
 }
 
 /** The largest power of two strictly below n (n >= 2), the split point of RFC 9162's MTH. */
@@ -85,7 +92,7 @@ export class MerkleTree {
   /** MTH(D[0:size]); the empty tree's root is SHA-256 of nothing (RFC 9162 section 2.1.1). */
   root(size = this.size): Buffer {
     this.checkSize(size);
-    return size === 0 ? sha256() : Buffer.from(this.subtree(0, size));
+    return size === 0 ? digest(new Uint8Array(0)) : Buffer.from(this.subtree(0, size));
   }
 
   /** RFC 9162 section 2.1.3.1 PATH(index, D[0:size]), leaf upward. */

@@ -1,7 +1,10 @@
 // What a verifier does against a service it does not trust: prove one record is in a signed tree, or
 // extend a checkpoint it trusts by the records after it (ARCHITECTURE.md "Checkpoints and proofs").
+import { Agent as HttpAgent, get as httpGet, type IncomingMessage } from 'node:http';
+import { get as httpsGet } from 'node:https';
 import { PATHS } from '../catalogue/published-facts.js';
-import { sha256Hex } from '../audit/sha256.js';
+import { opensslSha256Digest } from '../audit/sha256.js';
+import { HASH_OK, LINK_OK, SHAPE_OK, scanChunk } from '../audit-verify/chunk-scan.js';
 import { checkCheckpoint, type Checkpoint, type PublishedKey } from './checkpoint.js';
 import { leafHash } from './merkle.js';
 import { TreeFrontier, checkConsistency, checkInclusion } from './proof-check.js';
@@ -49,33 +52,73 @@ function signedCheckpoint(value: unknown, key: PublishedKey, what: string): Chec
   return value as Checkpoint;
 }
 
-/** Stored lines from `from` to `to`, each checked against its own hash and (unless `previousHash` is null) linked to the one before. */
+/**
+ * Stored lines from `from` to `to` as they arrive, in runs of whole lines, a page of the export at
+ * a time. node:http rather than fetch: it hands over an 8 MB page in half the time, and the lines
+ * are checked while the rest of the page is still on the wire.
+ */
+async function* exportedLines(base: string, from: number, to: number): AsyncGenerator<Buffer> {
+  for (let next = from; next <= to;) {
+    const limit = Math.min(10_000, to - next + 1);
+    const url = new URL(`${PATHS.auditExport}?from_seq=${next}&limit=${limit}`, base);
+    const response = await new Promise<IncomingMessage>((resolve, reject) => {
+      (url.protocol === 'https:' ? httpsGet : httpGet)(url, { agent: url.protocol === 'https:' ? undefined : keepAlive }, resolve).on('error', reject);
+    });
+    if (response.statusCode !== 200) {
+      response.resume();
+      throw new Error(`GET ${PATHS.auditExport} answered ${response.statusCode}`);
+    }
+    let rest: Buffer = Buffer.alloc(0);
+    let lines = 0;
+    for await (const chunk of response as AsyncIterable<Buffer>) {
+      const joined = rest.length > 0 ? Buffer.concat([rest, chunk]) : chunk;
+      const cut = joined.lastIndexOf(0x0a) + 1;
+      rest = joined.subarray(cut);
+      if (cut === 0) continue;
+      const whole = joined.subarray(0, cut);
+      lines += countLines(whole);
+      yield whole;
+    }
+    if (rest.length > 0) {
+      lines++;
+      yield rest;
+    }
+    if (lines === 0) refuse(`record ${next} is missing from the export`);
+    next += lines;
+  }
+}
+
+const keepAlive = new HttpAgent({ keepAlive: true });
+
+function countLines(bytes: Buffer): number {
+  let count = 0;
+  for (let at = bytes.indexOf(0x0a); at !== -1; at = bytes.indexOf(0x0a, at + 1)) count++;
+  return count;
+}
+
+/**
+ * Records `from` to `to`, each re-hashed as stored and (unless `previousHash` is null) linked to the
+ * one before, by the same byte scan the chain verification uses (src/audit-verify/chunk-scan.ts);
+ * yields each record's hash.
+ */
 async function* checkedLines(base: string, from: number, to: number, previousHash: string | null): AsyncGenerator<string> {
   let expected = from;
   let previous = previousHash;
-  while (expected <= to) {
-    const limit = Math.min(10_000, to - expected + 1);
-    const response = await fetch(new URL(`${PATHS.auditExport}?from_seq=${expected}&limit=${limit}`, base));
-    if (response.status !== 200) throw new Error(`GET ${PATHS.auditExport} answered ${response.status}`);
-    const lines = (await response.text()).split('\n').filter((line) => line !== '');
-    if (lines.length === 0) refuse(`record ${expected} is missing from the export`);
-    for (const line of lines) {
-      const hash = line.slice(0, 64);
-      const body = line.slice(65);
-      if (sha256Hex(body) !== hash) refuse(`record ${expected}: its bytes do not hash to its stored hash`);
-      let record: { seq?: unknown; prev_hash?: unknown };
-      try {
-        record = JSON.parse(body) as typeof record;
-      } catch {
-        return refuse(`record ${expected} is not JSON`);
-      }
-      if (record.seq !== expected) refuse(`record ${expected}: the export gave seq ${String(record.seq)}`);
-      if (previous !== null && record.prev_hash !== previous) refuse(`record ${expected}: prev_hash does not name the record before it`);
+  for await (const bytes of exportedLines(base, from, to)) {
+    const scan = scanChunk(bytes, 'prev_hash', opensslSha256Digest);
+    for (let i = 0; i < scan.count; i++, expected++) {
+      if (expected > to) refuse(`the export gave records past ${to}`);
+      const flags = scan.flags[i];
+      if (!(flags & SHAPE_OK) || scan.seqs[i] !== expected) refuse(`record ${expected}: the export gave a line that is not record ${expected}`);
+      if (!(flags & HASH_OK)) refuse(`record ${expected}: its bytes do not hash to its stored hash`);
+      const linked = i === 0 ? previous === null || scan.firstLink === previous : (flags & LINK_OK) !== 0;
+      if (!linked) refuse(`record ${expected}: prev_hash does not name the record before it`);
+      const hash = bytes.toString('latin1', scan.starts[i], scan.starts[i] + 64);
       previous = hash;
       yield hash;
-      if (++expected > to) return;
     }
   }
+  if (expected <= to) refuse(`record ${expected} is missing from the export`);
 }
 
 /** `audit:verify --prove SEQ`: the record's bytes, its leaf, its path and the signed checkpoint, all checked here. */

@@ -1,0 +1,177 @@
+// The proof side of `npm run bench:verify`: the Merkle tree over a 1M-record log, proof generation,
+// incremental verification through a running service, and the append path with checkpoints on and off.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Checkpoint } from '../src/audit-proof/checkpoint.js';
+import { MerkleTree } from '../src/audit-proof/merkle.js';
+import { extendCheckpoint } from '../src/audit-proof/remote-check.js';
+import { freePort, runLoad, spawnNode, stop } from './harness.js';
+import { tradeBody } from './trade-body.js';
+
+const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+const SAMPLE_REGISTRY = here('../../registry/sample-registry.json');
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
+}
+
+/** Every record hash of the log at `path`, in order, read from the line prefixes. */
+async function recordHashes(path: string): Promise<Buffer[]> {
+  const fh = await open(path, 'r');
+  try {
+    const bytes = await fh.readFile();
+    const hashes: Buffer[] = [];
+    for (let start = 0; start < bytes.length;) {
+      hashes.push(Buffer.from(bytes.toString('latin1', start, start + 64), 'hex'));
+      start = bytes.indexOf(0x0a, start) + 1;
+    }
+    return hashes;
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Tree build rate, and inclusion and consistency proof generation times at the full size. */
+export async function treeFigures(logPath: string, proofs = 10_000): Promise<string[]> {
+  const hashes = await recordHashes(logPath);
+  const tree = new MerkleTree();
+  let began = performance.now();
+  for (const hash of hashes) tree.appendRecordHash(hash);
+  const buildMs = performance.now() - began;
+  const size = tree.size;
+  began = performance.now();
+  tree.root(size);
+  const rootMs = performance.now() - began;
+  const times = (make: (i: number) => unknown) => {
+    const spent: number[] = [];
+    for (let i = 0; i < proofs; i++) {
+      const start = performance.now();
+      make(i);
+      spent.push(performance.now() - start);
+    }
+    return spent.sort((a, b) => a - b);
+  };
+  // Spread over the whole tree and over earlier checkpoint sizes, as auditors would ask.
+  const inclusion = times((i) => {
+    const treeSize = size - (i % 1000);
+    return tree.inclusionProof((i * 7919) % treeSize, treeSize);
+  });
+  const consistency = times((i) => tree.consistencyProof(1 + ((i * 104_729) % (size - 1)), size));
+  const row = (label: string, spent: number[]) =>
+    `  ${label.padEnd(38)} p50 ${(percentile(spent, 0.5) * 1000).toFixed(1)} us, p99 ${(percentile(spent, 0.99) * 1000).toFixed(1)} us, max ${(spent[spent.length - 1] * 1000).toFixed(1)} us`;
+  return [
+    `Merkle tree over ${fmt(size)} records (RFC 9162 leaves and nodes)`,
+    `  built in ${buildMs.toFixed(0)} ms: ${(buildMs * 1000 / size).toFixed(2)} us per append; root ${rootMs.toFixed(2)} ms`,
+    row(`inclusion proof (${fmt(proofs)} proofs)`, inclusion),
+    row(`consistency proof (${fmt(proofs)} proofs)`, consistency),
+  ];
+}
+
+/**
+ * A service over `dataDir` (its audit/audit.log already holding `records` records): waits for the
+ * checkpoint at `records`, appends `added` more over HTTP, waits for the next checkpoint, then times
+ * `audit:verify --since`'s work (extendCheckpoint) from the first to the second, end to end over HTTP.
+ */
+export async function incrementalFigures(dataDir: string, records: number, added: number): Promise<string[]> {
+  const port = await freePort();
+  const env = {
+    PORT: String(port), DATA_DIR: dataDir, REGISTRY_FILE: SAMPLE_REGISTRY, RATE_LIMITS: 'off', AUDIT_FSYNC: 'off', REQUEST_LOG: 'off',
+    AUDIT_CHECKPOINT_RECORDS: String(added), AUDIT_CHECKPOINT_SECONDS: '0',
+  };
+  let began = performance.now();
+  // A process of its own, as a verifier would meet it: the service's work is not on this event loop.
+  const service = await spawnNode(here('../src/main.js'), [], env, /listening on/, ['--max-semi-space-size=32'], 300_000);
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    const startMs = performance.now() - began;
+    began = performance.now();
+    const trusted = await checkpointAtLeast(base, records);
+    const catchUpMs = performance.now() - began;
+    await appendOverHttp(base, added);
+    await checkpointAtLeast(base, records + added);
+    const spent: number[] = [];
+    let checked = 0;
+    for (let round = 0; round < 5; round++) {
+      const start = performance.now();
+      const extended = await extendCheckpoint(base, trusted);
+      spent.push(performance.now() - start);
+      checked = extended.records;
+    }
+    spent.sort((a, b) => a - b);
+    return [
+      `Incremental verification through the service (${fmt(records)} records, then ${fmt(added)} more)`,
+      `  service start ${startMs.toFixed(0)} ms; proof tree read back from the log in ${catchUpMs.toFixed(0)} ms`,
+      `  audit:verify --since checkpoint ${fmt(trusted.tree_size)}: ${fmt(checked)} records checked, ` +
+        `best ${spent[0].toFixed(1)} ms, median ${spent[2].toFixed(1)} ms, worst ${spent[4].toFixed(1)} ms of 5 (target: under 50 ms)`,
+    ];
+  } finally {
+    await stop(service);
+  }
+}
+
+async function checkpointAtLeast(base: string, size: number): Promise<Checkpoint> {
+  for (let attempt = 0; attempt < 6000; attempt++) {
+    const answer = await fetch(`${base}/api/v1/audit/checkpoint`);
+    const body = await answer.json() as Checkpoint;
+    if (answer.status === 200 && body.tree_size >= size) return body;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`no checkpoint of ${size} records within 2 minutes`);
+}
+
+async function appendOverHttp(base: string, count: number): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const n = next++;
+      const answer = await fetch(`${base}/api/v1/analyze/free`, {
+        method: 'POST', headers: { 'content-type': 'application/json' }, body: tradeBody(n),
+      });
+      await answer.arrayBuffer();
+      if (answer.status !== 200) throw new Error(`analyze/free answered ${answer.status}`);
+    }
+  };
+  await Promise.all(Array.from({ length: 64 }, worker));
+}
+
+/**
+ * REST throughput with checkpoints at their defaults against the same service with them off,
+ * interleaved runs on two processes, so a slow spell hits both alike.
+ */
+export async function appendPathFigures(rounds = 3, seconds = 5): Promise<string[]> {
+  const dirs = [mkdtempSync(join(tmpdir(), 'bench-on-')), mkdtempSync(join(tmpdir(), 'bench-off-'))];
+  const ports = [await freePort(), await freePort()];
+  const env = (i: number, off: boolean) => ({
+    PORT: String(ports[i]), DATA_DIR: dirs[i], RATE_LIMITS: 'off', REGISTRY_FILE: SAMPLE_REGISTRY,
+    ...(off ? { AUDIT_CHECKPOINT_RECORDS: '0', AUDIT_CHECKPOINT_SECONDS: '0' } : {}),
+  });
+  const services = [
+    await spawnNode(here('../src/main.js'), [], env(0, false), /listening on/, ['--max-semi-space-size=32']),
+    await spawnNode(here('../src/main.js'), [], env(1, true), /listening on/, ['--max-semi-space-size=32']),
+  ];
+  try {
+    const url = (i: number) => `http://127.0.0.1:${ports[i]}/api/v1/analyze/free`;
+    for (const i of [0, 1]) await runLoad({ label: 'warm-up', url: url(i), connections: 64, seconds: 2, body: tradeBody });
+    const rates: number[][] = [[], []];
+    for (let round = 0; round < rounds; round++) {
+      for (const i of round % 2 ? [1, 0] : [0, 1]) {
+        rates[i].push((await runLoad({ label: String(i), url: url(i), connections: 64, seconds, body: tradeBody })).requestsPerSecond);
+      }
+    }
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+    const [on, off] = rates.map(median);
+    return [
+      `The append path: analyze/free, ${rounds} interleaved ${seconds} s runs each (autocannon, 64 connections)`,
+      `  checkpoints on (defaults):  ${rates[0].map(fmt).join(', ')} req/s, median ${fmt(on)}`,
+      `  checkpoints off:            ${rates[1].map(fmt).join(', ')} req/s, median ${fmt(off)}`,
+      `  ratio on / off: ${(on / off).toFixed(3)} (target 0.98 or more)`,
+    ];
+  } finally {
+    await Promise.all(services.map(stop));
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,6 +1,7 @@
 // Renders the risk methodology document from the live catalogue, tiers and limits, so it cannot drift.
 import { REHASH_EXAMPLE } from './rehash-example.js';
 import { chainFactsSection } from './chain-facts-section.js';
+import { counterfactualsSection } from './counterfactuals-section.js';
 import { paymentSection } from './payment-section.js';
 import { ERRORS } from '../catalogue/errors.js';
 import type { Config } from '../config.js';
@@ -25,6 +26,7 @@ export function renderMethodology(config: Readonly<Config>): string {
     reasonSection(),
     errorSection(),
     decisionsSection(config),
+    counterfactualsSection(),
     paymentSection(),
     chainFactsSection(),
     auditSection(),

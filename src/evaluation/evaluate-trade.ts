@@ -1,5 +1,4 @@
 // The evaluation pipeline: rate window -> gather facts -> score in the pool -> audit -> verdict.
-import { walletWindowKey } from '../store/keys.js';
 import type { AuditLog, AuditPayment, AuditRecord } from '../audit/audit-log.js';
 import type { RateLimits } from '../config.js';
 import type { RiskResult, Tier, TradeInput } from '../risk/types.js';
@@ -11,6 +10,7 @@ import { describeFailure, failureOf, INTERNAL_ERROR, logFailure, type Failure, t
 import type { StoreState } from '../store/store-state.js';
 import { gatherFacts, type FactSources } from './gather-facts.js';
 import type { ScoreBatcher } from './score-batcher.js';
+import { countEvaluation } from './wallet-window.js';
 
 export type Channel = 'rest' | 'free' | 'demo' | 'mcp' | 'x402';
 
@@ -79,7 +79,7 @@ export async function evaluateTrade(deps: EvaluationDeps, request: EvaluationReq
       return { kind: 'limited', retryAfterMs: window.retryAfterMs, limit: windowLimit, windowMs: deps.limits.windowMs };
     }
     step = 'fact gathering';
-    const facts = { windowCount: window.count, windowLimit, windowSeconds: deps.limits.windowMs / 1000, nowMs: deps.now() };
+    const facts = { windowCount: window.count, windowLimit, windowSeconds: deps.limits.windowMs / 1000, nowMs: deps.now(), windowHitsMs: window.hitsMs };
     const input = await gatherFacts(deps, request.trade, tierPolicy(request.tier), facts, request.entitledTier);
     step = 'scoring';
     const result = await deps.scorer.score(input);
@@ -113,11 +113,6 @@ export async function evaluateTrade(deps: EvaluationDeps, request: EvaluationReq
   }
 }
 
-async function countEvaluation(deps: EvaluationDeps, wallet: string, limit: number) {
-  if (!deps.limits.enabled) return { allowed: true, count: 0, retryAfterMs: 0 };
-  return deps.store.hitWindow(walletWindowKey(wallet), deps.limits.windowMs, limit, deps.now());
-}
-
 function toVerdict(
   request: EvaluationRequest,
   result: RiskResult,
@@ -144,6 +139,7 @@ function toVerdict(
     daily_pnl_usd: dailyPnlUsd,
     audit_hash: record.hash,
     audit_seq: record.seq,
+    ...result.counterfactuals,
   };
 }
 

@@ -21,6 +21,8 @@ export interface WindowFacts {
   windowLimit: number;
   windowSeconds: number;
   nowMs: number;
+  /** The window's hits when it is near its limit (wallet-window.ts). */
+  windowHitsMs?: number[];
 }
 
 /** Store keys other capabilities write: token-safety danger flags and latest results, wallet policies. */
@@ -50,7 +52,13 @@ export async function gatherFacts(
     registryByAddress: toFact(byAddress),
     price,
     safety: safetyFact(danger, latest),
-    wallet: { windowCount: window.windowCount, windowLimit: window.windowLimit, windowSeconds: window.windowSeconds, dailyPnlUsd },
+    wallet: {
+      windowCount: window.windowCount,
+      windowLimit: window.windowLimit,
+      windowSeconds: window.windowSeconds,
+      dailyPnlUsd,
+      ...(window.windowHitsMs ? { windowHitsMs: window.windowHitsMs } : {}),
+    },
     blockedAssets: parseBlocked(blocked),
     nowMs: window.nowMs,
   };

@@ -3,7 +3,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { CHANNEL_TIERS, PAYMENT, tierLabel } from '../catalogue/published-facts.js';
 import { Address, TokenDelta } from '../schemas/common.js';
 import { PaymentChallenge, PaymentReceipt } from '../schemas/resources.js';
-import { McpTradeRequest } from '../schemas/trade.js';
+import { counterfactualFields, McpTradeRequest } from '../schemas/trade.js';
 
 export interface ToolDefinition {
   name: string;
@@ -33,6 +33,7 @@ const VerdictOutput = Type.Object({
   request_id: Type.Union([Type.String(), Type.Null()]),
   audit_hash: Type.Union([Type.String(), Type.Null()]),
   audit_seq: Type.Union([Type.Integer(), Type.Null()]),
+  ...counterfactualFields,
 });
 
 const PaidTradeInput = Type.Object(

@@ -49,6 +49,11 @@ export interface WalletFact {
   windowSeconds: number;
   /** Mark-to-market change of registry holdings since the first snapshot of the UTC day. */
   dailyPnlUsd: number;
+  /**
+   * Times (epoch ms, ascending) of the hits inside the window, this one included; read only when
+   * the window weighs in, absent otherwise (ARCHITECTURE.md "Counterfactuals").
+   */
+  windowHitsMs?: number[];
 }
 
 export interface TierPolicy {
@@ -99,4 +104,20 @@ export interface RiskResult {
   categories: CategoryScores;
   /** Code of the first hard override that forced deny, or null. */
   override: string | null;
+  /** What would turn a `warn` or `deny` into `allow`; set by the scoring threads (counterfactuals.ts). */
+  counterfactuals?: Counterfactuals;
+}
+
+export interface TierNeeded {
+  tier: Tier;
+  /** Service-token holdings that grant the tier (spec "Tiers"). */
+  min_tokens: number;
+}
+
+/** Each field is present only when the engine computed it exactly from the same facts. */
+export interface Counterfactuals {
+  max_allowed_amount?: number | null;
+  retry_after_seconds?: number;
+  next_market_open?: number;
+  tier_needed?: TierNeeded;
 }

@@ -32,7 +32,7 @@ function inputOut(input: RiskInput): unknown[] {
     price.usd, price.source, price.stale, price.deviationBps,
     safety.severity, safety.flaggedDanger, safety.riskFactors,
     wallet.windowCount, wallet.windowLimit, wallet.dailyPnlUsd, wallet.windowSeconds,
-    input.blockedAssets, input.nowMs, input.entitledTier,
+    input.blockedAssets, input.nowMs, input.entitledTier, wallet.windowHitsMs ?? null,
   ];
 }
 
@@ -50,7 +50,7 @@ function inputIn(w: any[]): RiskInput {
     registryByAddress: w[13] === SAME_AS_SYMBOL ? bySymbol : registryIn(w[13]),
     price: { usd: w[14], source: w[15], stale: w[16], deviationBps: w[17] },
     safety: { severity: w[18], flaggedDanger: w[19], riskFactors: w[20] },
-    wallet: { windowCount: w[21], windowLimit: w[22], dailyPnlUsd: w[23], windowSeconds: w[24] },
+    wallet: { windowCount: w[21], windowLimit: w[22], dailyPnlUsd: w[23], windowSeconds: w[24], ...(w[28] ? { windowHitsMs: w[28] } : {}) },
     blockedAssets: w[25],
     nowMs: w[26],
   };
@@ -60,7 +60,7 @@ function resultOut(result: RiskResult): unknown[] {
   const c = result.categories;
   return [
     result.decision, result.risk_score, result.reasons, result.calculated_notional_usd,
-    c.registry, c.contract, c.price, c.wallet, c.trade, result.override,
+    c.registry, c.contract, c.price, c.wallet, c.trade, result.override, result.counterfactuals ?? null,
   ];
 }
 
@@ -69,6 +69,7 @@ function resultIn(w: any[]): RiskResult {
     decision: w[0], risk_score: w[1], reasons: w[2], calculated_notional_usd: w[3],
     categories: { registry: w[4], contract: w[5], price: w[6], wallet: w[7], trade: w[8] },
     override: w[9],
+    ...(w[10] ? { counterfactuals: w[10] } : {}),
   };
 }
 

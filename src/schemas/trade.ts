@@ -39,6 +39,26 @@ export const McpTradeRequest = Type.Object(
 );
 export type McpTradeRequest = Static<typeof McpTradeRequest>;
 
+/**
+ * What would turn a `warn` or `deny` into `allow`, each present only when the engine computed it
+ * exactly from the same facts; never on an `error` (methodology "Counterfactuals").
+ */
+export const counterfactualFields = {
+  max_allowed_amount: Type.Optional(
+    Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()], {
+      description: 'Largest `amount` (token units, on the asset\'s base-unit grid) the same request with the same facts would `allow` at this tier, as the JSON number the service reads; null when no amount would',
+    }),
+  ),
+  retry_after_seconds: Type.Optional(Type.Integer({ minimum: 1, description: 'The per-wallet window weighed in: seconds until it no longer does' })),
+  next_market_open: Type.Optional(Type.Integer({ description: 'Market hours weighed in: Unix time (s) of the next NYSE regular-session open' })),
+  tier_needed: Type.Optional(
+    Type.Object(
+      { tier: Tier, min_tokens: Type.Number({ description: 'Service-token holdings that grant the tier' }) },
+      { additionalProperties: false, description: 'The lowest higher tier whose ceiling would allow the same request' },
+    ),
+  ),
+};
+
 export const Verdict = Type.Object(
   {
     decision: Decision,
@@ -55,6 +75,7 @@ export const Verdict = Type.Object(
     daily_pnl_usd: Type.Number({ default: 0 }),
     audit_hash: Type.Union([Type.String(), Type.Null()]),
     audit_seq: Type.Union([Type.Integer(), Type.Null()]),
+    ...counterfactualFields,
     error: Type.Optional(Type.String()),
   },
   { $id: 'Verdict' },

@@ -45,5 +45,7 @@ export interface CacheStore {
   hitWindow(key: string, windowMs: number, limit: number, nowMs: number): Promise<WindowHit>;
   /** Hits currently inside the window, without recording one. */
   countWindow(key: string, windowMs: number, nowMs: number): Promise<number>;
+  /** Times (ms, ascending) of the hits inside (nowMs - windowMs, +inf), without recording one. */
+  windowHits(key: string, windowMs: number, nowMs: number): Promise<number[]>;
   close(): Promise<void>;
 }

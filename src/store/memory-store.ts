@@ -145,6 +145,12 @@ export class MemoryStore implements CacheStore {
     return window.hits.length - firstInside(window.hits, nowMs - windowMs);
   }
 
+  async windowHits(key: string, windowMs: number, nowMs: number): Promise<number[]> {
+    const window = this.liveWindow(key, this.now());
+    if (!window) return [];
+    return window.hits.slice(firstInside(window.hits, nowMs - windowMs));
+  }
+
   async close(): Promise<void> {
     clearInterval(this.sweepTimer);
     this.sweepTimer = undefined;

@@ -196,6 +196,13 @@ export class RedisStore implements CacheStore {
     return this.redis.zcount(this.prefix + key, `(${nowMs - windowMs}`, '+inf');
   }
 
+  async windowHits(key: string, windowMs: number, nowMs: number): Promise<number[]> {
+    const flat = await this.redis.zrangebyscore(this.prefix + key, `(${nowMs - windowMs}`, '+inf', 'WITHSCORES');
+    const hits: number[] = [];
+    for (let index = 1; index < flat.length; index += 2) hits.push(Number(flat[index]));
+    return hits;
+  }
+
   async close(): Promise<void> {
     if (this.redis.status === 'ready') {
       try {

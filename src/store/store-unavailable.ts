@@ -63,6 +63,10 @@ export class GuardedStore implements CacheStore {
     return guard('countWindow', this.inner.countWindow(key, windowMs, nowMs));
   }
 
+  windowHits(key: string, windowMs: number, nowMs: number): Promise<number[]> {
+    return guard('windowHits', this.inner.windowHits(key, windowMs, nowMs));
+  }
+
   close(): Promise<void> {
     return this.inner.close();
   }

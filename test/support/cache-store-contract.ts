@@ -217,6 +217,16 @@ function windowCases(ctx: StoreRef): void {
     assert.deepEqual(await store.hitWindow(key, WINDOW_MS, 3, T0 + 3 * WINDOW_MS), { allowed: true, count: 1, retryAfterMs: 0 });
   });
 
+  it('windowHits lists the hits inside the window, oldest first, without recording one', async () => {
+    const store = use(ctx);
+    const key = freshKey('hits');
+    for (const at of [T0, T0 + 5, T0 + 9]) await store.hitWindow(key, WINDOW_MS, 5, at);
+    assert.deepEqual(await store.windowHits(key, WINDOW_MS, T0 + 9), [T0, T0 + 5, T0 + 9]);
+    assert.deepEqual(await store.windowHits(key, WINDOW_MS, T0 + WINDOW_MS + 5), [T0 + 9]);
+    assert.deepEqual(await store.windowHits(freshKey('none'), WINDOW_MS, T0), []);
+    assert.equal(await store.countWindow(key, WINDOW_MS, T0 + 9), 3);
+  });
+
   it('refusals report retryAfterMs within (0, windowMs]', async () => {
     const store = use(ctx);
     const key = freshKey('retry');

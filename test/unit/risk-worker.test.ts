@@ -1,11 +1,11 @@
-// The Piscina scoring worker, run in a real pool, returns exactly what the in-thread engine returns.
+// The Piscina scoring worker, run in a real pool, returns exactly what the in-thread engine returns, counterfactuals included.
 // Batches cross the thread boundary in the compact form of risk/wire.ts, so this also shows
 // that nothing the engine reads or writes is lost in that encoding.
 import { deepStrictEqual } from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { Piscina } from 'piscina';
-import { evaluateRisk } from '../../src/risk/evaluate-risk.js';
+import { scoreTrade } from '../../src/risk/counterfactuals.js';
 import { decodeResults, encodeInputs } from '../../src/risk/wire.js';
 import { riskInput } from './risk-arbitraries.js';
 import { makeInput } from './risk-fixtures.js';
@@ -26,7 +26,7 @@ describe('workers/score.js through Piscina', () => {
     const inputs = [makeInput(), ...fc.sample(riskInput, { numRuns: 256, seed: 4663 })];
     const batches = [inputs.slice(0, 64), inputs.slice(64, 128), inputs.slice(128, 192), inputs.slice(192)];
     const results = await Promise.all(batches.map(async (batch) => decodeResults(await pool.run(encodeInputs(batch)))));
-    deepStrictEqual(results.flat(), inputs.map((input) => evaluateRisk(input)));
+    deepStrictEqual(results.flat(), inputs.map((input) => scoreTrade(input)));
   });
 
   it('an empty batch gives an empty result', async () => {

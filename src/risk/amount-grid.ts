@@ -1,0 +1,71 @@
+// Token amounts on an asset's base-unit grid (10^-decimals), in exact bigint arithmetic.
+
+/** JSON numbers are IEEE doubles; a quantity is at most 10^30 token units (ARCHITECTURE.md "Hostile input"). */
+const MAX_TOKEN_UNITS = 10n ** 30n;
+const NUMBER_TEXT = /^(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?$/;
+
+/** Grid points of the largest accepted quantity at `decimals`. */
+export function maxGridUnits(decimals: number): bigint {
+  return MAX_TOKEN_UNITS * 10n ** BigInt(decimals);
+}
+
+/** The JSON number a caller sends for `units` base units: the double nearest the exact decimal. */
+export function unitsToAmount(units: bigint, decimals: number): number {
+  if (decimals === 0) return Number(units);
+  const scale = 10n ** BigInt(decimals);
+  const fraction = (units % scale).toString().padStart(decimals, '0');
+  return Number(`${units / scale}.${fraction}`);
+}
+
+/**
+ * The smallest grid point whose amount is at least `amount`: the ceiling of the shortest decimal
+ * that reads back as `amount`, so `unitsToAmount(result) >= amount`. Null for a non-positive or
+ * non-finite amount.
+ */
+export function unitsAtLeast(amount: number, decimals: number): bigint | null {
+  if (!Number.isFinite(amount) || amount <= 0) return null;
+  const match = NUMBER_TEXT.exec(String(amount));
+  if (match === null) return null;
+  const fraction = match[2] ?? '';
+  const digits = BigInt(match[1]! + fraction);
+  const shift = Number(match[3] ?? 0) - fraction.length + decimals;
+  if (shift >= 0) return digits * 10n ** BigInt(shift);
+  const divisor = 10n ** BigInt(-shift);
+  return (digits + divisor - 1n) / divisor;
+}
+
+/**
+ * The last grid point from `units` up that still reads as the same JSON number: a double cannot tell
+ * 18-decimal amounts apart below its precision, so the next amount the service reads as larger is
+ * one base unit above this one.
+ */
+export function lastUnitsReadAs(units: bigint, decimals: number): bigint {
+  const amount = unitsToAmount(units, decimals);
+  let step = 1n;
+  while (unitsToAmount(units + step, decimals) === amount) step *= 2n;
+  let low = units;
+  let high = units + step;
+  while (high - low > 1n) {
+    const middle = (low + high) / 2n;
+    if (unitsToAmount(middle, decimals) === amount) low = middle;
+    else high = middle;
+  }
+  return low;
+}
+
+/**
+ * The largest grid point in [1, above) that `allows`, or null when 1 does not. `allows(above)` is
+ * false and the predicate is monotone (allowed amounts form a prefix), so bisection finds the
+ * boundary; each answer is the engine's own verdict, never an estimate.
+ */
+export function largestAllowed(allows: (units: bigint) => boolean, above: bigint): bigint | null {
+  if (above <= 1n || !allows(1n)) return null;
+  let low = 1n;
+  let high = above;
+  while (high - low > 1n) {
+    const middle = (low + high) / 2n;
+    if (allows(middle)) low = middle;
+    else high = middle;
+  }
+  return low;
+}

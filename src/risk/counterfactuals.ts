@@ -1,0 +1,91 @@
+// What would go right: for a verdict that is not `allow`, the amount, tier, time or window that would make it one.
+import { largestAllowed, maxGridUnits, unitsAtLeast, unitsToAmount } from './amount-grid.js';
+import { evaluateRisk } from './evaluate-risk.js';
+import { marketSession } from './market-hours.js';
+import { nextMarketOpen } from './next-market-open.js';
+import { TIER_THRESHOLDS, tierPolicy } from './tiers.js';
+import type { Counterfactuals, RiskInput, RiskResult, TierNeeded } from './types.js';
+import { THRESHOLDS } from './weights.js';
+
+/** The engine's verdict with its counterfactuals: what the scoring threads run per trade. */
+export function scoreTrade(input: RiskInput): RiskResult {
+  const result = evaluateRisk(input);
+  result.counterfactuals = counterfactuals(input, result);
+  return result;
+}
+
+const allows = (input: RiskInput): boolean => evaluateRisk(input).decision === 'allow';
+
+/**
+ * ARCHITECTURE.md "Counterfactuals". Only for `warn` and `deny`: an `allow` needs nothing changed.
+ * Deterministic like the engine: identical inputs give identical fields.
+ */
+export function counterfactuals(input: RiskInput, result: RiskResult): Counterfactuals {
+  if (result.decision === 'allow') return {};
+  const out: Counterfactuals = {};
+  const amount = maxAllowedAmount(input);
+  if (amount !== undefined) out.max_allowed_amount = amount;
+  const tier = tierNeeded(input);
+  if (tier !== undefined) out.tier_needed = tier;
+  const retry = windowRetrySeconds(input);
+  if (retry !== undefined) out.retry_after_seconds = retry;
+  if (marketSession(input.nowMs).reason !== null) {
+    const open = nextMarketOpen(input.nowMs);
+    if (open !== null) out.next_market_open = open;
+  }
+  return out;
+}
+
+/**
+ * The largest amount on the asset's base-unit grid that the same request with the same facts
+ * would `allow` at this tier, as the JSON number the service reads; null when no amount would.
+ * Every grid point tried is scored by the engine itself. Undefined (left out) without the
+ * asset's decimals, or if the engine allowed an amount at or above the one refused, which would
+ * break the monotonicity the bisection relies on.
+ */
+export function maxAllowedAmount(input: RiskInput): number | null | undefined {
+  const decimals = input.registryBySymbol?.decimals ?? input.registryByAddress?.decimals;
+  if (decimals === undefined) return undefined;
+  const ceiling = maxGridUnits(decimals);
+  const requested = unitsAtLeast(input.trade.amount, decimals);
+  const above = requested === null || requested > ceiling ? ceiling + 1n : requested;
+  const allowsUnits = (units: bigint): boolean =>
+    units <= ceiling && allows({ ...input, trade: { ...input.trade, amount: unitsToAmount(units, decimals) } });
+  if (allowsUnits(above)) return undefined;
+  const units = largestAllowed(allowsUnits, above);
+  return units === null ? null : unitsToAmount(units, decimals);
+}
+
+/**
+ * The lowest tier above the wallet's entitlement (and not below the tier evaluated) at which the
+ * same request with the same facts is `allow`, with the holdings that grant it.
+ */
+export function tierNeeded(input: RiskInput): TierNeeded | undefined {
+  const from = Math.max(input.policy.tier, input.entitledTier + 1);
+  for (const threshold of [...TIER_THRESHOLDS].reverse()) {
+    if (threshold.tier < from) continue;
+    const higher = { ...input, policy: tierPolicy(threshold.tier), entitledTier: threshold.tier };
+    if (allows(higher)) return { tier: threshold.tier, min_tokens: threshold.minTokens };
+  }
+  return undefined;
+}
+
+/**
+ * When the per-wallet window weighed in (RATE_WINDOW_NEAR_LIMIT), the whole seconds until a next
+ * evaluation would no longer be near the limit: enough of the window's oldest hits
+ * (`windowHitsMs`, this one included) must age out of (t - window, t]. Undefined when the window
+ * did not weigh in, its hits are unknown, or no count would clear it (a limit of 1).
+ */
+export function windowRetrySeconds(input: RiskInput): number | undefined {
+  const { windowCount, windowLimit, windowSeconds, windowHitsMs } = input.wallet;
+  const near = THRESHOLDS.windowShare * windowLimit;
+  if (windowCount <= 0 || windowCount < near || windowHitsMs === undefined || windowHitsMs.length === 0) return undefined;
+  // A hit at h leaves the window (t - window, t] at t = h + window (the stores' rule).
+  // A next evaluation counts itself: with `kept` earlier hits still inside, it scores clear when kept + 1 < near.
+  const kept = Math.ceil(near) - 2;
+  if (kept < 0) return undefined;
+  const mustLeave = windowHitsMs.length - kept;
+  if (mustLeave <= 0) return undefined;
+  const clearsAtMs = windowHitsMs[mustLeave - 1]! + windowSeconds * 1000;
+  return Math.max(1, Math.ceil((clearsAtMs - input.nowMs) / 1000));
+}

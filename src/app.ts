@@ -35,6 +35,9 @@ import { statusRoutes, type StatusSources } from './api/status.js';
 import { guardStoreRoutes } from './api/store-guard.js';
 import { chainHealth } from './assembly/chain-status.js';
 import { rootRoutes } from './api/root.js';
+import { permitSignerDocument, permitSignerRoutes, type PublishedPermits } from './api/permit-signer.js';
+import { loadPermitSigner } from './permits/signer-key.js';
+import { permitsFor } from './permits/permit-setup.js';
 import { AuditVerifier, type VerifiableAuditLog } from './audit-verify/audit-verifier.js';
 import { FileAuditLog } from './audit-file/file-audit-log.js';
 import { RedisAuditLog } from './audit-redis/redis-audit-log.js';
@@ -95,7 +98,9 @@ export async function startService(config: Readonly<Config>, log: Logger, overri
   const closers = new Closers();
   await mkdir(config.dataDir, { recursive: true });
   try {
-    const chain = closers.add(await attachChain(config, log), (c) => c.close());
+    const permitSigner = await loadPermitSigner(config.permits.signerKey, config.dataDir);
+    const chain = closers.add(await attachChain(config, log, permitSigner.address), (c) => c.close());
+    const permits = permitsFor(config, chain, permitSigner);
     const store = closers.add(await openStore(config, now), (s) => s.close());
     const audit = closers.add(await openAudit(config, log, now), (a) => a.close());
     const proofs = closers.add(await openAuditTree(config, audit, log, now), (p) => p.tree?.close());
@@ -120,9 +125,10 @@ export async function startService(config: Readonly<Config>, log: Logger, overri
       log,
       storeState: audit instanceof RedisAuditLog ? audit.storeState : ALWAYS_USABLE,
       metrics: observed.metrics,
+      permits: permits.settings,
     };
     const site = new PublicSite(config);
-    const routes = await buildRoutes(config, chain, evaluation, verifier, proofs, closers, facts, site, observed);
+    const routes = await buildRoutes(config, chain, evaluation, verifier, proofs, closers, facts, site, observed, permits);
     const edge = closers.add(await startEdge(routes, edgeOptions(config, log, observed, overrides.requestLog)), (e) => e.close());
     site.listening(edge.port);
     let closing: Promise<void> | null = null;
@@ -159,7 +165,7 @@ function edgeOptions(config: Readonly<Config>, log: Logger, observed: Observed, 
 
 async function buildRoutes(
   config: Readonly<Config>, chain: ChainContext, evaluation: EvaluationDeps, verifier: AuditVerifier, proofs: AuditProofs, closers: Closers,
-  facts: ChainFacts, site: PublicSite, observed: Observed,
+  facts: ChainFacts, site: PublicSite, observed: Observed, permits: PublishedPermits,
 ): Promise<Route[]> {
   const { store, now, log } = evaluation;
   const limiter = new RateLimiter(store, config.rateLimits, now);
@@ -182,7 +188,8 @@ async function buildRoutes(
   const identity = { name: SERVICE.name, version: VERSIONS.service };
   const sessions = closers.add(new McpSessions(config.mcpSessions, () => createMcpServer(identity, mcp), now), (s) => s.closeAll());
   return [
-    ...rootRoutes({ chainId: chain.registry.chainId, store: config.redisUrl ? 'redis' : 'memory', auditKey: proofs.key }),
+    ...rootRoutes({ chainId: chain.registry.chainId, store: config.redisUrl ? 'redis' : 'memory', auditKey: proofs.key, permitSigner: permitSignerDocument(permits) }),
+    ...permitSignerRoutes(permits),
     ...healthRoutes(store),
     ...statusRoutes(statusSources(config, chain, evaluation, facts, observed, paidChannel, proofs)),
     ...operationsRoutes({ metrics: observed.metrics, latency: observed.latency, feeds: facts.feeds, adminToken: config.adminToken, now, log }),

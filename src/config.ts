@@ -31,6 +31,9 @@ export const ConfigSchema = Type.Object({
   AUDIT_CHECKPOINT_RECORDS: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000 })),
   AUDIT_CHECKPOINT_SECONDS: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400 })),
   AUDIT_SIGNING_KEY: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/]{43}=$' })),
+  PERMIT_SIGNER_KEY: Type.Optional(Type.String({ pattern: '^0x[0-9a-fA-F]{64}$' })),
+  PERMIT_GUARD_ADDRESS: Type.Optional(Address),
+  PERMIT_TTL_SECONDS: Type.Optional(Type.Integer({ minimum: 10, maximum: 3600 })),
   IDEMPOTENCY_TTL_SECONDS: Type.Optional(Count),
   RATE_LIMITS: Type.Optional(Type.Union([Type.Literal('on'), Type.Literal('off')])),
   RATE_LIMIT_WINDOW_SECONDS: Type.Optional(Count),
@@ -83,6 +86,8 @@ export interface Config {
   auditCheckpoints: Readonly<{ records: number; seconds: number }>;
   /** Base64 Ed25519 seed; null: generated once into DATA_DIR. */
   auditSigningKey: string | null;
+  /** Trade permits (README "Enforcing verdicts on chain"): the signing key (null: generated into DATA_DIR), the guard, the lifetime. */
+  permits: Readonly<{ signerKey: string | null; guard: string | null; ttlSeconds: number }>;
   idempotencyTtlMs: number;
   rateLimits: RateLimits;
   mcpSessions: Readonly<{ perIp: number; idleMs: number }>;
@@ -99,7 +104,7 @@ export class ConfigError extends Error {
 // Environment values are strings; coercion is allowed here and only here.
 const validate = new Ajv({ allErrors: true, coerceTypes: true }).compile(ConfigSchema);
 
-const SECRETS = new Set(['JWT_SECRET', 'ADMIN_TOKEN', 'AUDIT_SIGNING_KEY']);
+const SECRETS = new Set(['JWT_SECRET', 'ADMIN_TOKEN', 'AUDIT_SIGNING_KEY', 'PERMIT_SIGNER_KEY']);
 
 /** One line per variable: a union of literals reads "must be one of ...", anything else Ajv's first message. */
 function describeProblems(errors: NonNullable<typeof validate.errors>, env: Record<string, unknown>): string[] {
@@ -157,6 +162,8 @@ function resolveConfig(raw: RawConfig): Config {
     // A checkpoint at least every 100,000 records or 10 s of traffic; both 0 turn checkpoints off.
     auditCheckpoints: Object.freeze({ records: raw.AUDIT_CHECKPOINT_RECORDS ?? 100_000, seconds: raw.AUDIT_CHECKPOINT_SECONDS ?? 10 }),
     auditSigningKey: raw.AUDIT_SIGNING_KEY ?? null,
+    // Short-lived: a permit authorises a trade on facts that age within minutes.
+    permits: Object.freeze({ signerKey: raw.PERMIT_SIGNER_KEY ?? null, guard: raw.PERMIT_GUARD_ADDRESS ?? null, ttlSeconds: raw.PERMIT_TTL_SECONDS ?? 120 }),
     idempotencyTtlMs: (raw.IDEMPOTENCY_TTL_SECONDS ?? 300) * 1000,
     rateLimits: resolveRateLimits(raw),
     mcpSessions: Object.freeze({ perIp: raw.MCP_SESSIONS_PER_IP ?? 5, idleMs: (raw.MCP_SESSION_IDLE_SECONDS ?? 300) * 1000 }),

@@ -47,7 +47,7 @@ async function analyzeSignedIn(deps: AnalyzeDeps, caller: SignedInCaller, reques
   const wallet = bearer.claims.wallet;
   // Holdings unknown (chain down): Tier 1, the entitlement nobody has to prove.
   const entitlement = await entitlementOf(caller.holdings, wallet, preview.tier).catch(() => entitlementOf(null, wallet, preview.tier));
-  return analyze(deps, request, { channel: 'rest', tier: entitlement.effective, entitledTier: entitlement.entitled }, wallet);
+  return analyze(deps, request, { channel: 'rest', tier: entitlement.effective, entitledTier: entitlement.entitled, holdings: entitlement.holdings }, wallet);
 }
 
 function publicAnalyzeRoute(deps: AnalyzeDeps, pattern: string, channel: 'free' | 'demo', bucket: IpBucket): Route {

@@ -8,7 +8,7 @@ import { json, validationFailed } from '../http/responses.js';
 import type { PlainRequest, PlainResponse, Route } from '../http/types.js';
 import type { IpBucket, RateLimiter } from '../limits/rate-limiter.js';
 import {
-  AuditExportQuery, AuditGlobalResponse, AuditQuery, AuditVerifyGlobalResponse, AuditVerifyResponse, AuditWalletResponse, WalletPath,
+  AuditExportQuery, AuditFactsQuery, AuditGlobalResponse, AuditQuery, AuditVerifyGlobalResponse, AuditVerifyResponse, AuditWalletResponse, WalletPath,
 } from '../schemas/resources.js';
 import { unavailable } from './unavailable.js';
 import { compileValidator, numericParams, type ValidationIssue } from '../schemas/validator.js';
@@ -23,6 +23,7 @@ const NEWLINE = Buffer.from('\n');
 const validateQuery = compileValidator(AuditQuery, 'query');
 const validatePath = compileValidator(WalletPath, 'path');
 const validateExport = compileValidator(AuditExportQuery, 'query');
+const validateFacts = compileValidator(AuditFactsQuery, 'query');
 
 type Handle = (deps: AuditRouteDeps, request: PlainRequest) => Promise<PlainResponse>;
 
@@ -38,6 +39,7 @@ export function auditRoutes(deps: AuditRouteDeps): Route[] {
     route(`${PATHS.auditVerify}/:wallet`, 'auditVerify', verifyWallet),
     route(PATHS.auditVerify, 'auditVerify', verifyGlobal),
     route(PATHS.auditExport, 'auditList', exportLines),
+    route(PATHS.auditFacts, 'auditList', exportFacts),
   ];
 }
 
@@ -122,6 +124,26 @@ async function exportLines(deps: AuditRouteDeps, request: PlainRequest): Promise
   const count = Math.max(0, Math.min(query.value.limit ?? 1000, head.seq - from + 1));
   const lines = (await readRange(deps.verifier.log, from, count)).filter((line): line is Buffer => line !== null);
   const text = Buffer.concat(lines.flatMap((line) => [line, NEWLINE]));
+  return {
+    status: 200,
+    headers: { 'x-audit-head-seq': String(head.seq), 'x-audit-head-hash': head.hash, 'x-audit-next-seq': String(from + count) },
+    raw: { contentType: 'text/plain; charset=utf-8', text },
+  };
+}
+
+/**
+ * The facts behind records `from_seq` onward (`npm run audit:replay` re-derives each verdict from
+ * them): `<seq> <facts_hash> <canonical JSON>` per record that has facts (records written before
+ * facts were kept have none), so a client checks each against the record's `facts_hash`.
+ */
+async function exportFacts(deps: AuditRouteDeps, request: PlainRequest): Promise<PlainResponse> {
+  const query = validateFacts(numericParams(AuditFactsQuery, request.query));
+  if (!query.ok) return validationFailed(query.detail);
+  const head = await deps.verifier.log.head();
+  const from = query.value.from_seq ?? 1;
+  const count = Math.max(0, Math.min(query.value.limit ?? 100, head.seq - from + 1));
+  const facts = count > 0 ? await deps.verifier.log.readFacts(from, count) : [];
+  const text = Buffer.from(facts.map((line) => `${line.seq} ${line.hash} ${line.text}\n`).join(''), 'utf8');
   return {
     status: 200,
     headers: { 'x-audit-head-seq': String(head.seq), 'x-audit-head-hash': head.hash, 'x-audit-next-seq': String(from + count) },

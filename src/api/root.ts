@@ -6,11 +6,13 @@ import { json } from '../http/responses.js';
 import type { Route } from '../http/types.js';
 import type { PublishedKey } from '../audit-proof/checkpoint.js';
 import type { ServiceInfo as ServiceInfoBody } from '../schemas/operations.js';
+import type { PermitSigner } from '../schemas/permits.js';
 
 export interface ServiceInfo {
   chainId: number;
   store: 'memory' | 'redis';
   auditKey: PublishedKey;
+  permitSigner: PermitSigner;
 }
 
 export function rootRoutes(info: ServiceInfo): Route[] {
@@ -31,6 +33,7 @@ export function rootRoutes(info: ServiceInfo): Route[] {
       methodology_html: PATHS.methodologyHtml,
     },
     audit_key: info.auditKey,
+    permit_signer: info.permitSigner,
   };
   return [{ method: 'get', pattern: PATHS.root, handler: () => json(200, body) }];
 }

@@ -1,5 +1,5 @@
 // Chooses where chain facts come from: a real node (RPC_URL), the embedded devnet, or none (offline).
-import type { PublicClient } from 'viem';
+import type { Address, PublicClient } from 'viem';
 import type { Config } from '../config.js';
 import type { Devnet } from '../devnet/devnet.js';
 import type { DevnetSupervisor } from '../devnet/supervisor.js';
@@ -25,7 +25,7 @@ export interface ChainContext {
  * - REGISTRY_FILE alone: offline, no chain reads (holdings count as none).
  * - neither: the embedded devnet, whose deployment is the registry.
  */
-export async function attachChain(config: Readonly<Config>, log: (line: string) => void): Promise<ChainContext> {
+export async function attachChain(config: Readonly<Config>, log: (line: string) => void, permitSigner?: Address): Promise<ChainContext> {
   if (config.rpcUrl) {
     if (!config.registryFile) throw new Error('RPC_URL needs REGISTRY_FILE: the canonical addresses and feeds of that chain');
     const registry = await loadRegistryFile(config.registryFile);
@@ -40,7 +40,8 @@ export async function attachChain(config: Readonly<Config>, log: (line: string) 
   }
   // Loaded only when needed: the devnet's compiler and deployer cost about a second to import.
   const { DevnetSupervisor } = await import('../devnet/supervisor.js');
-  const supervisor = await DevnetSupervisor.start({ log });
+  // The devnet's TradePermitGuard trusts this service's permit signer.
+  const supervisor = await DevnetSupervisor.start({ log, permitSigner });
   const devnet = supervisor.current;
   const registry = registryFromFile({
     ...devnet.registry,

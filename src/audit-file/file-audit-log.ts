@@ -17,7 +17,7 @@ import { constants } from 'node:fs';
 import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
-  AuditLogClosedError, type AuditEntry, type AuditHead, type AuditLineSource, type AuditLog,
+  AuditLogClosedError, type AuditEntry, type AuditFactsSource, type AuditHead, type FactsLine, type AuditLineSource, type AuditLog,
   type AuditLogStats, type AuditRecord, type AuditWalletLineSource,
 } from '../audit/audit-log.js';
 import { lockDirectory, type DirLock } from './dir-lock.js';
@@ -35,6 +35,8 @@ import { sealBatch, type SealedBatch } from '../audit/seal-batch.js';
 import { sha256Hex } from '../audit/sha256.js';
 import { syncDirectory } from '../audit/sync-directory.js';
 import { FILTER_BYTES, WalletFilter } from './wallet-filter.js';
+import { FactsFile } from './facts-file.js';
+import { factsHashOf } from '../audit/record.js';
 
 export type { OpenReport } from './file-scan.js';
 export type { IndexReport } from './index-recovery.js';
@@ -60,7 +62,7 @@ export interface FileAuditLogOptions {
 }
 
 
-export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineSource {
+export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineSource, AuditFactsSource {
   readonly stats: AuditLogStats = { appends: 0, writes: 0, fsyncs: 0, bytes: 0, conflicts: 0 };
   onAppended: ((record: Pick<AuditRecord, 'seq' | 'hash'>) => void) | null = null;
   private readonly committer: GroupCommitter<AuditEntry, AuditRecord>;
@@ -88,6 +90,7 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
     /** What open found and cut; log it. */
     readonly openReport: OpenReport,
     readonly indexReport: IndexReport,
+    private readonly facts: FactsFile,
   ) {
     this.committer = new GroupCommitter((entries) => this.commit(entries), options.maxBatch);
     this.recent = new RecentHeads(options.recentWallets);
@@ -143,7 +146,8 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
       suspectLines: ready.suspectLines, scanMs: Math.round((performance.now() - began) * 10) / 10,
     };
     const { rebuilt, indexedLines } = ready;
-    return new FileAuditLog(lock, fh, path, settings, client, filter, ready.records, ready.head, end, report, { rebuilt, indexedLines });
+    const facts = await FactsFile.open(dir);
+    return new FileAuditLog(lock, fh, path, settings, client, filter, ready.records, ready.head, end, report, { rebuilt, indexedLines }, facts);
   }
 
   append(entry: AuditEntry): Promise<AuditRecord> {
@@ -183,6 +187,25 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
     return Promise.all(spans.map((span) => this.lines.line(span).catch(() => null)));
   }
 
+  /**
+   * The facts of records `fromSeq` to `fromSeq + count - 1` that have them, in seq order: each the
+   * line whose hash the record names (a seq sealed twice after a crash has two lines).
+   */
+  async readFacts(fromSeq: number, count: number): Promise<FactsLine[]> {
+    const lines = await this.readLines(fromSeq, count);
+    const wanted = new Map<number, string>();
+    lines.forEach((line, i) => {
+      const hash = factsHashOf(line);
+      if (hash) wanted.set(fromSeq + i, hash);
+    });
+    if (wanted.size === 0) return [];
+    const found = new Map<number, FactsLine>();
+    for await (const line of this.facts.range(fromSeq, fromSeq + lines.length - 1)) {
+      if (wanted.get(line.seq) === line.hash) found.set(line.seq, line);
+    }
+    return [...wanted.keys()].flatMap((seq) => found.get(seq) ?? []);
+  }
+
   /** Drains queued appends, syncs (unless fsync is 'off') and closes the file. */
   close(): Promise<void> {
     this.closing ??= this.shutdown();
@@ -196,6 +219,7 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
       await this.syncing;
       if (this.options.fsync !== 'off' && this.unsynced && !this.failure) await this.sync();
       await this.fh.close();
+      await this.facts.close();
       // Without the clean mark (an index that failed) the next open recovers from the log.
       await this.index.close(await logIdentity(this.path)).catch(() => undefined);
     } finally {
@@ -212,6 +236,13 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
     const heads = await this.recent.resolve(wallets, (asked) => askUnlessNew(this.filter, asked, keys, (maybe) => this.index.heads(maybe)));
     const batch = sealBatch(entries, this.current, (wallet) => heads.get(wallet)?.[1], sha256Hex, this.options.now());
     if (batch.sealed.length === 0) return batch.outcome;
+    // Facts first: a record on disk always has its facts beside it (an orphaned facts line is harmless).
+    const facts: FactsLine[] = [];
+    for (const { record, facts: stored } of batch.sealed) if (stored) facts.push({ seq: record.seq, hash: stored.hash, text: stored.text });
+    if (facts.length > 0) {
+      await this.guarded(() => this.facts.append(facts));
+      if (this.options.fsync === 'always') await this.guarded(() => this.facts.sync());
+    }
     const data = batch.sealed.length === 1 ? batch.sealed[0].line : Buffer.concat(batch.sealed.map((s) => s.line));
     await this.guarded(() => this.writeAll(data));
     if (this.options.fsync === 'always') await this.guarded(() => this.sync());
@@ -269,7 +300,7 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
 
   private async sync(): Promise<void> {
     this.unsynced = false;
-    await this.fh.datasync();
+    await Promise.all([this.fh.datasync(), this.options.fsync === 'batch' ? this.facts.sync() : undefined]);
     this.stats.fsyncs++;
   }
 

@@ -8,6 +8,7 @@
 //   wallet:<addr> list of the wallet's seqs, oldest first
 //   claim         short-lived fairness claim (see redis-append-script.ts)
 //   epoch         the chain's epoch marker, written once when the chain is created
+//   facts         hash facts_hash -> the canonical JSON of a record's facts, written before the record
 // Durability is Redis's: run it with `appendonly yes` and `appendfsync always` when
 // a verdict must never outlive its record. A Redis that forgets anyway is caught by
 // the chain watch (redis-chain-watch.ts) and every append after it is refused.
@@ -15,12 +16,12 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import {
-  AuditLogClosedError, ZERO_HASH, type AuditEntry, type AuditHead, type AuditLineSource, type AuditLog,
+  AuditLogClosedError, ZERO_HASH, type AuditEntry, type AuditFactsSource, type FactsLine, type AuditHead, type AuditLineSource, type AuditLog,
   type AuditLogStats, type AuditRecord, type AuditWalletLineSource,
 } from '../audit/audit-log.js';
 import { clampLimit } from '../audit/list-limit.js';
 import { GroupCommitter, type BatchOutcome } from '../audit/group-commit.js';
-import { normalizeWallet, parseLine } from '../audit/record.js';
+import { factsHashOf, normalizeWallet, parseLine } from '../audit/record.js';
 import { APPEND_LUA, RELEASE_LUA } from './redis-append-script.js';
 import { ChainWatch, type ChainWatchOptions } from './redis-chain-watch.js';
 import { sealBatch, type SealedBatch } from '../audit/seal-batch.js';
@@ -58,7 +59,7 @@ interface AppendCommand {
 /** Wallet heads cached between batches; the script re-checks them, so staleness costs a retry, not a fork. */
 const MAX_CACHED_WALLETS = 10_000;
 
-export class RedisAuditLog implements AuditLog, AuditLineSource, AuditWalletLineSource {
+export class RedisAuditLog implements AuditLog, AuditLineSource, AuditWalletLineSource, AuditFactsSource {
   readonly stats: AuditLogStats = { appends: 0, writes: 0, fsyncs: 0, bytes: 0, conflicts: 0 };
   onAppended: ((record: Pick<AuditRecord, 'seq' | 'hash'>) => void) | null = null;
   private readonly committer: GroupCommitter<AuditEntry, AuditRecord>;
@@ -159,6 +160,15 @@ export class RedisAuditLog implements AuditLog, AuditLineSource, AuditWalletLine
     return seqs.length === 0 ? [] : this.client.hmgetBuffer(this.keys.records, ...seqs);
   }
 
+  /** The facts of records `fromSeq` to `fromSeq + count - 1` that have them, in seq order. */
+  async readFacts(fromSeq: number, count: number): Promise<FactsLine[]> {
+    const lines = await this.readLines(fromSeq, count);
+    const named = lines.map((line, i) => ({ seq: fromSeq + i, hash: factsHashOf(line) })).filter((n): n is { seq: number; hash: string } => n.hash !== null);
+    if (named.length === 0) return [];
+    const texts = await this.client.hmget(`${this.prefix}facts`, ...named.map((n) => n.hash));
+    return named.flatMap((n, i) => (texts[i] === null ? [] : [{ seq: n.seq, hash: n.hash, text: texts[i]! }]));
+  }
+
   /** Drains queued appends, then writes the remembered head and closes the connection. */
   close(): Promise<void> {
     this.closing ??= this.committer.drain().then(async () => {
@@ -212,6 +222,9 @@ export class RedisAuditLog implements AuditLog, AuditLineSource, AuditWalletLine
   }
 
   private async commit(entries: AuditEntry[]): Promise<BatchOutcome<AuditRecord>> {
+    // Facts are kept by their hash, so they go first and a retried seal needs no second write.
+    const facts = entries.flatMap((entry) => (entry.facts ? [entry.facts.hash, entry.facts.text] : []));
+    if (facts.length > 0) await this.client.hset(`${this.prefix}facts`, ...facts);
     for (let attempt = 1; ; attempt++) {
       this.assertUsable();
       const missing = [...new Set(entries.map((e) => normalizeWallet(String(e.wallet))))]

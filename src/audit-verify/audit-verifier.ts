@@ -1,5 +1,5 @@
 // Verifies the newest records of the live audit log (global or one wallet) on the verification pool.
-import type { AuditLineSource, AuditLog, AuditWalletLineSource, AuditLogStats } from '../audit/audit-log.js';
+import type { AuditFactsSource, AuditLineSource, AuditLog, AuditWalletLineSource, AuditLogStats } from '../audit/audit-log.js';
 import { GENESIS, type ChainAnchor, type ChainEnd, type VerifyReport } from './chain-walk.js';
 import type { LinkField } from './chunk-scan.js';
 import { lineChunks, linesPerChunk } from './chunk-sources.js';
@@ -10,7 +10,7 @@ import { verifyChunks } from './verify-chunks.js';
 import { VerifyPool } from './verify-pool.js';
 
 /** Both stores are all three: the log, its global lines and its wallet lines. */
-export type VerifiableAuditLog = AuditLog & AuditLineSource & AuditWalletLineSource & { readonly stats: AuditLogStats };
+export type VerifiableAuditLog = AuditLog & AuditLineSource & AuditWalletLineSource & AuditFactsSource & { readonly stats: AuditLogStats };
 
 export class AuditVerifier {
   private readonly pool: VerifyPool;

@@ -14,6 +14,17 @@ export interface AuditEntry {
   price_source: string;
   /** Paid verdicts only (channel `x402`): the payment that bought this verdict. */
   payment?: AuditPayment;
+  /**
+   * The facts the verdict was judged on, already in their canonical text: the store keeps the
+   * text beside the record and the record carries `facts_hash` (ARCHITECTURE.md "Recorded facts").
+   */
+  facts?: StoredFacts;
+}
+
+export interface StoredFacts {
+  text: string;
+  /** SHA-256 of `text`, lower-case hex. */
+  hash: string;
 }
 
 /**
@@ -36,7 +47,11 @@ export interface AuditPayment {
  * A written record: exactly the fields ARCHITECTURE.md "Audit record" names, plus `hash`, which is the
  * hex SHA-256 of the RFC 8785 canonical JSON of every other field.
  */
-export interface AuditRecord extends AuditEntry {
+export interface AuditRecord extends Omit<AuditEntry, 'facts'> {
+  /** 2 for records that carry `facts_hash`; absent on records written before (format 1). */
+  format?: 2;
+  /** SHA-256 of the canonical JSON of the facts kept beside the record (format 2). */
+  facts_hash?: string;
   seq: number;
   /** Milliseconds since the Unix epoch when the record was sealed. */
   ts: number;
@@ -93,6 +108,19 @@ export interface AuditWalletLineSource {
    * first; null where the store's index names a record it cannot produce.
    */
   readWalletLines(wallet: string, count: number): Promise<Array<Buffer | null>>;
+}
+
+/** One record's facts as stored: the record's seq, the facts' hash (the record's `facts_hash`) and their canonical JSON. */
+export interface FactsLine {
+  seq: number;
+  hash: string;
+  text: string;
+}
+
+/** Both stores hand the facts behind a range of records to replay and the facts export. */
+export interface AuditFactsSource {
+  /** For records `fromSeq` to `fromSeq + count - 1` that name facts, those facts, in seq order; a record whose facts are missing is left out. */
+  readFacts(fromSeq: number, count: number): Promise<FactsLine[]>;
 }
 
 /** Counters both stores keep; `writes` counts group commits, not appends. */

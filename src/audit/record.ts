@@ -1,6 +1,6 @@
 // Pure audit-record sealing and parsing: RFC 8785 canonical bytes, hash, log line.
 import canonicalize from 'canonicalize';
-import type { AuditEntry, AuditRecord } from './audit-log.js';
+import type { AuditEntry, AuditRecord, StoredFacts } from './audit-log.js';
 import type { Sha256Hex } from './sha256.js';
 
 /** A stored line is `<64 hex hash> <canonical JSON>`; the JSON starts here. */
@@ -15,6 +15,8 @@ export interface SealedRecord {
   record: AuditRecord;
   /** `<hash> <canonical JSON>\n` as UTF-8, ready to append to the file. */
   line: Buffer;
+  /** The facts the record names by `facts_hash`, for the store to keep beside it. */
+  facts?: StoredFacts;
 }
 
 export class AuditRecordError extends Error {
@@ -55,6 +57,10 @@ export function recordBody(
     prev_hash: prevHash, wallet_prev_hash: walletPrevHash,
   };
   if (entry.payment) body.payment = { ...entry.payment };
+  if (entry.facts) {
+    body.facts_hash = entry.facts.hash;
+    body.format = 2;
+  }
   return body;
 }
 
@@ -141,6 +147,10 @@ function stringArrayText(values: unknown): string | null {
 export function fastCanonicalJson(body: AuditRecordBody): string | null {
   // Paid records (a nested payment) are rare beside a settlement's latency: the library writes them.
   if (body.payment !== undefined) return null;
+  // Format 2 records carry `facts_hash` and `format`, which sort between `decision` and `prev_hash`.
+  const factsHash = body.facts_hash === undefined ? '' : quote(body.facts_hash);
+  if (factsHash === null || (body.facts_hash !== undefined && body.format !== 2) || (body.facts_hash === undefined && body.format !== undefined)) return null;
+  const facts = body.facts_hash === undefined ? '' : `"facts_hash":${factsHash},"format":2,`;
   const parts = [
     quote(body.channel), quote(body.decision), quote(body.prev_hash), quote(body.price_source),
     numberText(body.price_usd), stringArrayText(body.reasons), flatObjectText(body.request),
@@ -149,7 +159,7 @@ export function fastCanonicalJson(body: AuditRecordBody): string | null {
   ];
   if (parts.includes(null)) return null;
   const [channel, decision, prev, source, price, reasons, request, score, seq, tier, ts, wallet, walletPrev] = parts;
-  return `{"channel":${channel},"decision":${decision},"prev_hash":${prev},"price_source":${source},` +
+  return `{"channel":${channel},"decision":${decision},${facts}"prev_hash":${prev},"price_source":${source},` +
     `"price_usd":${price},"reasons":${reasons},"request":${request},"risk_score":${score},"seq":${seq},` +
     `"tier":${tier},"ts":${ts},"wallet":${wallet},"wallet_prev_hash":${walletPrev}}`;
 }
@@ -174,11 +184,19 @@ export function sealRecord(
   // Detached from the caller's objects: a flat request and string reasons copy cheaply;
   // anything deeper is parsed back from the bytes.
   const record = fast !== null ? detachedRecord(body, hash) : { ...(JSON.parse(text) as AuditRecordBody), hash };
-  return { record, line };
+  return entry.facts ? { record, line, facts: entry.facts } : { record, line };
 }
 
-/** One literal with every field (not a spread), so each record shares one fast object shape. */
+/** One literal with every field (not a spread), so records of one format share one fast object shape. */
 function detachedRecord(body: AuditRecordBody, hash: string): AuditRecord {
+  if (body.facts_hash !== undefined) {
+    return {
+      seq: body.seq, ts: body.ts, wallet: body.wallet, channel: body.channel, request: { ...body.request },
+      decision: body.decision, risk_score: body.risk_score, reasons: body.reasons.slice(), tier: body.tier,
+      price_usd: body.price_usd, price_source: body.price_source, facts_hash: body.facts_hash, format: 2,
+      prev_hash: body.prev_hash, wallet_prev_hash: body.wallet_prev_hash, hash,
+    };
+  }
   return {
     seq: body.seq, ts: body.ts, wallet: body.wallet, channel: body.channel, request: { ...body.request },
     decision: body.decision, risk_score: body.risk_score, reasons: body.reasons.slice(), tier: body.tier,
@@ -200,7 +218,7 @@ export function lineHashMatches(line: Uint8Array, sha256hex: Sha256Hex): boolean
   return sha256hex(canonicalBytes(line)) === prefix;
 }
 
-const FIELD_TYPES: Record<Exclude<keyof AuditRecordBody, 'payment'>, string> = {
+const FIELD_TYPES: Record<Exclude<keyof AuditRecordBody, 'payment' | 'format' | 'facts_hash'>, string> = {
   seq: 'number', ts: 'number', wallet: 'string', channel: 'string', request: 'object',
   decision: 'string', risk_score: 'number', reasons: 'object', tier: 'number', price_usd: 'number',
   price_source: 'string', prev_hash: 'string', wallet_prev_hash: 'string',
@@ -215,7 +233,11 @@ function checkBody(value: unknown): AuditRecordBody {
   if (!Array.isArray(body.reasons) || Array.isArray(body.request)) throw new AuditRecordError('audit line reasons/request malformed');
   const fields = Object.keys(body).length;
   if (body.payment !== undefined) checkPayment(body.payment);
-  if (fields !== (body.payment === undefined ? 13 : 14)) throw new AuditRecordError('audit line has unexpected fields');
+  const format2 = body.format !== undefined || body.facts_hash !== undefined;
+  if (format2 && (body.format !== 2 || typeof body.facts_hash !== 'string' || !HEX64.test(body.facts_hash))) {
+    throw new AuditRecordError('audit line format or facts_hash malformed');
+  }
+  if (fields !== 13 + (body.payment === undefined ? 0 : 1) + (format2 ? 2 : 0)) throw new AuditRecordError('audit line has unexpected fields');
   return body as unknown as AuditRecordBody;
 }
 
@@ -245,4 +267,12 @@ export function parseLine(line: Uint8Array | string): AuditRecord {
     throw new AuditRecordError(`audit line body is not JSON: ${(error as Error).message}`);
   }
   return { ...checkBody(value), hash };
+}
+
+const FACTS_HASH = /"facts_hash":"([0-9a-f]{64})"/;
+
+/** The `facts_hash` a stored line names (format 2), or null. Keys before it are short strings, so the first match is the record's own. */
+export function factsHashOf(line: Uint8Array): string | null {
+  const text = Buffer.from(line.buffer, line.byteOffset, Math.min(line.byteLength, 400)).toString('latin1');
+  return FACTS_HASH.exec(text)?.[1] ?? null;
 }

@@ -10,6 +10,8 @@ export interface Entitlement {
   /** The tier to evaluate at: the entitlement, or the `x-preview-tier` asked for. */
   effective: Tier;
   previewMode: boolean;
+  /** The service-token holdings read; null without a chain to read them from. */
+  holdings: number | null;
 }
 
 /**
@@ -19,7 +21,7 @@ export interface Entitlement {
 export async function entitlementOf(holdings: HoldingsReader | null, wallet: string, preview: Tier | null): Promise<Entitlement> {
   const tokens = holdings ? await holdings.holdings(wallet) : 0;
   const entitled = tierForHoldings(tokens);
-  return { entitled, effective: preview ?? entitled, previewMode: isPreviewHolder(tokens) };
+  return { entitled, effective: preview ?? entitled, previewMode: isPreviewHolder(tokens), holdings: holdings ? tokens : null };
 }
 
 /** The values `x-preview-tier` may take, as the OpenAPI document lists them. */

@@ -89,6 +89,10 @@ export const ERRORS = {
     status: 503, message: 'the shared store lost state',
     meaning: 'The shared store came back without data this service had seen; evaluations and sign-ins stop until an operator acts.',
   },
+  permits_unavailable: {
+    status: 503, message: 'this service issues no trade permits',
+    meaning: 'The request asked for a trade permit (`permit: true`) and the service has no TradePermitGuard configured; nothing was evaluated or charged. Ask without `permit`, or use a service that publishes `permit_signer`.',
+  },
   facilitator_unavailable: {
     status: 503, message: 'the x402 facilitator did not answer',
     meaning: 'The facilitator that verifies and settles payments is unreachable, timed out or failed; no verdict was released and nothing was charged. Retry with the same payment.',

@@ -48,10 +48,12 @@ export const PATHS = Object.freeze({
   /** Without a wallet: the global chain; followed by `/{wallet}`: that wallet's. */
   auditVerify: '/api/v1/audit/verify',
   auditExport: '/api/v1/audit/export',
+  auditFacts: '/api/v1/audit/facts',
   auditCheckpoint: '/api/v1/audit/checkpoint',
   auditProof: '/api/v1/audit/proof',
   auditConsistency: '/api/v1/audit/consistency',
   auditKey: '/.well-known/audit-key.json',
+  permitSigner: '/.well-known/permit-signer.json',
   health: '/healthz',
   status: '/status.json',
   /** The status as a page that refreshes itself. */

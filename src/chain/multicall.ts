@@ -54,6 +54,11 @@ function decode(read: ContractRead, result: { success: boolean; returnData: Hex 
 }
 
 /** Multicall3's own view of the latest block's timestamp, as a read to batch with others. */
+/** The number of the block the whole multicall ran in. */
+export function blockNumberRead(multicall3: Address): ContractRead {
+  return { address: multicall3, abi: multicall3Abi, functionName: 'getBlockNumber' };
+}
+
 export function blockTimestampRead(multicall3: Address): ContractRead {
   return { address: multicall3, abi: multicall3Abi, functionName: 'getCurrentBlockTimestamp' };
 }

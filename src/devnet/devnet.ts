@@ -25,6 +25,8 @@ export interface DevnetOptions {
   log?: (line: string) => void;
   /** Anvil's port; default a free one. A restart passes the old one so clients keep their address. */
   port?: number;
+  /** The permit signer the TradePermitGuard trusts; default the deployer (a devnet without a service). */
+  permitSigner?: Address;
 }
 
 export interface DevnetContracts {
@@ -35,6 +37,10 @@ export interface DevnetContracts {
   swapHelper: Address;
   liquidityHelper: Address;
   multicall3: Address;
+  /** Enforces the service's trade permits (README "Enforcing verdicts on chain"). */
+  permitGuard: Address;
+  /** Swaps on the v4 pools only under a permit the guard accepts. */
+  guardedSwapRouter: Address;
   /** Chainlink-style feed per registry symbol. */
   aggregators: Record<string, Address>;
   hostile: HostileDeployment;
@@ -85,7 +91,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     throw compiled.reason;
   }
   try {
-    return await deploy(anvil.value, compiled.value, started, options.log);
+    return await deploy(anvil.value, compiled.value, started, options.log, options.permitSigner ?? DEPLOYER.address);
   } catch (error) {
     await anvil.value.close();
     throw error;
@@ -98,10 +104,11 @@ interface Deployed {
   hostile: HostileDeployment;
   pools: Record<string, DevnetPool>;
   multicall3: Address;
+  permits: { permitGuard: Address; guardedSwapRouter: Address };
 }
 
 /** Every transaction comes from the deployer in a fixed order, so addresses never change. */
-async function deployAll(rpcUrl: string, chain: Chain, artifacts: Artifacts): Promise<Deployed> {
+async function deployAll(rpcUrl: string, chain: Chain, artifacts: Artifacts, permitSigner: Address): Promise<Deployed> {
   const client = createPublicClient({ chain, transport: http(rpcUrl) });
   const sender = await TxSender.open(client, DEPLOYER.privateKey, CHAIN_ID);
   const wallets = demoWallets();
@@ -109,21 +116,25 @@ async function deployAll(rpcUrl: string, chain: Chain, artifacts: Artifacts): Pr
   const tokens = await deployTokens(sender, artifacts, wallets);
   const hostile = await deployHostile(sender, artifacts, wallets, uniswap.poolManager);
   const pools = await seedPools(sender, artifacts, uniswap, tokens.stablecoin, poolPlans(tokens, hostile));
+  // Last, so every address above stays where it was; two transactions in the same confirmation batch.
+  const permitGuard = await sender.deploy('TradePermitGuard', artifacts.TradePermitGuard, [permitSigner]);
+  const guardedSwapRouter = await sender.deploy('GuardedSwapRouter', artifacts.GuardedSwapRouter, [permitGuard, uniswap.swapHelper]);
   await sender.confirmAll();
   const testClient = createTestClient({ mode: 'anvil', transport: http(rpcUrl) });
   const multicall3 = await installMulticall3(testClient, artifacts.Multicall3.deployedBytecode);
-  return { uniswap, tokens, hostile, pools, multicall3 };
+  return { uniswap, tokens, hostile, pools, multicall3, permits: { permitGuard, guardedSwapRouter } };
 }
 
 async function deploy(
   anvil: AnvilProcess,
   compiled: CompileResult,
   started: number,
-  log?: (line: string) => void,
+  log: ((line: string) => void) | undefined,
+  permitSigner: Address,
 ): Promise<Devnet> {
   const deployStarted = performance.now();
   const chain = devnetChain(anvil.rpcUrl);
-  const { uniswap, tokens, hostile, pools, multicall3 } = await deployAll(anvil.rpcUrl, chain, compiled.artifacts);
+  const { uniswap, tokens, hostile, pools, multicall3, permits } = await deployAll(anvil.rpcUrl, chain, compiled.artifacts, permitSigner);
   const deployMs = performance.now() - deployStarted;
   log?.(`devnet: anvil pid ${anvil.pid} at ${anvil.rpcUrl}, contracts deployed in ${Math.round(deployMs)} ms`);
   return {
@@ -131,7 +142,7 @@ async function deploy(
     chainId: CHAIN_ID,
     chain,
     registry: registryOf(tokens),
-    contracts: contractsOf(tokens, hostile, uniswap, multicall3),
+    contracts: { ...contractsOf(tokens, hostile, uniswap, multicall3), ...permits },
     pools,
     wallets: demoWallets(),
     deployer: DEPLOYER.address,
@@ -188,7 +199,7 @@ function contractsOf(
   hostile: HostileDeployment,
   uniswap: UniswapDeployment,
   multicall3: Address,
-): DevnetContracts {
+): Omit<DevnetContracts, 'permitGuard' | 'guardedSwapRouter'> {
   return {
     serviceToken: tokens.serviceToken,
     stablecoin: tokens.stablecoin,

@@ -1,5 +1,6 @@
 // Keeps the embedded devnet alive: restarts anvil when it dies, redeploys at the same addresses, or refuses to resume.
 import { addressMismatch, missingCode } from './address-book.js';
+import type { Address } from 'viem';
 import { startDevnet, type Devnet, type DevnetOptions } from './devnet.js';
 
 export type DevnetPhase = 'running' | 'restarting' | 'failed';
@@ -17,6 +18,8 @@ export interface DevnetHealth {
 export interface SupervisorOptions {
   log: (line: string) => void;
   cacheDir?: string;
+  /** The address the devnet's TradePermitGuard trusts (the service's permit signer). */
+  permitSigner?: Address;
   /** Wait before restart attempt `n` (1-based); default 250 ms doubling up to 10 s. */
   backoffMs?: (attempt: number) => number;
   /** How a devnet is started; tests swap it to make a redeployment differ. Default startDevnet. */
@@ -47,7 +50,7 @@ export class DevnetSupervisor {
   }
 
   static async start(options: SupervisorOptions): Promise<DevnetSupervisor> {
-    const devnet = await (options.start ?? startDevnet)({ log: options.log, cacheDir: options.cacheDir });
+    const devnet = await (options.start ?? startDevnet)({ log: options.log, cacheDir: options.cacheDir, permitSigner: options.permitSigner });
     return new DevnetSupervisor(devnet, options);
   }
 
@@ -97,7 +100,9 @@ export class DevnetSupervisor {
   private async attempt(attempt: number): Promise<'settled' | 'retry'> {
     let next: Devnet;
     try {
-      next = await (this.options.start ?? startDevnet)({ log: this.options.log, cacheDir: this.options.cacheDir, port: this.devnet.anvil.port });
+      next = await (this.options.start ?? startDevnet)({
+        log: this.options.log, cacheDir: this.options.cacheDir, permitSigner: this.options.permitSigner, port: this.devnet.anvil.port,
+      });
     } catch (error) {
       this.reason = `the embedded devnet is down; restart attempt ${attempt} failed: ${(error as Error).message.split('\n')[0]}`;
       this.options.log(`devnet: restart attempt ${attempt} failed (${(error as Error).message.split('\n')[0]}); retrying`);

@@ -2,6 +2,7 @@
 import { REHASH_EXAMPLE } from './rehash-example.js';
 import { chainFactsSection } from './chain-facts-section.js';
 import { counterfactualsSection } from './counterfactuals-section.js';
+import { permitsSection } from './permits-section.js';
 import { paymentSection } from './payment-section.js';
 import { ERRORS } from '../catalogue/errors.js';
 import type { Config } from '../config.js';
@@ -27,6 +28,7 @@ export function renderMethodology(config: Readonly<Config>): string {
     errorSection(),
     decisionsSection(config),
     counterfactualsSection(),
+    permitsSection(config),
     paymentSection(),
     chainFactsSection(),
     auditSection(),

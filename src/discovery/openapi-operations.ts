@@ -1,7 +1,7 @@
 // Every REST operation the service answers, as data: its path, inputs, success body, failures and security.
 import type { TObject } from '@sinclair/typebox';
 import { CHANNEL_TIERS, PATHS, PAYMENT, tierLabel } from '../catalogue/published-facts.js';
-import { AuditExportQuery, AuditQuery, NonceQuery, WalletPath } from '../schemas/resources.js';
+import { AuditExportQuery, AuditFactsQuery, AuditQuery, NonceQuery, WalletPath } from '../schemas/resources.js';
 import { CheckpointQuery, ConsistencyQuery, ProofPath } from '../schemas/audit-proofs.js';
 import type { SchemaName } from './openapi-schemas.js';
 
@@ -158,6 +158,12 @@ export const OPERATIONS: readonly Operation[] = [
     query: AuditExportQuery, ok: { description: 'The lines', body: 'text', headers: 'auditExport' }, failures: LIMITED_QUERY,
   },
   {
+    method: 'get', path: PATHS.auditFacts, operationId: 'exportAuditFacts', tag: 'Audit',
+    summary: 'The facts behind each record, for re-deriving its verdict',
+    description: 'One `<seq> <facts_hash> <canonical JSON>` line per record that has facts; SHA-256 of the JSON is the record\'s `facts_hash` (README "Replaying verdicts").',
+    query: AuditFactsQuery, ok: { description: 'The facts', body: 'text', headers: 'auditExport' }, failures: LIMITED_QUERY,
+  },
+  {
     method: 'get', path: PATHS.auditCheckpoint, operationId: 'auditCheckpoint', tag: 'Audit',
     summary: 'A signed checkpoint of the audit tree: the latest, or the one of `tree_size`',
     description: 'RFC 9162-shaped tree over the global chain; verify the Ed25519 signature with the key at /.well-known/audit-key.json (README "Checkpoints and proofs").',
@@ -178,6 +184,11 @@ export const OPERATIONS: readonly Operation[] = [
   {
     method: 'get', path: PATHS.auditKey, operationId: 'auditKey', tag: 'Audit',
     summary: 'The Ed25519 public key that signs audit checkpoints', ok: { description: 'The key', body: 'AuditKey' }, failures: [],
+  },
+  {
+    method: 'get', path: PATHS.permitSigner, operationId: 'permitSigner', tag: 'Operations',
+    summary: 'The address that signs trade permits, the TradePermitGuard that enforces them and the EIP-712 domain',
+    ok: { description: 'The signer', body: 'PermitSigner' }, failures: [],
   },
   {
     method: 'get', path: PATHS.root, operationId: 'serviceInfo', tag: 'Operations',

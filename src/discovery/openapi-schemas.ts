@@ -9,7 +9,8 @@ import {
   SimulateBalanceResponse, TokenSafety, TokenSafetyRequest, UpdateConfigRequest, ValidationErrorItem, WalletLoginRequest,
   WalletLoginResponse, X402Challenge,
 } from '../schemas/resources.js';
-import { ErrorVerdict, TradeRequest, Verdict } from '../schemas/trade.js';
+import { ErrorVerdict, TradePermit, TradeRequest, Verdict } from '../schemas/trade.js';
+import { PermitSigner } from '../schemas/permits.js';
 import { AuditKey, Checkpoint, ConsistencyProof, InclusionProof } from '../schemas/audit-proofs.js';
 
 export type JsonObject = Record<string, unknown>;
@@ -43,6 +44,8 @@ export const COMPONENT_SCHEMAS = {
   InclusionProof,
   ConsistencyProof,
   AuditKey,
+  TradePermit,
+  PermitSigner,
   AuditGlobalResponse,
   AuditVerifyResponse,
   AuditVerifyGlobalResponse,

@@ -24,6 +24,7 @@ export const PUBLIC_DOCUMENTS: readonly PublicDocument[] = [
   { key: 'glama', path: PATHS.glama, title: 'Directory metadata (Glama)', summary: 'name, MCP endpoint, tools, license, links', section: 'Discovery' },
   { key: 'ai_catalog', path: PATHS.aiCatalog, title: 'AI catalog', summary: 'the MCP server and the A2A agent as catalog entries', section: 'Discovery' },
   { key: 'audit_key', path: PATHS.auditKey, title: 'Audit signing key', summary: 'the Ed25519 key that signs the audit log\'s checkpoints', section: 'Discovery' },
+  { key: 'permit_signer', path: PATHS.permitSigner, title: 'Trade permit signer', summary: 'the address that signs trade permits, the on-chain guard and the EIP-712 domain', section: 'Discovery' },
   { key: 'known_issues', path: PATHS.knownIssues, title: 'Known issues', summary: 'open problems, what they affect and how to work around them', section: 'Discovery' },
   { key: 'status_page', path: PATHS.statusPage, title: 'Status page', summary: 'every component, why it is not ok, requests in the last minute; refreshes itself', section: 'Operations' },
   { key: 'status', path: PATHS.status, title: 'Status (JSON)', summary: 'the same, machine-readable', section: 'Operations' },

@@ -24,6 +24,8 @@ export interface ChannelTrade {
   deadline?: number | null;
   allow_unregistered?: boolean;
   request_id?: string | null;
+  /** Ask for a signed TradePermit with an `allow`. */
+  permit?: boolean;
 }
 
 /** Who asks: the channel, the tier it evaluates at, and (REST previews) the tier the holdings grant. */
@@ -31,6 +33,8 @@ export interface Caller {
   channel: Channel;
   tier: Tier;
   entitledTier?: Tier;
+  /** REST: the service-token holdings behind the tier (null when unreadable), kept in the recorded facts. */
+  holdings?: number | null;
   /** Paid channels: collects the payment between scoring and recording (see EvaluationRequest). */
   settle?: Settle;
 }
@@ -45,6 +49,11 @@ export type EvaluationAnswer =
 
 export async function evaluateOnce(deps: EntryDeps, trade: ChannelTrade, caller: Caller): Promise<EvaluationAnswer> {
   const request = evaluationRequest(trade, caller);
+  // Fail closed before anything is counted or charged: a permit asked for and impossible to sign is an error, not a bare verdict.
+  if (request.permit && !deps.evaluation.permits) {
+    const message = 'this service issues no trade permits: no TradePermitGuard is configured (PERMIT_GUARD_ADDRESS)';
+    return { kind: 'error', code: 'permits_unavailable', verdict: errorVerdict(request, message, deps.evaluation.now(), 'permits_unavailable') };
+  }
   const outcome = await runOnce(deps, request);
   switch (outcome.kind) {
     case 'verdict':
@@ -84,7 +93,9 @@ function evaluationRequest(trade: ChannelTrade, caller: Caller): EvaluationReque
     body: trade as unknown as Record<string, unknown>,
     tier: caller.tier,
     entitledTier: caller.entitledTier,
+    holdings: caller.holdings,
     channel: caller.channel,
+    permit: trade.permit === true,
     settle: caller.settle,
   };
 }

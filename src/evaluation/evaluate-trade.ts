@@ -9,8 +9,11 @@ import type { CacheStore } from '../store/cache-store.js';
 import { describeFailure, failureOf, INTERNAL_ERROR, logFailure, type Failure, type Logger } from '../failures.js';
 import type { StoreState } from '../store/store-state.js';
 import { gatherFacts, type FactSources } from './gather-facts.js';
+import { sealFacts, type TierOrigin } from './recorded-facts.js';
 import type { ScoreBatcher } from './score-batcher.js';
 import { countEvaluation } from './wallet-window.js';
+import { withPermit } from '../permits/permit-issuer.js';
+import type { PermitSettings } from '../permits/trade-permit.js';
 
 export type Channel = 'rest' | 'free' | 'demo' | 'mcp' | 'x402';
 
@@ -29,6 +32,8 @@ export interface EvaluationDeps extends FactSources {
   storeState?: StoreState;
   /** Counts verdicts and fail-closed errors (Prometheus); absent in tests that do not look. */
   metrics?: EvaluationMetrics;
+  /** Signs trade permits for requests that ask (`permit: true`); null or absent: none are issued. */
+  permits?: PermitSettings | null;
 }
 
 export interface EvaluationMetrics {
@@ -43,7 +48,11 @@ export interface EvaluationRequest {
   tier: Tier;
   /** REST only: the tier the wallet's holdings grant, when `tier` is a preview of another. */
   entitledTier?: Tier;
+  /** REST only: the service-token holdings the tier was read from; null when they could not be read. */
+  holdings?: number | null;
   channel: Channel;
+  /** The caller asked for a signed TradePermit with an `allow` (README "Enforcing verdicts on chain"). */
+  permit?: boolean;
   /**
    * Paid channels: collects the payment once the verdict is scored and before it is recorded,
    * so nothing is charged for an `error` or a full window, and no verdict is recorded or sent
@@ -91,6 +100,7 @@ export async function evaluateTrade(deps: EvaluationDeps, request: EvaluationReq
       payment = settlement.payment;
     }
     step = 'audit append';
+    const recorded = sealFacts(input, tierOrigin(request));
     const record = await deps.audit.append({
       wallet,
       channel: request.channel,
@@ -102,15 +112,26 @@ export async function evaluateTrade(deps: EvaluationDeps, request: EvaluationReq
       price_usd: input.price.usd,
       price_source: input.price.source,
       ...(payment ? { payment } : {}),
+      facts: recorded,
     });
     deps.metrics?.decision(request.channel, result.decision);
-    return { kind: 'verdict', verdict: toVerdict(request, result, record, input.safety, input.wallet.dailyPnlUsd) };
+    const verdict = toVerdict(request, result, record, input.safety, input.wallet.dailyPnlUsd);
+    if (!request.permit || !deps.permits) return { kind: 'verdict', verdict };
+    step = 'permit signing';
+    return { kind: 'verdict', verdict: await withPermit(deps.permits, input, verdict) };
   } catch (error) {
     const failure = describeFailure(error, STEP_FAILURES[step] ?? INTERNAL_ERROR);
     logFailure(deps.log, `evaluation (${request.channel}) ${step}`, failure, error);
     deps.metrics?.evaluationError(request.channel, failure.code);
     return { kind: 'error', verdict: errorVerdict(request, `${step} failed: ${failure.words}`, deps.now(), failure.code) };
   }
+}
+
+/** Why the evaluation ran at its tier, for the recorded facts. */
+function tierOrigin(request: EvaluationRequest): TierOrigin {
+  if (request.channel === 'x402') return { basis: 'payment' };
+  if (request.channel === 'rest') return { basis: 'holdings', holdings: request.holdings ?? null };
+  return { basis: 'channel', channel: request.channel };
 }
 
 function toVerdict(

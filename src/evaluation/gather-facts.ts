@@ -79,12 +79,22 @@ function toFact(asset: RegistryAsset | null): RegistryFact | null {
  * minutes), else `unchecked`. Evaluations never run a sell simulation inline.
  */
 function safetyFact(danger: string | null, latest: string | null): SafetyFact {
-  if (danger !== null) return { severity: 'danger', flaggedDanger: true, riskFactors: parseFactors(danger) };
-  if (latest === null) return { severity: 'unchecked', flaggedDanger: false, riskFactors: [] };
+  if (danger !== null) return { severity: 'danger', flaggedDanger: true, riskFactors: parseFactors(danger), checkedAt: checkedAtOf(danger) };
+  if (latest === null) return { severity: 'unchecked', flaggedDanger: false, riskFactors: [], checkedAt: null };
   const parsed = JSON.parse(latest) as { severity?: unknown };
   const severity = parsed.severity;
   if (severity !== 'safe' && severity !== 'warn' && severity !== 'danger') throw new Error('stored token-safety result is malformed');
-  return { severity, flaggedDanger: false, riskFactors: parseFactors(latest) };
+  return { severity, flaggedDanger: false, riskFactors: parseFactors(latest), checkedAt: checkedAtOf(latest) };
+}
+
+/** When the stored token-safety result was produced, for the audit record; null when it does not say. */
+function checkedAtOf(stored: string): number | null {
+  try {
+    const checkedAt = (JSON.parse(stored) as { checked_at?: unknown }).checked_at;
+    return typeof checkedAt === 'number' && Number.isFinite(checkedAt) ? checkedAt : null;
+  } catch {
+    return null;
+  }
 }
 
 function parseFactors(flag: string): string[] {

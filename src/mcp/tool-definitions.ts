@@ -3,7 +3,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { CHANNEL_TIERS, PAYMENT, tierLabel } from '../catalogue/published-facts.js';
 import { Address, TokenDelta } from '../schemas/common.js';
 import { PaymentChallenge, PaymentReceipt } from '../schemas/resources.js';
-import { counterfactualFields, McpTradeRequest } from '../schemas/trade.js';
+import { counterfactualFields, McpTradeRequest, TradePermit } from '../schemas/trade.js';
 
 export interface ToolDefinition {
   name: string;
@@ -34,6 +34,7 @@ const VerdictOutput = Type.Object({
   audit_hash: Type.Union([Type.String(), Type.Null()]),
   audit_seq: Type.Union([Type.Integer(), Type.Null()]),
   ...counterfactualFields,
+  permit: Type.Optional(TradePermit),
 });
 
 const PaidTradeInput = Type.Object(
@@ -62,6 +63,8 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       'Resolve `asset` and `contract_address` with get_supported_assets first: ' +
       'an address that does not match the registry entry for the symbol is denied as a suspected fake token. `amount` is ' +
       'in token units, not USD. Reuse `request_id` only to retry a call whose answer you never saw. deny means do not trade; ' +
+      'warn and deny say what would be allowed (max_allowed_amount, tier_needed, retry_after_seconds, next_market_open); ' +
+      'with `permit: true` an allow carries a signed TradePermit for the on-chain guard. ' +
       `reasons starting with ADVISORY: are context only. ${ERROR_NOTE} For a trade, an error is a hard stop: do not trade.`,
     inputSchema: McpTradeRequest,
     outputSchema: VerdictOutput,

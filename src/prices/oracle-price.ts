@@ -1,9 +1,9 @@
 // Prices from Chainlink-style aggregators: latestRoundData scaled by the feed's decimals, aged against chain time.
 import { formatUnits, getAddress, parseAbi, type Address, type PublicClient } from 'viem';
-import { blockTimestampRead, readMany } from '../chain/multicall.js';
+import { blockNumberRead, blockTimestampRead, readMany } from '../chain/multicall.js';
 import { ReadCache } from '../store/read-cache.js';
 import type { RegistryAsset } from '../registry/registry.js';
-import type { PriceFact } from '../risk/types.js';
+import type { PriceFact, PriceOrigin } from '../risk/types.js';
 import { UNAVAILABLE, type PriceProvider } from './price-provider.js';
 
 export const aggregatorAbi = parseAbi([
@@ -16,6 +16,8 @@ export interface OracleReading {
   /** True when the round is older than the staleness limit (by the chain's clock). */
   stale: boolean;
   ageSeconds: number;
+  /** The round as read, for the audit record. */
+  origin: Extract<PriceOrigin, { kind: 'oracle' }>;
 }
 
 export interface OracleOptions {
@@ -52,28 +54,33 @@ export class OraclePriceProvider implements PriceProvider {
 
   async quote(asset: RegistryAsset): Promise<PriceFact> {
     const reading = await this.reading(asset);
-    return reading ? { usd: reading.usd, source: 'oracle', stale: reading.stale, deviationBps: null } : UNAVAILABLE;
+    return reading ? { usd: reading.usd, source: 'oracle', stale: reading.stale, deviationBps: null, origin: reading.origin } : UNAVAILABLE;
   }
 
   /** decimals, the latest round and the block time in one eth_call. */
   private async read(feed: Address): Promise<OracleReading | null> {
-    const [decimals, round, now] = await readMany(
+    const [decimals, round, now, block] = await readMany(
       this.client,
       this.multicall3,
       [
         { address: feed, abi: aggregatorAbi, functionName: 'decimals' },
         { address: feed, abi: aggregatorAbi, functionName: 'latestRoundData' },
         blockTimestampRead(this.multicall3),
+        blockNumberRead(this.multicall3),
       ],
       `oracle read of ${feed}`,
     );
     if (!decimals.ok || !round.ok || !now.ok) return null;
-    const [, answer, , updatedAt] = round.value as readonly [bigint, bigint, bigint, bigint, bigint];
+    const [roundId, answer, , updatedAt] = round.value as readonly [bigint, bigint, bigint, bigint, bigint];
     if (answer <= 0n || updatedAt === 0n) return null;
     const usd = Number(formatUnits(answer, Number(decimals.value)));
     if (!Number.isFinite(usd) || usd <= 0) return null;
     // Chain time, not the service clock: the feed and the block agree on what "now" is.
     const ageSeconds = Math.max(0, Number((now.value as bigint) - updatedAt));
-    return { usd, stale: ageSeconds > this.maxAgeSeconds, ageSeconds };
+    const origin = {
+      kind: 'oracle' as const, feed: feed.toLowerCase(), round_id: roundId.toString(), answer: answer.toString(), decimals: Number(decimals.value),
+      updated_at: Number(updatedAt), block_number: block.ok ? Number(block.value as bigint) : -1,
+    };
+    return { usd, stale: ageSeconds > this.maxAgeSeconds, ageSeconds, origin };
   }
 }

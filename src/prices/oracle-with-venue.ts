@@ -22,8 +22,11 @@ export class OracleWithVenueCheck implements PriceProvider {
     ]);
     const o: OracleReading | null = oracle.status === 'fulfilled' ? oracle.value : null;
     const v: VenueReading | null = venue.status === 'fulfilled' ? venue.value : null;
-    if (o !== null) return { usd: o.usd, source: 'oracle', stale: o.stale, deviationBps: v ? deviationBps(o.usd, v.usd) : null };
-    if (v !== null) return { usd: v.usd, source: 'venue_v4', stale: false, deviationBps: null };
+    if (o !== null) {
+      const origin = v ? { ...o.origin, venue: { pool_id: v.poolId, price_usd: v.usd } } : o.origin;
+      return { usd: o.usd, source: 'oracle', stale: o.stale, deviationBps: v ? deviationBps(o.usd, v.usd) : null, origin };
+    }
+    if (v !== null) return { usd: v.usd, source: 'venue_v4', stale: false, deviationBps: null, origin: { kind: 'venue_v4', pool_id: v.poolId, price_usd: v.usd } };
     const failed = [oracle, venue].find((result) => result.status === 'rejected');
     if (failed) throw (failed as PromiseRejectedResult).reason;
     return UNAVAILABLE;

@@ -17,7 +17,10 @@ export const UNAVAILABLE: PriceFact = Object.freeze({ usd: 0, source: 'unavailab
 export class DefaultPriceProvider implements PriceProvider {
   async quote(asset: RegistryAsset): Promise<PriceFact> {
     if (asset.default_price_usd === null) return UNAVAILABLE;
-    return { usd: asset.default_price_usd, source: 'fallback_default', stale: false, deviationBps: null };
+    return {
+      usd: asset.default_price_usd, source: 'fallback_default', stale: false, deviationBps: null,
+      origin: { kind: 'default', price_usd: asset.default_price_usd },
+    };
   }
 }
 

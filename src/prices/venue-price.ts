@@ -10,6 +10,7 @@ import { UNAVAILABLE, type PriceProvider } from './price-provider.js';
 export interface VenueReading {
   usd: number;
   liquidity: bigint;
+  poolId: string;
 }
 
 export interface VenueOptions {
@@ -45,7 +46,9 @@ export class VenuePriceProvider implements PriceProvider {
 
   async quote(asset: RegistryAsset): Promise<PriceFact> {
     const reading = await this.reading(asset);
-    return reading ? { usd: reading.usd, source: 'venue_v4', stale: false, deviationBps: null } : UNAVAILABLE;
+    return reading
+      ? { usd: reading.usd, source: 'venue_v4', stale: false, deviationBps: null, origin: { kind: 'venue_v4', pool_id: reading.poolId, price_usd: reading.usd } }
+      : UNAVAILABLE;
   }
 
   private async read(poolId: `0x${string}`, tokenIsCurrency0: boolean, decimals: number): Promise<VenueReading | null> {
@@ -65,6 +68,6 @@ export class VenuePriceProvider implements PriceProvider {
     const price = quotePerToken(sqrtPriceX96, tokenIsCurrency0, decimals, this.venue.quote_token.decimals);
     if (!Number.isFinite(price) || price <= 0) return null;
     // Ten significant digits: float noise of the square must not leak into notionals and audit records.
-    return { usd: Number(price.toPrecision(10)), liquidity: depth };
+    return { usd: Number(price.toPrecision(10)), liquidity: depth, poolId };
   }
 }

@@ -17,12 +17,8 @@ export function unitsToAmount(units: bigint, decimals: number): number {
   return Number(`${units / scale}.${fraction}`);
 }
 
-/**
- * The smallest grid point whose amount is at least `amount`: the ceiling of the shortest decimal
- * that reads back as `amount`, so `unitsToAmount(result) >= amount`. Null for a non-positive or
- * non-finite amount.
- */
-export function unitsAtLeast(amount: number, decimals: number): bigint | null {
+/** The exact decimal value of the shortest text that reads back as `amount`, scaled to base units, rounded. */
+function unitsOf(amount: number, decimals: number, roundUp: boolean): bigint | null {
   if (!Number.isFinite(amount) || amount <= 0) return null;
   const match = NUMBER_TEXT.exec(String(amount));
   if (match === null) return null;
@@ -31,7 +27,20 @@ export function unitsAtLeast(amount: number, decimals: number): bigint | null {
   const shift = Number(match[3] ?? 0) - fraction.length + decimals;
   if (shift >= 0) return digits * 10n ** BigInt(shift);
   const divisor = 10n ** BigInt(-shift);
-  return (digits + divisor - 1n) / divisor;
+  return roundUp ? (digits + divisor - 1n) / divisor : digits / divisor;
+}
+
+/**
+ * The smallest grid point whose amount is at least `amount`, so `unitsToAmount(result) >= amount`.
+ * Null for a non-positive or non-finite amount.
+ */
+export function unitsAtLeast(amount: number, decimals: number): bigint | null {
+  return unitsOf(amount, decimals, true);
+}
+
+/** The largest grid point not above the decimal `amount` is written as (what a permit may grant). */
+export function unitsAtMost(amount: number, decimals: number): bigint | null {
+  return unitsOf(amount, decimals, false);
 }
 
 /**

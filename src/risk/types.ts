@@ -31,6 +31,23 @@ export interface PriceFact {
   stale: boolean;
   /** Oracle-vs-venue disagreement in basis points, when both were read. */
   deviationBps: number | null;
+  /** Where the price was read; the engine does not use it, the audit record keeps it. */
+  origin?: PriceOrigin;
+}
+
+/** The oracle round (and the block it was read at) or the venue pool a price came from. */
+export type PriceOrigin =
+  | {
+    kind: 'oracle'; feed: string; round_id: string; answer: string; decimals: number; updated_at: number; block_number: number;
+    /** The venue's price beside it, when the venue was read too. */
+    venue?: VenueOrigin;
+  }
+  | ({ kind: 'venue_v4' } & VenueOrigin)
+  | { kind: 'default'; price_usd: number };
+
+export interface VenueOrigin {
+  pool_id: string;
+  price_usd: number;
 }
 
 export interface SafetyFact {
@@ -39,6 +56,8 @@ export interface SafetyFact {
   /** A `danger` finding for this contract within the flag lifetime (24 h). */
   flaggedDanger: boolean;
   riskFactors: string[];
+  /** When the result the severity comes from was produced (ms); the audit record keeps it, the engine does not use it. */
+  checkedAt?: number | null;
 }
 
 export interface WalletFact {

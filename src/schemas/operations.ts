@@ -1,6 +1,7 @@
 // The operator-facing answers: service information (`/`), liveness (`/healthz`) and live status (`/status.json`).
 import { Type, type TSchema } from '@sinclair/typebox';
 import { AuditKey } from './audit-proofs.js';
+import { PermitSigner } from './permits.js';
 import { ErrorCode } from './errors.js';
 
 export const ServiceInfo = Type.Object({
@@ -13,6 +14,8 @@ export const ServiceInfo = Type.Object({
   links: Type.Object({}, { additionalProperties: Type.String() }),
   /** The key that signs audit checkpoints, as `/.well-known/audit-key.json` has it. */
   audit_key: AuditKey,
+  /** The key that signs trade permits, as `/.well-known/permit-signer.json` has it. */
+  permit_signer: PermitSigner,
 });
 
 /** 200 with `ok`/`reachable`; 503 with `unavailable`/`unreachable` and the catalogue's `{detail, code}`. */

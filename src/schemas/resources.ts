@@ -100,6 +100,15 @@ export const AuditQuery = Type.Object(
 );
 export const WalletPath = Type.Object({ wallet: Address });
 
+/** Paging for replay: the facts of records from `from_seq`, at most `limit` records (facts are a few KB each). */
+export const AuditFactsQuery = Type.Object(
+  {
+    from_seq: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+  },
+  { additionalProperties: true },
+);
+
 /** Paging for the bulk verifier: stored lines from `from_seq`, at most `limit` of them. */
 export const AuditExportQuery = Type.Object(
   {

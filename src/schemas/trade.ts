@@ -14,6 +14,10 @@ const sharedTradeFields = {
   side: Side,
   amount: TokenAmount,
   request_id: Type.Optional(RequestId),
+  // README "Enforcing verdicts on chain": an `allow` then carries a signed TradePermit.
+  permit: Type.Optional(
+    Type.Boolean({ default: false, description: 'true: an `allow` verdict carries an EIP-712 TradePermit that the on-chain TradePermitGuard checks; `warn` and `deny` never do' }),
+  ),
 };
 
 /** REST body of the analyze operations: slippage 0-1000, plus deadline and allow_unregistered. */
@@ -59,6 +63,36 @@ export const counterfactualFields = {
   ),
 };
 
+const Uint256 = Type.String({ pattern: '^[0-9]{1,78}$', description: 'uint256 in decimal' });
+const Bytes32 = Type.String({ pattern: '^0x[0-9a-f]{64}$' });
+
+/** An EIP-712 TradePermit as signed (src/permits/trade-permit.ts); the guard's typehash fixes the fields. */
+export const TradePermit = Type.Object(
+  {
+    domain: Type.Object(
+      { name: Type.Literal('TradePermitGuard'), version: Type.Literal('1'), chainId: Type.Integer(), verifyingContract: Address },
+      { additionalProperties: false },
+    ),
+    message: Type.Object(
+      {
+        wallet: Address,
+        token: Address,
+        side: Type.Union([Type.Literal(0), Type.Literal(1)], { description: '0 buy, 1 sell' }),
+        maxAmount: Uint256,
+        maxNotionalUsdCents: Uint256,
+        expiry: Type.Integer({ description: 'Unix time (s) after which the guard refuses the permit' }),
+        auditSeq: Type.Integer({ minimum: 0 }),
+        auditHash: Bytes32,
+        nonce: Uint256,
+      },
+      { additionalProperties: false },
+    ),
+    signer: Address,
+    signature: Type.String({ pattern: '^0x[0-9a-fA-F]{130}$' }),
+  },
+  { additionalProperties: false, description: 'Signed by the service key published as `permit_signer`; pass it to the guard with the trade' },
+);
+
 export const Verdict = Type.Object(
   {
     decision: Decision,
@@ -76,6 +110,7 @@ export const Verdict = Type.Object(
     audit_hash: Type.Union([Type.String(), Type.Null()]),
     audit_seq: Type.Union([Type.Integer(), Type.Null()]),
     ...counterfactualFields,
+    permit: Type.Optional(TradePermit),
     error: Type.Optional(Type.String()),
   },
   { $id: 'Verdict' },

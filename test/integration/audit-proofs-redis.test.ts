@@ -1,5 +1,5 @@
-// Checkpoints on the Redis audit store: two instances on one real Redis share one tree, one key and
-// every checkpoint; an instance holding another key refuses to start.
+// Checkpoints and facts on the Redis audit store: two instances on one real Redis share one tree, one
+// key and every checkpoint; an instance holding another key refuses to start; every verdict replays.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CheckpointSigner, checkCheckpoint } from '../../src/audit-proof/checkpoint.js';
@@ -7,6 +7,7 @@ import { checkConsistency, checkInclusion } from '../../src/audit-proof/proof-ch
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../support/service.js';
 import { pollUntil } from '../support/wait-until.js';
+import { EXIT_REPRODUCED, runAuditReplay } from '../../src/cli/audit-replay-command.js';
 
 const KEY = Buffer.alloc(32, 9).toString('base64');
 let redis: RedisServer;
@@ -45,6 +46,14 @@ describe('checkpoints on a shared Redis chain', () => {
     const earlier = (await getJson(`${b.base}/api/v1/audit/checkpoint?tree_size=8`)).json;
     const consistency = (await getJson(`${b.base}/api/v1/audit/consistency?first=8&second=12`)).json;
     assert.equal(checkConsistency(8, 12, earlier.root_hash, latest.json.root_hash, consistency.proof), null);
+  });
+
+  it('keep every record\'s facts in Redis, so either instance replays what both wrote', async () => {
+    let out = '';
+    const io = { stdout: { write: (text: string) => (out += text) }, stderr: { write: () => true, isTTY: false } };
+    const status = await runAuditReplay([b.base, '--from', '1', '--to', '12', '--json'], io);
+    assert.equal(status, EXIT_REPRODUCED, out);
+    assert.deepEqual([JSON.parse(out).records, JSON.parse(out).reproduced], [12, 12]);
   });
 
   it('refuse an instance that would sign with another key', async () => {

@@ -99,7 +99,8 @@ describe('the same trade through every channel', () => {
     assert.deepEqual(listed.map((record: { channel: string }) => record.channel), CHANNELS.map((channel) => channel.recorded));
     assert.deepEqual(listed.map((record: { seq: number }) => record.seq), answers.map((answer) => answer.verdict!.audit_seq));
     // REST's schema fills allow_unregistered's default into the recorded request; MCP's has no such field.
-    const comparable = ({ channel: _c, seq: _s, ts: _t, hash: _h, prev_hash: _p, wallet_prev_hash: _w, ...record }: any) => ({
+    // The facts differ by design: each evaluation counts one more in the wallet's window, and each names its channel.
+    const comparable = ({ channel: _c, seq: _s, ts: _t, hash: _h, prev_hash: _p, wallet_prev_hash: _w, facts_hash: _f, ...record }: any) => ({
       ...record,
       request: { ...record.request, allow_unregistered: undefined },
     });
@@ -181,7 +182,8 @@ describe('the paid channel (x402) at Tier 2', () => {
     const [paidRecord, restRecord] = (await getJson(`${paid.base}/api/v1/audit/wallet/${signer.address}?limit=2`)).json.records;
     assert.deepEqual([restRecord.channel, paidRecord.channel], ['rest', 'x402']);
     assert.equal(typeof paidRecord.payment.transaction, 'string');
-    const comparable = ({ channel: _c, seq: _s, ts: _t, hash: _h, prev_hash: _p, wallet_prev_hash: _w, payment: _m, ...record }: any) => record;
+    // The facts differ by design: the window count, and the tier's basis (holdings against payment).
+    const comparable = ({ channel: _c, seq: _s, ts: _t, hash: _h, prev_hash: _p, wallet_prev_hash: _w, payment: _m, facts_hash: _f, ...record }: any) => record;
     assert.deepEqual(comparable(paidRecord), comparable(restRecord));
   });
 

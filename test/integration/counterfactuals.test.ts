@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { lastUnitsReadAs, unitsAtLeast, unitsToAmount } from '../../src/risk/amount-grid.js';
 import { callMcpTool } from '../support/mcp-client.js';
-import { postJson, sampleTrade, startTestService, type TestService } from '../support/service.js';
+import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../support/service.js';
 
 let running: TestService;
 let walletSeq = 0;
@@ -59,5 +59,20 @@ describe('counterfactuals in the verdict', () => {
     const closed = last.reasons.some((reason: string) => reason.includes('MARKET_CLOSED'));
     assert.equal('next_market_open' in last, closed);
     if (closed) assert.ok(last.next_market_open > last.timestamp && last.next_market_open - last.timestamp < 5 * 86_400);
+  });
+});
+
+describe('a permit asked of a service with no guard', () => {
+  it('is a 503 permits_unavailable before anything is counted; the signer is still published, with no guard', async () => {
+    const wallet = freshWallet();
+    const refused = await postJson(`${running.base}/api/v1/analyze/free`, sampleTrade({ wallet, amount: 1, permit: true }));
+    assert.equal(refused.status, 503);
+    assert.equal(refused.json.code, 'permits_unavailable');
+    assert.equal(refused.json.audit_seq, null);
+    const signer = (await getJson(`${running.base}/.well-known/permit-signer.json`)).json;
+    assert.equal(signer.guard, null);
+    assert.match(signer.address, /^0x[0-9a-fA-F]{40}$/);
+    // The refusal took no evaluation from the window: ten more still fit (Tier 1: 10 per window).
+    for (let i = 0; i < 10; i++) assert.equal((await postJson(`${running.base}/api/v1/analyze/free`, sampleTrade({ wallet, amount: 1 }))).status, 200);
   });
 });

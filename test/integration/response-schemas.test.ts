@@ -4,6 +4,8 @@ import { after, before, describe, it } from 'node:test';
 import type { TObject, TSchema } from '@sinclair/typebox';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { AssetInfo, HTTPValidationError, NonceResponse, PolicyConfig, RevokeResponse, WalletLoginResponse } from '../../src/schemas/resources.js';
+import { ServiceInfo } from '../../src/schemas/operations.js';
+import { PermitSigner } from '../../src/schemas/permits.js';
 import { Verdict } from '../../src/schemas/trade.js';
 import { compileValidator } from '../../src/schemas/validator.js';
 import { getJson, postJson, sampleTrade, send, startTestService, type TestService } from '../support/service.js';
@@ -11,7 +13,8 @@ import { getJson, postJson, sampleTrade, send, startTestService, type TestServic
 let running: TestService;
 
 before(async () => {
-  running = await startTestService();
+  // A guard address so an `allow` can carry a signed permit; nothing here touches a chain.
+  running = await startTestService({ PERMIT_GUARD_ADDRESS: '0x00000000000000000000000000000000000000ee' });
 });
 after(() => running.stop());
 
@@ -53,5 +56,18 @@ describe('response bodies', () => {
     const invalid = await postJson(`${running.base}/api/v1/analyze/free`, sampleTrade({ side: 'hold' }));
     assert.equal(invalid.status, 422);
     assertConforms(HTTPValidationError, invalid.json, ['code']);
+  });
+
+  it('Verdict with counterfactuals (a deny) and with a signed permit (an allow); the permit signer and the root document', async () => {
+    const deny = await postJson(`${running.base}/api/v1/analyze/free`, sampleTrade({ amount: 10 }));
+    assert.equal(deny.json.decision, 'deny');
+    assert.ok('max_allowed_amount' in deny.json && 'tier_needed' in deny.json);
+    assertConforms(Verdict, deny.json);
+    const allow = await postJson(`${running.base}/api/v1/analyze/free`, sampleTrade({ amount: 1, permit: true }));
+    assert.equal(allow.json.decision, 'allow');
+    assert.ok('permit' in allow.json);
+    assertConforms(Verdict, allow.json);
+    assertConforms(PermitSigner, (await getJson(`${running.base}/.well-known/permit-signer.json`)).json);
+    assertConforms(ServiceInfo, (await getJson(`${running.base}/`)).json);
   });
 });

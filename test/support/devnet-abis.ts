@@ -68,3 +68,24 @@ export const TRANSFER_WITH_AUTHORIZATION_TYPES = [
   { name: 'validBefore', type: 'uint256' },
   { name: 'nonce', type: 'bytes32' },
 ] as const;
+
+const TRADE_PERMIT = '(address wallet, address token, uint8 side, uint256 maxAmount, uint256 maxNotionalUsdCents, uint64 expiry, uint64 auditSeq, bytes32 auditHash, uint256 nonce)';
+
+/** GuardedSwapRouter and the guard's errors, which a swap under a refused permit reverts with. */
+export const guardedSwapRouterAbi = parseAbi([
+  `function swapWithPermit(${TRADE_PERMIT} permit, bytes signature, address manager, ${POOL_KEY} key, bool zeroForOne, uint256 amountIn, uint256 minAmountOut) returns (uint256 amountOut)`,
+  'error PermitMissing()',
+  'error PermitExpired(uint64 expiry, uint256 nowSeconds)',
+  'error PermitNonceUsed(uint256 nonce)',
+  'error PermitWalletMismatch(address wallet, address permitted)',
+  'error PermitTokenMismatch(address token, address permitted)',
+  'error PermitSideMismatch(uint8 side, uint8 permitted)',
+  'error PermitAmountExceeded(uint256 amount, uint256 maxAmount)',
+  'error PermitSignatureInvalid()',
+]);
+
+export const tradePermitGuardAbi = parseAbi([
+  'function signer() view returns (address)',
+  `function nonceUsed(uint256 nonce) view returns (bool)`,
+  `function hashPermit(${TRADE_PERMIT} permit) view returns (bytes32)`,
+]);

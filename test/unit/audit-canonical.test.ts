@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import canonicalize from 'canonicalize';
 import fc from 'fast-check';
 import { canonicalJson, fastCanonicalJson, type AuditRecordBody } from '../../src/audit/record.js';
+import { canonicalText } from '../../src/evaluation/recorded-facts.js';
 
 const scalar = fc.oneof(
   fc.string({ unit: 'binary' }),
@@ -31,7 +32,10 @@ const body: fc.Arbitrary<AuditRecordBody> = fc.record({
   price_source: fc.constantFrom('oracle', 'venue_v4', 'fallback_default', 'unavailable'),
   prev_hash: hash,
   wallet_prev_hash: hash,
-}) as fc.Arbitrary<AuditRecordBody>;
+}).chain((record) => fc.option(hash, { nil: undefined }).map((factsHash) => (
+  // Format 2 records carry the hash of their facts; format 1 records have neither field.
+  factsHash === undefined ? record : { ...record, facts_hash: factsHash, format: 2 }
+))) as fc.Arbitrary<AuditRecordBody>;
 
 /** The library's verdict: its text, or the fact that it refuses the value. */
 function reference(value: AuditRecordBody): string | 'refused' {
@@ -75,5 +79,22 @@ describe('fast canonical audit JSON', () => {
     const nested = { ...value, request: { inner: { b: 1, a: 2 } } } as unknown as AuditRecordBody;
     assert.equal(fastCanonicalJson(nested), null);
     assert.equal(canonicalJson(nested), canonicalize(nested));
+  });
+});
+
+describe('canonical facts text', () => {
+  const json: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
+    value: fc.oneof(
+      { depthSize: 'small' },
+      fc.string(), fc.string({ unit: 'binary-ascii' }), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer(), fc.boolean(), fc.constant(null),
+      fc.array(tie('value'), { maxLength: 5 }),
+      fc.dictionary(fc.string(), tie('value'), { maxKeys: 6 }),
+    ),
+  })).value;
+
+  it('equals the canonicalize library on any JSON value', () => {
+    fc.assert(fc.property(json, (value) => {
+      assert.equal(canonicalText(value), canonicalize(value));
+    }), { numRuns: 3000 });
   });
 });

@@ -175,22 +175,28 @@ function composition(oracle: OracleReading | null | Error, venue: VenueReading |
 
 describe('price composition', () => {
   const down = () => new ChainUnavailableError('oracle read', new Error('fetch failed'));
+  const round = { kind: 'oracle', feed: '0xfeed', round_id: '7', answer: '10000000000', decimals: 8, updated_at: 1_700_000_000, block_number: 12 } as const;
+  const pool = { pool_id: '0xpool', price_usd: 103 };
 
   it('prefers the oracle and measures the venue against it', async () => {
-    assert.deepEqual(await composition({ usd: 100, stale: false, ageSeconds: 5 }, { usd: 103, liquidity: 1n }).quote(ASSET), {
-      usd: 100, source: 'oracle', stale: false, deviationBps: 300,
+    assert.deepEqual(await composition({ usd: 100, stale: false, ageSeconds: 5, origin: round }, { usd: 103, liquidity: 1n, poolId: '0xpool' }).quote(ASSET), {
+      usd: 100, source: 'oracle', stale: false, deviationBps: 300, origin: { ...round, venue: pool },
     });
   });
 
   it('keeps a stale oracle as the oracle, flagged', async () => {
-    assert.deepEqual(await composition({ usd: 100, stale: true, ageSeconds: 9e5 }, null).quote(ASSET), {
-      usd: 100, source: 'oracle', stale: true, deviationBps: null,
+    assert.deepEqual(await composition({ usd: 100, stale: true, ageSeconds: 9e5, origin: round }, null).quote(ASSET), {
+      usd: 100, source: 'oracle', stale: true, deviationBps: null, origin: round,
     });
   });
 
   it('falls to the venue, then the registry default, then unavailable', async () => {
-    assert.deepEqual(await composition(null, { usd: 99.5, liquidity: 1n }).quote(ASSET), { usd: 99.5, source: 'venue_v4', stale: false, deviationBps: null });
-    assert.deepEqual(await composition(null, null).quote(ASSET), { usd: 300, source: 'fallback_default', stale: false, deviationBps: null });
+    assert.deepEqual(await composition(null, { usd: 99.5, liquidity: 1n, poolId: '0xpool' }).quote(ASSET), {
+      usd: 99.5, source: 'venue_v4', stale: false, deviationBps: null, origin: { kind: 'venue_v4', pool_id: '0xpool', price_usd: 99.5 },
+    });
+    assert.deepEqual(await composition(null, null).quote(ASSET), {
+      usd: 300, source: 'fallback_default', stale: false, deviationBps: null, origin: { kind: 'default', price_usd: 300 },
+    });
     assert.deepEqual(await composition(null, null).quote({ ...ASSET, default_price_usd: null }), UNAVAILABLE);
   });
 
@@ -198,7 +204,7 @@ describe('price composition', () => {
     assert.deepEqual(await composition(down(), down()).quote(ASSET), UNAVAILABLE);
     assert.deepEqual(await composition(down(), null).quote(ASSET), UNAVAILABLE);
     // One source answered: its price stands.
-    assert.equal((await composition(down(), { usd: 99, liquidity: 1n }).quote(ASSET)).source, 'venue_v4');
+    assert.equal((await composition(down(), { usd: 99, liquidity: 1n, poolId: '0xpool' }).quote(ASSET)).source, 'venue_v4');
   });
 
   it('rounds deviation to whole basis points', () => {

@@ -1,4 +1,5 @@
 // The OpenAPI document: valid 3.1 by a validator library, and covering every REST route with its 422 and its security.
+import { permitSignerDocument, permitSignerRoutes } from '../../src/api/permit-signer.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { validate } from '@readme/openapi-parser';
@@ -33,6 +34,7 @@ import { sampleTerms } from '../support/payment-terms.js';
 
 const BASE = 'https://guard.example';
 const document = openApiDocument(BASE) as any;
+const PERMITS = { signer: '0x0000000000000000000000000000000000000001', chainId: SERVICE.chain.id, settings: null, ttlSeconds: 120 };
 
 /**
  * The REST routes as app.ts builds them. Building a route list reads none of its dependencies
@@ -41,7 +43,11 @@ const document = openApiDocument(BASE) as any;
 function restRoutes(): Route[] {
   const none = {} as never;
   return [
-    ...rootRoutes({ chainId: SERVICE.chain.id, store: 'memory', auditKey: { alg: 'Ed25519', key_id: '0123456789abcdef', public_key: Buffer.alloc(32).toString('base64') } }),
+    ...rootRoutes({
+      chainId: SERVICE.chain.id, store: 'memory', auditKey: { alg: 'Ed25519', key_id: '0123456789abcdef', public_key: Buffer.alloc(32).toString('base64') },
+      permitSigner: permitSignerDocument(PERMITS),
+    }),
+    ...permitSignerRoutes(PERMITS),
     ...healthRoutes(none as CacheStore),
     ...statusRoutes(none as StatusSources),
     ...assetRoutes({ assets: [] } as unknown as Registry),
@@ -67,7 +73,7 @@ const operationOf = (route: Route) => document.paths[openApiPath(route.pattern)]
 const codeIn = (codes: string[]) => ({ type: 'object', required: ['code'], properties: { code: { type: 'string', enum: codes } } });
 
 /** Routes that take no input at all, so nothing can be invalid. */
-const NO_INPUT = ['GET /', 'GET /healthz', 'GET /status.json', 'GET /api/v1/assets', 'POST /api/v1/auth/revoke', 'GET /metrics/latency.json', 'GET /debug/feeds', 'GET /.well-known/audit-key.json'];
+const NO_INPUT = ['GET /', 'GET /healthz', 'GET /status.json', 'GET /api/v1/assets', 'POST /api/v1/auth/revoke', 'GET /metrics/latency.json', 'GET /debug/feeds', 'GET /.well-known/audit-key.json', 'GET /.well-known/permit-signer.json'];
 const SECURED: Record<string, unknown[]> = {
   'POST /api/v1/analyze/trade': [{ bearer: [] }],
   'GET /api/v1/config': [{ bearer: [] }],

@@ -1,0 +1,65 @@
+// Re-deriving one verdict from the facts kept beside its record (ARCHITECTURE.md "Recorded facts").
+import { isDeepStrictEqual } from 'node:util';
+import * as crypto from 'node:crypto';
+import type { AuditRecord, FactsLine } from '../audit/audit-log.js';
+import { FACTS_FORMAT, SCORING_TABLE_HASH, type RecordedFacts } from '../evaluation/recorded-facts.js';
+import { evaluateRisk } from '../risk/evaluate-risk.js';
+import { ENGINE_VERSION } from '../risk/scoring-table.js';
+
+export type ReplayProblem = 'facts_missing' | 'facts_mismatch' | 'facts_unreadable' | 'verdict_differs' | 'rules_changed';
+
+export interface ReplayFinding {
+  seq: number;
+  problem: ReplayProblem;
+  detail: string;
+}
+
+/** What one record's replay found: nothing to replay (a format 1 record), reproduced, or a finding. */
+export type ReplayOutcome = { kind: 'no_facts' } | { kind: 'reproduced' } | { kind: 'finding'; finding: ReplayFinding };
+
+const finding = (seq: number, problem: ReplayProblem, detail: string): ReplayOutcome => ({ kind: 'finding', finding: { seq, problem, detail } });
+
+/**
+ * The facts must hash to the record's `facts_hash`; the pure engine, given their input, must
+ * give the record's decision, score and reasons; and the record's tier and price must be the
+ * input's. Facts judged under another engine version or scoring table are `rules_changed` when
+ * the verdict no longer follows, not `verdict_differs`: the rules moved, not the record.
+ */
+export function replayRecord(record: AuditRecord, facts: FactsLine | null): ReplayOutcome {
+  if (record.facts_hash === undefined) return { kind: 'no_facts' };
+  const { seq } = record;
+  if (facts === null) return finding(seq, 'facts_missing', `no facts are kept for record ${seq} (facts_hash ${record.facts_hash})`);
+  if (crypto.hash('sha256', facts.text, 'hex') !== record.facts_hash) {
+    return finding(seq, 'facts_mismatch', 'the facts kept beside the record do not hash to its facts_hash');
+  }
+  let recorded: RecordedFacts;
+  try {
+    recorded = JSON.parse(facts.text) as RecordedFacts;
+  } catch {
+    return finding(seq, 'facts_unreadable', 'the facts are not JSON');
+  }
+  if (recorded.format !== FACTS_FORMAT || typeof recorded.input !== 'object' || recorded.input === null) {
+    return finding(seq, 'facts_unreadable', `facts format ${String(recorded.format)} is not one this replay reads (${FACTS_FORMAT})`);
+  }
+  let result;
+  try {
+    result = evaluateRisk(recorded.input);
+  } catch (error) {
+    return finding(seq, 'facts_unreadable', `the engine could not read the facts: ${(error as Error).message}`);
+  }
+  const { input } = recorded;
+  const differences = [
+    result.decision !== record.decision ? `decision ${result.decision}, recorded ${record.decision}` : null,
+    result.risk_score !== record.risk_score ? `risk_score ${result.risk_score}, recorded ${record.risk_score}` : null,
+    !isDeepStrictEqual(result.reasons, record.reasons) ? `reasons ${JSON.stringify(result.reasons)}, recorded ${JSON.stringify(record.reasons)}` : null,
+    input.policy?.tier !== record.tier ? `tier ${String(input.policy?.tier)} in the facts, ${record.tier} in the record` : null,
+    input.price?.usd !== record.price_usd || input.price?.source !== record.price_source
+      ? `price ${String(input.price?.usd)} (${String(input.price?.source)}) in the facts, ${record.price_usd} (${record.price_source}) in the record` : null,
+  ].filter((difference): difference is string => difference !== null);
+  if (differences.length === 0) return { kind: 'reproduced' };
+  const sameRules = recorded.engine?.scoring_table_hash === SCORING_TABLE_HASH && recorded.engine?.version === ENGINE_VERSION;
+  if (!sameRules) {
+    return finding(seq, 'rules_changed', `judged under engine ${String(recorded.engine?.version)} and table ${String(recorded.engine?.scoring_table_hash).slice(0, 12)}; today: ${differences.join('; ')}`);
+  }
+  return finding(seq, 'verdict_differs', differences.join('; '));
+}

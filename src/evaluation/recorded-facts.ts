@@ -1,0 +1,78 @@
+// The facts behind a verdict, as its audit record keeps them beside it: the engine's whole input,
+// where each fact came from, and which engine and scoring table judged (ARCHITECTURE.md "Recorded facts").
+import * as crypto from 'node:crypto';
+import { ENGINE_VERSION, SCORING_TABLE } from '../risk/scoring-table.js';
+import type { PriceOrigin, RiskInput } from '../risk/types.js';
+
+/** The facts document's own format; a record names its facts by the SHA-256 of their canonical JSON. */
+export const FACTS_FORMAT = 1;
+
+/** Why the evaluation ran at its tier. */
+export type TierOrigin =
+  | { basis: 'holdings'; holdings: number | null }
+  | { basis: 'channel'; channel: string }
+  | { basis: 'payment' };
+
+export interface FactOrigins {
+  price: PriceOrigin | null;
+  tier: TierOrigin;
+  /** When the token-safety result the evaluation used was produced (ms), null when none was. */
+  safety_checked_at: number | null;
+}
+
+export interface RecordedFacts {
+  format: number;
+  engine: { version: string; scoring_table_hash: string };
+  input: RiskInput;
+  origins: FactOrigins;
+}
+
+/** SHA-256 of the RFC 8785 form of the scoring table: a change of rules changes every later record's facts. */
+export const SCORING_TABLE_HASH = crypto.hash('sha256', canonicalText(SCORING_TABLE), 'hex');
+const ENGINE = Object.freeze({ scoring_table_hash: SCORING_TABLE_HASH, version: ENGINE_VERSION });
+
+/** The facts as stored: their canonical text and its hash, which the record carries. */
+export interface SealedFacts {
+  text: string;
+  hash: string;
+}
+
+/**
+ * The facts of one evaluation: the engine's input exactly as scored (without the origins the
+ * price and safety facts carry for the record), and the origins apart.
+ */
+export function sealFacts(input: RiskInput, tier: TierOrigin): SealedFacts {
+  const { origin, ...price } = input.price;
+  const { checkedAt, ...safety } = input.safety;
+  const origins: FactOrigins = { price: origin ?? null, tier, safety_checked_at: checkedAt ?? null };
+  const text = canonicalText({ engine: ENGINE, format: FACTS_FORMAT, input: { ...input, price, safety }, origins });
+  return { text, hash: crypto.hash('sha256', text, 'hex') };
+}
+
+/**
+ * RFC 8785 text of plain JSON values: object keys sorted by UTF-16 code units (what Array#sort
+ * does with strings), `undefined` members left out, strings and finite numbers as JSON.stringify
+ * writes them (RFC 8785 adopts ECMAScript's serialisation for both). About half the time of the
+ * general library on a facts document; a property test holds the two equal. Throws on a
+ * non-finite number, which JSON cannot carry.
+ */
+export function canonicalText(value: unknown): string {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new RangeError('a non-finite number has no JSON form');
+    return String(value);
+  }
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) {
+    let text = '[';
+    for (let i = 0; i < value.length; i++) text += (i === 0 ? '' : ',') + canonicalText(value[i] ?? null);
+    return `${text}]`;
+  }
+  const object = value as Record<string, unknown>;
+  let text = '{';
+  for (const key of Object.keys(object).sort()) {
+    const member = object[key];
+    if (member === undefined) continue;
+    text += `${text === '{' ? '' : ','}${JSON.stringify(key)}:${canonicalText(member)}`;
+  }
+  return `${text}}`;
+}

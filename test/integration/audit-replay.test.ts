@@ -1,0 +1,178 @@
+// Re-deriving verdicts from the facts kept beside their records: the facts export, `audit:replay` on
+// a data directory, a log file and a running service, the golden log, a re-sealed forgery, and logs
+// written before facts were kept.
+import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { createHash } from 'node:crypto';
+import { ZERO_HASH } from '../../src/audit/audit-log.js';
+import { canonicalJson, parseLine, sealRecord, type AuditRecordBody } from '../../src/audit/record.js';
+import { sha256Hex } from '../../src/audit/sha256.js';
+import { EXIT_HEALTHY, runAuditVerify } from '../../src/cli/audit-verify-command.js';
+import { EXIT_DIFFERS, EXIT_ERROR, EXIT_REPRODUCED, runAuditReplay } from '../../src/cli/audit-replay-command.js';
+import { canonicalText } from '../../src/evaluation/recorded-facts.js';
+import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../support/service.js';
+import { OPEN_MARKET_MS } from '../support/manual-clock.js';
+
+const GOLDEN = fileURLToPath(new URL('../../../test/golden/replay/', import.meta.url));
+let running: TestService;
+
+async function run(command: typeof runAuditReplay, args: string[]): Promise<{ status: number; out: string; json: any }> {
+  let out = '';
+  const io = { stdout: { write: (text: string) => (out += text) }, stderr: { write: () => true, isTTY: false } };
+  const status = await command(args, io);
+  let json: unknown = null;
+  try {
+    json = JSON.parse(out);
+  } catch {
+    // A text report.
+  }
+  return { status, out, json };
+}
+
+const wallet = (n: number) => `0x${(0xc00 + n).toString(16).padStart(40, '0')}`;
+
+before(async () => {
+  running = await startTestService({ RATE_LIMITS: 'off' }, undefined, { now: () => OPEN_MARKET_MS });
+  const trades = [sampleTrade({ wallet: wallet(1), amount: 1 }), sampleTrade({ wallet: wallet(2), amount: 5 }), sampleTrade({ wallet: wallet(1), amount: 1, max_slippage_bps: 700 })];
+  for (const trade of trades) assert.equal((await postJson(`${running.base}/api/v1/analyze/free`, trade)).status, 200);
+});
+after(() => running.stop());
+
+describe('the facts behind each record', () => {
+  it('are exported per record, and hash to the facts_hash the record carries', async () => {
+    const lines = (await (await fetch(`${running.base}/api/v1/audit/export?from_seq=1&limit=3`)).text()).trim().split('\n');
+    const response = await fetch(`${running.base}/api/v1/audit/facts?from_seq=1&limit=3`);
+    assert.equal(response.headers.get('x-audit-next-seq'), '4');
+    const facts = (await response.text()).trim().split('\n');
+    assert.equal(facts.length, 3);
+    facts.forEach((line, i) => {
+      const [seq, hash, text] = [line.slice(0, line.indexOf(' ')), line.slice(line.indexOf(' ') + 1, line.indexOf(' ') + 65), line.slice(line.indexOf(' ') + 66)];
+      const record = parseLine(lines[i]);
+      assert.equal(Number(seq), record.seq);
+      assert.equal(record.format, 2);
+      assert.equal(hash, record.facts_hash);
+      assert.equal(createHash('sha256').update(text).digest('hex'), record.facts_hash);
+      const parsed = JSON.parse(text);
+      assert.equal(canonicalText(parsed), text, 'stored in RFC 8785 form');
+      assert.equal(parsed.input.price.usd, record.price_usd);
+      assert.deepEqual(parsed.origins.tier, { basis: 'channel', channel: 'free' });
+      assert.deepEqual(parsed.origins.price, { kind: 'default', price_usd: record.price_usd });
+      assert.match(parsed.engine.scoring_table_hash, /^[0-9a-f]{64}$/);
+    });
+    assert.equal((await getJson(`${running.base}/api/v1/audit/facts?limit=1001`)).status, 422);
+  });
+
+  it('replay from the service, the data directory and the log file: every verdict reproduced', async () => {
+    for (const source of [running.base, running.dataDir, join(running.dataDir, 'audit', 'audit.log')]) {
+      const replayed = await run(runAuditReplay, [source, '--json']);
+      assert.equal(replayed.status, EXIT_REPRODUCED, replayed.out);
+      assert.deepEqual([replayed.json.records, replayed.json.reproduced, replayed.json.differs], [3, 3, 0], source);
+    }
+    const one = await run(runAuditReplay, [running.base, '--seq', '2', '--json']);
+    assert.deepEqual([one.json.records, one.json.reproduced], [1, 1]);
+    const range = await run(runAuditReplay, [running.dataDir, '--from', '2', '--to', '3', '--json']);
+    assert.deepEqual([range.json.records, range.json.reproduced], [2, 2]);
+  });
+
+  it('refuses bad arguments and unreadable sources with exit status 2', async () => {
+    assert.equal((await run(runAuditReplay, [running.base, '--from', '3', '--to', '2'])).status, EXIT_ERROR);
+    assert.equal((await run(runAuditReplay, [running.base, '--seq', '1', '--from', '1'])).status, EXIT_ERROR);
+    assert.equal((await run(runAuditReplay, [join(tmpdir(), 'no-such-guardrail-dir')])).status, EXIT_ERROR);
+  });
+});
+
+describe('the golden log', () => {
+  it('replays exactly: the engine still gives every recorded verdict on its recorded facts', async () => {
+    const replayed = await run(runAuditReplay, [GOLDEN, '--json']);
+    assert.equal(replayed.status, EXIT_REPRODUCED, replayed.out);
+    assert.deepEqual([replayed.json.records, replayed.json.reproduced, replayed.json.rules_changed], [6, 6, 0]);
+    assert.equal((await run(runAuditVerify, [GOLDEN])).status, EXIT_HEALTHY);
+  });
+
+  it('catches a recorded fact edited and every hash re-sealed, though the chain still verifies', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'guardrail-replay-'));
+    cpSync(GOLDEN, dir, { recursive: true });
+    forgeFact(join(dir, 'audit'), 2, (facts) => {
+      // Record 2 was denied over the advisory floor; a lower price would have allowed it.
+      facts.input.price.usd = 1;
+    });
+    assert.equal((await run(runAuditVerify, [dir])).status, EXIT_HEALTHY, 'the re-sealed chain verifies');
+    const replayed = await run(runAuditReplay, [dir]);
+    assert.equal(replayed.status, EXIT_DIFFERS, replayed.out);
+    assert.match(replayed.out, /not reproduced {4}1/);
+    assert.match(replayed.out, /seq 2 {2}verdict_differs: the engine gives another verdict on its facts; decision allow, recorded deny/);
+  });
+
+  it('catches facts that no longer hash to the record', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'guardrail-replay-'));
+    cpSync(GOLDEN, dir, { recursive: true });
+    const path = join(dir, 'audit', 'facts.log');
+    writeFileSync(path, readFileSync(path, 'utf8').replace('"usd":350.25', '"usd":350.26'));
+    const replayed = await run(runAuditReplay, [dir, '--json']);
+    assert.equal(replayed.status, EXIT_DIFFERS);
+    assert.equal(replayed.json.findings[0].problem, 'facts_mismatch');
+  });
+});
+
+describe('a log begun before facts were kept', () => {
+  it('keeps verifying, and replay counts its old records apart', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'guardrail-replay-'));
+    mkdirSync(join(dir, 'audit'));
+    let head = { seq: 0, hash: ZERO_HASH };
+    const lines: Buffer[] = [];
+    for (let seq = 1; seq <= 3; seq++) {
+      const entry = { wallet: wallet(9), channel: 'free' as const, request: { amount: seq }, decision: 'allow' as const, risk_score: 8, reasons: [], tier: 1, price_usd: 350.25, price_source: 'fallback_default' };
+      const { record, line } = sealRecord(entry, seq, OPEN_MARKET_MS, head.hash, seq === 1 ? ZERO_HASH : head.hash, sha256Hex);
+      head = { seq, hash: record.hash };
+      lines.push(line);
+    }
+    writeFileSync(join(dir, 'audit', 'audit.log'), Buffer.concat(lines));
+    const service = await startTestService({ RATE_LIMITS: 'off' }, dir, { now: () => OPEN_MARKET_MS });
+    try {
+      assert.equal((await postJson(`${service.base}/api/v1/analyze/free`, sampleTrade({ wallet: wallet(9), amount: 1 }))).status, 200);
+      const verified = (await getJson(`${service.base}/api/v1/audit/verify`)).json;
+      assert.deepEqual([verified.total, verified.healthy], [4, true]);
+      const replayed = await run(runAuditReplay, [service.base, '--json']);
+      assert.equal(replayed.status, EXIT_REPRODUCED, replayed.out);
+      assert.deepEqual([replayed.json.records, replayed.json.without_facts, replayed.json.reproduced], [4, 3, 1]);
+    } finally {
+      await service.stop();
+    }
+  });
+});
+
+/**
+ * Edits record `seq`'s facts, then seals everything again as a forger with write access would:
+ * the facts' hash into the record, the record's hash, and every later link to a changed hash.
+ */
+function forgeFact(auditDir: string, seq: number, edit: (facts: any) => void): void {
+  const factsPath = join(auditDir, 'facts.log');
+  const factsLines = readFileSync(factsPath, 'utf8').trim().split('\n');
+  const index = factsLines.findIndex((line) => line.startsWith(`${seq} `));
+  const facts = JSON.parse(factsLines[index].slice(factsLines[index].indexOf('{')));
+  edit(facts);
+  const text = canonicalText(facts);
+  const factsHash = createHash('sha256').update(text).digest('hex');
+  factsLines[index] = `${seq} ${factsHash} ${text}`;
+  writeFileSync(factsPath, `${factsLines.join('\n')}\n`);
+  const logPath = join(auditDir, 'audit.log');
+  const renamed = new Map<string, string>();
+  const resealed = readFileSync(logPath, 'utf8').trim().split('\n').map((line) => {
+    const { hash, ...body } = parseLine(line);
+    const changed: AuditRecordBody = {
+      ...body,
+      prev_hash: renamed.get(body.prev_hash) ?? body.prev_hash,
+      wallet_prev_hash: renamed.get(body.wallet_prev_hash) ?? body.wallet_prev_hash,
+      ...(body.seq === seq ? { facts_hash: factsHash } : {}),
+    };
+    const canonical = canonicalJson(changed);
+    const newHash = sha256Hex(canonical);
+    if (newHash !== hash) renamed.set(hash, newHash);
+    return `${newHash} ${canonical}`;
+  });
+  writeFileSync(logPath, `${resealed.join('\n')}\n`);
+}

@@ -75,7 +75,8 @@ function closingQuote(bytes: Uint8Array, from: number, end: number): number {
 
 /**
  * Start of the prev_hash value. Canonically the body opens
- * `{"channel":"<c>","decision":"<d>","prev_hash":"`: a few bytes of each key
+ * `{"channel":"<c>","decision":"<d>","prev_hash":"` (format 2 puts `"facts_hash":"<64 hex>","format":2,`
+ * before `"prev_hash"`): a few bytes of each key
  * confirm the walk; anything else is found by search. A record whose bytes hash
  * right but whose keys are not canonical at worst has its link misread, which
  * fails the link: nothing unverified is ever accepted.
@@ -86,6 +87,10 @@ function prevHashAt(bytes: Uint8Array, buf: Buffer, body: number, end: number): 
     if (q1 !== -1 && bytes[q1 + 3] === 0x64 && bytes[q1 + 12] === 0x3a) {
       const q2 = closingQuote(bytes, q1 + 14, end);
       if (q2 !== -1 && bytes[q2 + 3] === 0x70 && bytes[q2 + 13] === 0x3a) return hexField(bytes, q2 + 15, end);
+      // Format 2: `,"facts_hash":"<64 hex>","format":2,"prev_hash":"` follows the decision.
+      if (q2 !== -1 && bytes[q2 + 3] === 0x66 && bytes[q2 + 14] === 0x3a && bytes[q2 + 94] === 0x70 && bytes[q2 + 104] === 0x3a) {
+        return hexField(bytes, q2 + 106, end);
+      }
     }
   }
   const key = buf.indexOf(PREV_KEY, body);

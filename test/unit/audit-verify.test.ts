@@ -11,7 +11,9 @@ import { HASH_OK, LINK_OK, SHAPE_OK, scanChunk } from '../../src/audit-verify/ch
 import { fileChunks, lineChunks } from '../../src/audit-verify/chunk-sources.js';
 import { verifyChunks } from '../../src/audit-verify/verify-chunks.js';
 import { VerifyPool } from '../../src/audit-verify/verify-pool.js';
-import { WALLET_A } from '../support/audit-fixtures.js';
+import { WALLET_A, sampleEntry } from '../support/audit-fixtures.js';
+import { sealRecord } from '../../src/audit/record.js';
+import { sha256Hex } from '../../src/audit/sha256.js';
 import {
   buildChain, deleteRecord, editAndRehash, fileText, flipByte, nodeDigest, storedHashOf, swapRecords, truncateTail, verifyLines,
 } from './audit-verify-chains.js';
@@ -148,6 +150,24 @@ describe('chunk scan', () => {
     assert.equal(scan.firstLink, ZERO_HASH);
     assert.equal(scan.lastStored, storedHashOf(lines[2]));
     assert.equal(scan.lastComputed, storedHashOf(lines[2]));
+  });
+
+  it('reads the link of format 2 records, which carry facts_hash and format before prev_hash', () => {
+    const walletHeads = new Map<string, string>();
+    let prev = ZERO_HASH;
+    const format2: Buffer[] = [];
+    for (let n = 0; n < 3; n++) {
+      const entry = { ...sampleEntry(WALLET_A, n), facts: { hash: String(n).repeat(64), text: '{}' } };
+      const { record, line } = sealRecord(entry, n + 1, 1_767_225_600_000, prev, walletHeads.get(WALLET_A.toLowerCase()) ?? ZERO_HASH, sha256Hex);
+      walletHeads.set(WALLET_A.toLowerCase(), record.hash);
+      prev = record.hash;
+      format2.push(line.subarray(0, line.length - 1));
+    }
+    const scan = scanChunk(fileText(format2), 'prev_hash', nodeDigest);
+    assert.deepEqual([...scan.flags], [SHAPE_OK | HASH_OK, SHAPE_OK | HASH_OK | LINK_OK, SHAPE_OK | HASH_OK | LINK_OK]);
+    assert.equal(scan.firstLink, ZERO_HASH);
+    const relinked = Buffer.from(format2[2].toString('utf8').replace(storedHashOf(format2[1]), 'e'.repeat(64)));
+    assert.equal(scanChunk(fileText([format2[0], format2[1], relinked]), 'prev_hash', nodeDigest).flags[2] & LINK_OK, 0);
   });
 
   it('finds prev_hash by search when a string holds an escaped quote', () => {

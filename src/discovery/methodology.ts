@@ -11,6 +11,7 @@ import { TIER_POLICIES } from '../risk/tiers.js';
 import { TOKEN_LIFETIME_S } from '../auth/access-tokens.js';
 import { MAX_PENDING_MESSAGES, NONCE_TTL_MS } from '../auth/sign-in.js';
 import { MAX_ECHO_CHARS, MAX_JSON_DEPTH } from '../schemas/json-shape.js';
+import { checkpointSection, recordedFactsSection, scoringTableSection } from './audit-proof-sections.js';
 
 const usd = (value: number) => value.toLocaleString('en-US');
 
@@ -23,6 +24,7 @@ export function renderMethodology(config: Readonly<Config>): string {
     'Identical inputs and facts give an identical decision and score.',
     '',
     scoreSection(),
+    scoringTableSection(),
     tierSection(config),
     reasonSection(),
     errorSection(),
@@ -41,7 +43,7 @@ function scoreSection(): string {
     '',
     'The risk score is an integer 0-100, the sum of five categories: registry & identity (max 30),',
     'contract safety (30), price & market data quality (15), wallet behavior (15), trade parameters (10).',
-    'Bands: 0-30 `allow`, 31-70 `warn`, 71-100 `deny`. Per-signal weights are not published.',
+    'Bands: 0-30 `allow`, 31-70 `warn`, 71-100 `deny`. Every per-signal weight is in the scoring table below.',
     'Hard overrides force `deny` whatever the band; they are the reason codes marked "forces deny" below.',
     'A response with an `error` key (HTTP 503 on REST) means no verdict was produced: do not trade.',
     '',
@@ -136,12 +138,15 @@ function auditSection(): string {
     '## Audit records',
     '',
     'Each record is the RFC 8785 canonical JSON of `{seq, ts, wallet, channel, request, decision, risk_score,',
-    'reasons, tier, price_usd, price_source, prev_hash, wallet_prev_hash}`; `hash` is the lower-case hex SHA-256',
+    'reasons, tier, price_usd, price_source, prev_hash, wallet_prev_hash}` (plus `format` and `facts_hash`, and',
+    '`payment` on paid verdicts, below); `hash` is the lower-case hex SHA-256',
     'of those canonical bytes. `prev_hash` is the hash of record `seq - 1` (64 zeros for the first record);',
     "`wallet_prev_hash` is the hash of the same wallet's previous record, so one wallet's chain verifies alone.",
     '',
     auditRecipe(),
     auditVerification(),
+    recordedFactsSection(),
+    checkpointSection(),
   ].join('\n');
 }
 

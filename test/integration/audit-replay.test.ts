@@ -118,6 +118,18 @@ describe('the golden log', () => {
   });
 });
 
+describe('the published scoring table', () => {
+  it('is the table the records name: its hash in the methodology is the hash in every record\'s facts', async () => {
+    const methodology = await (await fetch(`${running.base}/.well-known/methodology.md`)).text();
+    const section = methodology.slice(methodology.indexOf('## Scoring table'));
+    const table = JSON.parse(section.slice(section.indexOf('```json') + 7, section.indexOf('```', section.indexOf('```json') + 7)));
+    const hash = createHash('sha256').update(canonicalText(table)).digest('hex');
+    assert.ok(section.includes(hash), 'the methodology states the hash of the table it prints');
+    const golden = readFileSync(join(GOLDEN, 'audit', 'facts.log'), 'utf8').trim().split('\n');
+    for (const line of golden) assert.equal(JSON.parse(line.slice(line.indexOf('{'))).engine.scoring_table_hash, hash);
+  });
+});
+
 describe('a log begun before facts were kept', () => {
   it('keeps verifying, and replay counts its old records apart', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'guardrail-replay-'));

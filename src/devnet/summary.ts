@@ -18,6 +18,7 @@ export function devnetSummary(devnet: Devnet): string[] {
     ...assets,
     `  service token ${contracts.serviceToken}  stablecoin (USDC, 6 decimals, EIP-3009) ${contracts.stablecoin}`,
     `  Uniswap v4 PoolManager ${contracts.poolManager}  StateView ${contracts.stateView}  SwapHelper ${contracts.swapHelper}`,
+    `  TradePermitGuard ${contracts.permitGuard} (trusts the service's permit signer)  GuardedSwapRouter ${contracts.guardedSwapRouter}`,
     `  x402 payments go to the treasury ${devnet.treasury}; the facilitator account ${devnet.facilitator.address} pays the gas`,
     'Demo wallets:',
     ...wallets,

@@ -1,7 +1,10 @@
 // Trade permits end to end: the service signs them, the devnet's TradePermitGuard enforces them on real v4 swaps.
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { createTestClient, erc20Abi, http, maxUint256, parseUnits, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -15,6 +18,8 @@ import { callMcpTool } from '../support/mcp-client.js';
 import { getJson, postJson, startTestService, type TestService } from '../support/service.js';
 import { payingFetch } from '../support/x402-payer.js';
 
+const execFileAsync = promisify(execFile);
+const EXAMPLE = fileURLToPath(new URL('../../../examples/permit-swap.mjs', import.meta.url));
 let running: TestService;
 let devnet: Devnet;
 let trader: { address: Address; privateKey: Hex };
@@ -131,6 +136,20 @@ describe('trade permits on the devnet', () => {
     assert.equal((await sell('TSLA', '2', verdict.permit)).status, 'success');
   });
 
+  it('the README example (examples/permit-swap.mjs) sells through the guard', async () => {
+    const env = {
+      ...process.env, BASE_URL: running.base, RPC_URL: devnet.rpcUrl, TRADER_KEY: devnet.wallets[1]!.privateKey,
+      ROUTER: devnet.contracts.guardedSwapRouter, POOL_MANAGER: devnet.contracts.poolManager, STABLECOIN: devnet.contracts.stablecoin,
+    };
+    const { stdout } = await execFileAsync(process.execPath, [EXAMPLE], { env });
+    assert.match(stdout, /^success audit_seq \d+ tx 0x[0-9a-f]{64}$/m);
+  });
+
+  it('the key lives in DATA_DIR and is the published signer', async () => {
+    const key = readFileSync(join(running.dataDir, 'permit-signer-key'), 'utf8').trim() as Hex;
+    assert.equal(privateKeyToAccount(key).address, (await getJson(`${running.base}/.well-known/permit-signer.json`)).json.address);
+  });
+  // Last: it moves the chain's clock past real time.
   it('an expired permit reverts with PermitExpired', async () => {
     const permit = await permitFor('TSLA', 1);
     const testClient = createTestClient({ mode: 'anvil', chain: devnet.chain, transport: http(devnet.rpcUrl) });
@@ -139,8 +158,4 @@ describe('trade permits on the devnet', () => {
     assert.equal(await revertOf(simulateSell('TSLA', '1', permit)), 'PermitExpired');
   });
 
-  it('the key lives in DATA_DIR and is the published signer', async () => {
-    const key = readFileSync(join(running.dataDir, 'permit-signer-key'), 'utf8').trim() as Hex;
-    assert.equal(privateKeyToAccount(key).address, (await getJson(`${running.base}/.well-known/permit-signer.json`)).json.address);
-  });
 });

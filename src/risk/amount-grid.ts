@@ -65,12 +65,23 @@ export function lastUnitsReadAs(units: bigint, decimals: number): bigint {
 /**
  * The largest grid point in [1, above) that `allows`, or null when 1 does not. `allows(above)` is
  * false and the predicate is monotone (allowed amounts form a prefix), so bisection finds the
- * boundary; each answer is the engine's own verdict, never an estimate.
+ * boundary; each answer is the engine's own verdict, never an estimate. `hints` are grid points
+ * tried first to narrow the bracket (each is scored like any other, so a wrong hint costs one
+ * evaluation and changes nothing).
  */
-export function largestAllowed(allows: (units: bigint) => boolean, above: bigint): bigint | null {
-  if (above <= 1n || !allows(1n)) return null;
-  let low = 1n;
+export function largestAllowed(allows: (units: bigint) => boolean, above: bigint, hints: readonly bigint[] = []): bigint | null {
+  if (above <= 1n) return null;
+  let low = 0n; // 0: no allowed point known yet
   let high = above;
+  for (const hint of [...hints].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
+    if (hint <= low || hint >= high) continue;
+    if (allows(hint)) low = hint;
+    else high = hint;
+  }
+  if (low === 0n) {
+    if (!allows(1n)) return null;
+    low = 1n;
+  }
   while (high - low > 1n) {
     const middle = (low + high) / 2n;
     if (allows(middle)) low = middle;

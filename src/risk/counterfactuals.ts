@@ -52,8 +52,30 @@ export function maxAllowedAmount(input: RiskInput): number | null | undefined {
   const allowsUnits = (units: bigint): boolean =>
     units <= ceiling && allows({ ...input, trade: { ...input.trade, amount: unitsToAmount(units, decimals) } });
   if (allowsUnits(above)) return undefined;
-  const units = largestAllowed(allowsUnits, above);
+  const units = largestAllowed(allowsUnits, above, sizeHints(input, decimals));
   return units === null ? null : unitsToAmount(units, decimals);
+}
+
+/**
+ * Grid points just below and above each notional at which a size rule switches (the advisory floor
+ * of PRICE_FALLBACK_OVER_FLOOR, NOTIONAL_NEAR_TIER_LIMIT's share, the NOTIONAL_OVER_TIER_LIMIT
+ * ceiling), 2^-46 apart in relative terms: far wider than the rounding of `amount * price`, so
+ * when size decides, the boundary usually lies between two of them and bisection needs about 20
+ * steps instead of about 65. Only hints: each is scored by the engine.
+ */
+function sizeHints(input: RiskInput, decimals: number): bigint[] {
+  const price = input.price.usd;
+  if (!(Number.isFinite(price) && price > 0)) return [];
+  const { advisoryFloorUsd, maxTradeUsd } = input.policy;
+  const hints: bigint[] = [];
+  for (const usd of [advisoryFloorUsd, THRESHOLDS.nearCeilingShare * maxTradeUsd, maxTradeUsd]) {
+    // Cents round half up: the notional first exceeds `usd` once amount * price reaches usd + 0.005.
+    const units = unitsAtLeast((usd + 0.005) / price, decimals);
+    if (units === null) continue;
+    const spread = units >> 46n;
+    hints.push(units - spread, units + spread + 1n);
+  }
+  return hints;
 }
 
 /**

@@ -25,7 +25,7 @@ function detail(result: { ok: true } | { ok: false; detail: unknown[] }) {
 describe('TradeRequest (REST)', () => {
   it('accepts a valid request and fills the defaults', () => {
     const result = validateRest(trade());
-    assert.deepEqual(result, { ok: true, value: { ...trade(), max_slippage_bps: 100, allow_unregistered: false } });
+    assert.deepEqual(result, { ok: true, value: { ...trade(), max_slippage_bps: 100, allow_unregistered: false, permit: false } });
   });
 
   it('reports every missing field with the whole input', () => {

@@ -137,8 +137,13 @@ function parseCheckpoint(text: string): Checkpoint | null {
   }
 }
 
-// First writer of a size wins; `latest` only moves forward.
+// First writer of a size wins; `latest` only moves forward. A checkpoint whose last record is not the
+// chain's record of that seq (a Redis emptied or rewound under a running instance) is refused.
 const ADD_LUA = `
+local line = redis.call('HGET', KEYS[4], ARGV[1])
+if (not line) or string.sub(line, 1, 64) ~= ARGV[3] then
+  return redis.error_reply('the shared chain does not hold record ' .. ARGV[1] .. ' as this checkpoint names it')
+end
 redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2])
 local kept = redis.call('HGET', KEYS[1], ARGV[1])
 local newest = tonumber(redis.call('GET', KEYS[3]) or '0')
@@ -154,7 +159,8 @@ interface AddCommand {
 
 /**
  * Keys under the audit prefix: `checkpoints` (hash tree_size -> JSON), `checkpoint-latest`
- * (JSON), `checkpoint-latest-size`, `checkpoint-key` (the key_id every instance must sign with).
+ * (JSON), `checkpoint-latest-size`, `checkpoint-key` (the key_id every instance must sign with);
+ * the script reads `records` (redis-audit-log.ts) to check the checkpoint's last record.
  */
 export class RedisCheckpointStore implements CheckpointStore {
   private constructor(private readonly client: Redis & AddCommand, private readonly prefix: string) {}
@@ -163,7 +169,7 @@ export class RedisCheckpointStore implements CheckpointStore {
   static async connect(url: string, prefix: string, key: PublishedKey): Promise<RedisCheckpointStore> {
     const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2, commandTimeout: 5000 }) as Redis & AddCommand;
     client.on('error', () => undefined);
-    client.defineCommand('tgCheckpointAdd', { lua: ADD_LUA, numberOfKeys: 3 });
+    client.defineCommand('tgCheckpointAdd', { lua: ADD_LUA, numberOfKeys: 4 });
     try {
       await client.connect();
       await client.set(`${prefix}checkpoint-key`, key.key_id, 'NX');
@@ -191,7 +197,8 @@ export class RedisCheckpointStore implements CheckpointStore {
   async add(checkpoint: Checkpoint): Promise<Checkpoint> {
     const p = this.prefix;
     const kept = await this.client.tgCheckpointAdd(
-      `${p}checkpoints`, `${p}checkpoint-latest`, `${p}checkpoint-latest-size`, String(checkpoint.tree_size), JSON.stringify(checkpoint),
+      `${p}checkpoints`, `${p}checkpoint-latest`, `${p}checkpoint-latest-size`, `${p}records`,
+      String(checkpoint.tree_size), JSON.stringify(checkpoint), checkpoint.last_hash,
     );
     return parseCheckpoint(kept) ?? Promise.reject(new Error('Redis kept a malformed checkpoint'));
   }

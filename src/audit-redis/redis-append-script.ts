@@ -74,3 +74,14 @@ export const RELEASE_LUA = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
 `;
+
+/**
+ * Keeps records' facts by hash (KEYS 1 epoch marker string, 2 facts hash; ARGV expected marker,
+ * then hash/text pairs) unless the marker is not the expected one ('' skips the check): a store
+ * that lost its state is written nothing, as the append script refuses it too.
+ */
+export const FACTS_LUA = `
+if ARGV[1] ~= '' and redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+for i = 2, #ARGV, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
+return 1
+`;

@@ -22,7 +22,7 @@ import {
 import { clampLimit } from '../audit/list-limit.js';
 import { GroupCommitter, type BatchOutcome } from '../audit/group-commit.js';
 import { factsHashOf, normalizeWallet, parseLine } from '../audit/record.js';
-import { APPEND_LUA, RELEASE_LUA } from './redis-append-script.js';
+import { APPEND_LUA, FACTS_LUA, RELEASE_LUA } from './redis-append-script.js';
 import { ChainWatch, type ChainWatchOptions } from './redis-chain-watch.js';
 import { sealBatch, type SealedBatch } from '../audit/seal-batch.js';
 import { sha256Hex } from '../audit/sha256.js';
@@ -51,6 +51,10 @@ export class AuditConflictError extends Error {
 }
 
 type AppendReply = [number, ...string[]];
+interface FactsCommand {
+  tgAuditFacts(numKeys: number, ...args: string[]): Promise<number>;
+}
+
 interface AppendCommand {
   tgAuditAppend(numKeys: number, ...args: Array<string | Buffer>): Promise<AppendReply>;
   tgAuditRelease(numKeys: number, key: string, id: string): Promise<number>;
@@ -92,6 +96,7 @@ export class RedisAuditLog implements AuditLog, AuditLineSource, AuditWalletLine
     client.on('error', options.onError ?? (() => undefined));
     client.defineCommand('tgAuditAppend', { lua: APPEND_LUA });
     client.defineCommand('tgAuditRelease', { lua: RELEASE_LUA });
+    client.defineCommand('tgAuditFacts', { lua: FACTS_LUA });
     const log = new RedisAuditLog(client, options.prefix ?? 'tg:audit:', options.maxAttempts ?? 20, options.maxBatch ?? 256, options.now);
     try {
       await client.connect();
@@ -224,7 +229,11 @@ export class RedisAuditLog implements AuditLog, AuditLineSource, AuditWalletLine
   private async commit(entries: AuditEntry[]): Promise<BatchOutcome<AuditRecord>> {
     // Facts are kept by their hash, so they go first and a retried seal needs no second write.
     const facts = entries.flatMap((entry) => (entry.facts ? [entry.facts.hash, entry.facts.text] : []));
-    if (facts.length > 0) await this.client.hset(`${this.prefix}facts`, ...facts);
+    if (facts.length > 0) {
+      this.assertUsable();
+      // Written only under the epoch this instance knows: a store that lost its state takes nothing.
+      await (this.client as unknown as FactsCommand).tgAuditFacts(2, this.keys.epoch, `${this.prefix}facts`, this.watch?.expectedMarker ?? '', ...facts);
+    }
     for (let attempt = 1; ; attempt++) {
       this.assertUsable();
       const missing = [...new Set(entries.map((e) => normalizeWallet(String(e.wallet))))]

@@ -16,7 +16,9 @@ const account = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae
 const WALLET = account.address.toLowerCase();
 
 // Instances that share tokens share the JWT secret, as the README says.
-const SHARED = { AUDIT_STORE: 'redis', RATE_LIMITS: 'off', JWT_SECRET: 'lost-state-test-secret-of-at-least-32-chars' };
+const SHARED = {
+  AUDIT_STORE: 'redis', RATE_LIMITS: 'off', JWT_SECRET: 'lost-state-test-secret-of-at-least-32-chars', AUDIT_SIGNING_KEY: Buffer.alloc(32, 4).toString('base64'),
+};
 
 /**
  * Two instances on one persistent Redis, all of one test's own: no test inherits another's

@@ -6,13 +6,15 @@ import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { getJson, postJson, sampleTrade, send, startTestService, type TestService } from '../support/service.js';
 
 const JWT_SECRET = 'two-instances-test-secret-of-at-least-32-characters';
+const AUDIT_SIGNING_KEY = Buffer.alloc(32, 5).toString('base64');
 let redis: RedisServer;
 let a: TestService;
 let b: TestService;
 
 before(async () => {
   redis = await startRedisServer();
-  const env = { REDIS_URL: redis.url, AUDIT_STORE: 'redis', JWT_SECRET, RATE_LIMIT_IP_FREE: '1000', RATE_LIMIT_IP_AUTH: '1000' };
+  // Shared as a deployment shares them: the token secret and the checkpoint signing key.
+  const env = { REDIS_URL: redis.url, AUDIT_STORE: 'redis', JWT_SECRET, AUDIT_SIGNING_KEY, RATE_LIMIT_IP_FREE: '1000', RATE_LIMIT_IP_AUTH: '1000' };
   a = await startTestService(env);
   b = await startTestService(env);
 });

@@ -16,7 +16,8 @@ let b: TestService;
 before(async () => {
   world = await PaidWorld.start(await tempDir());
   redis = await startRedisServer();
-  const env = { REDIS_URL: redis.url, AUDIT_STORE: 'redis' };
+  // Instances on one Redis chain sign its checkpoints with one key (README "Checkpoints and proofs").
+  const env = { REDIS_URL: redis.url, AUDIT_STORE: 'redis', AUDIT_SIGNING_KEY: Buffer.alloc(32, 3).toString('base64') };
   a = await world.service(env);
   b = await world.service(env);
 });

@@ -1,4 +1,5 @@
 // Prices and daily P&L on the devnet: oracle, venue, fallbacks, staleness, deviation, coalescing, and a service on RPC_URL.
+import type { PriceFact } from '../../src/risk/types.js';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -60,20 +61,30 @@ async function setFeed(symbol: string, usd: number): Promise<void> {
   assert.equal((await client.waitForTransactionReceipt({ hash, pollingInterval: 20 })).status, 'success');
 }
 
+/** What the engine scores; where the price came from (`origin`) is checked on its own. */
+const scored = ({ origin: _origin, ...fact }: PriceFact) => fact;
+
 describe('price sources on the devnet', () => {
   it('reads every oracle with its decimals and checks it against the venue pool', async () => {
     const { chain, venue } = sources();
     for (const { symbol, default_price_usd } of registry.assets) {
       const fact = await chain.quote(asset(symbol));
-      assert.deepEqual(fact, { usd: default_price_usd, source: 'oracle', stale: symbol === 'MSFT', deviationBps: 0 }, symbol);
+      assert.deepEqual(scored(fact), { usd: default_price_usd, source: 'oracle', stale: symbol === 'MSFT', deviationBps: 0 }, symbol);
       const pool = await venue.reading(asset(symbol));
+      // The audit record keeps the round and the block it was read at, with the venue's price beside it.
+      assert.equal(fact.origin?.kind, 'oracle');
+      if (fact.origin?.kind === 'oracle') {
+        assert.equal(fact.origin.feed, asset(symbol).price_feed!.toLowerCase());
+        assert.ok(fact.origin.block_number > 0 && Number(fact.origin.round_id) > 0 && fact.origin.updated_at > 0);
+        assert.equal(fact.origin.venue?.price_usd, pool?.usd);
+      }
       assert.ok(pool && Math.abs(pool.usd / default_price_usd! - 1) < 1e-6, `${symbol} venue ${pool?.usd}`);
     }
   });
 
   it('marks the three-day-old MSFT round stale under the 1 h limit, fresh under a 4-day limit', async () => {
     assert.equal((await sources().oracle.quote(asset('MSFT'))).stale, true);
-    assert.deepEqual(await sources({ maxAgeSeconds: 4 * 86_400 }).oracle.quote(asset('MSFT')), {
+    assert.deepEqual(scored(await sources({ maxAgeSeconds: 4 * 86_400 }).oracle.quote(asset('MSFT'))), {
       usd: 432.55, source: 'oracle', stale: false, deviationBps: null,
     });
   });
@@ -81,7 +92,8 @@ describe('price sources on the devnet', () => {
   it('falls to the venue when the asset has no feed, its feed reverts, or it answers a non-positive value', async () => {
     const venuePrice = { source: 'venue_v4', stale: false, deviationBps: null };
     const noFeed = await sources().chain.quote(asset('AMZN', { price_feed: null }));
-    assert.deepEqual({ ...noFeed, usd: Math.round(noFeed.usd * 100) / 100 }, { usd: 214.3, ...venuePrice });
+    assert.deepEqual({ ...scored(noFeed), usd: Math.round(noFeed.usd * 100) / 100 }, { usd: 214.3, ...venuePrice });
+    assert.equal(noFeed.origin?.kind, 'venue_v4');
     // The stablecoin has no latestRoundData: the call reverts.
     const reverting = await sources().chain.quote(asset('AMZN', { price_feed: devnet.contracts.stablecoin }));
     assert.equal(reverting.source, 'venue_v4');
@@ -96,7 +108,7 @@ describe('price sources on the devnet', () => {
   it('reports oracle-venue disagreement in basis points', async () => {
     await setFeed('AAPL', 229.87 * 1.05);
     try {
-      assert.deepEqual(await sources().chain.quote(asset('AAPL')), { usd: 241.3635, source: 'oracle', stale: false, deviationBps: 476 });
+      assert.deepEqual(scored(await sources().chain.quote(asset('AAPL'))), { usd: 241.3635, source: 'oracle', stale: false, deviationBps: 476 });
     } finally {
       await setFeed('AAPL', 229.87);
     }
@@ -104,7 +116,9 @@ describe('price sources on the devnet', () => {
 
   it('uses the registry default without feed or pool, and is unavailable without a default', async () => {
     const stranger = asset('TSLA', { symbol: 'ZZZ', contract_address: '0x000000000000000000000000000000000000dEaD', price_feed: null });
-    assert.deepEqual(await sources().chain.quote(stranger), { usd: 350.25, source: 'fallback_default', stale: false, deviationBps: null });
+    assert.deepEqual(await sources().chain.quote(stranger), {
+      usd: 350.25, source: 'fallback_default', stale: false, deviationBps: null, origin: { kind: 'default', price_usd: 350.25 },
+    });
     assert.deepEqual(await sources().chain.quote({ ...stranger, default_price_usd: null }), UNAVAILABLE);
   });
 

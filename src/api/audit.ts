@@ -11,7 +11,7 @@ import {
   AuditExportQuery, AuditFactsQuery, AuditGlobalResponse, AuditQuery, AuditVerifyGlobalResponse, AuditVerifyResponse, AuditWalletResponse, WalletPath,
 } from '../schemas/resources.js';
 import { unavailable } from './unavailable.js';
-import { compileValidator, numericParams, type ValidationIssue } from '../schemas/validator.js';
+import { compileValidator, numericParams, type Validated, type ValidationIssue } from '../schemas/validator.js';
 
 export interface AuditRouteDeps {
   verifier: AuditVerifier;
@@ -117,18 +117,10 @@ async function verifyGlobal(deps: AuditRouteDeps, request: PlainRequest): Promis
  * was read against and the `from_seq` of the next page.
  */
 async function exportLines(deps: AuditRouteDeps, request: PlainRequest): Promise<PlainResponse> {
-  const query = validateExport(numericParams(AuditExportQuery, request.query));
-  if (!query.ok) return validationFailed(query.detail);
-  const head = await deps.verifier.log.head();
-  const from = query.value.from_seq ?? 1;
-  const count = Math.max(0, Math.min(query.value.limit ?? 1000, head.seq - from + 1));
-  const lines = (await readRange(deps.verifier.log, from, count)).filter((line): line is Buffer => line !== null);
-  const text = Buffer.concat(lines.flatMap((line) => [line, NEWLINE]));
-  return {
-    status: 200,
-    headers: { 'x-audit-head-seq': String(head.seq), 'x-audit-head-hash': head.hash, 'x-audit-next-seq': String(from + count) },
-    raw: { contentType: 'text/plain; charset=utf-8', text },
-  };
+  return exportPage(deps, validateExport(numericParams(AuditExportQuery, request.query)), 1000, async (from, count) => {
+    const lines = (await readRange(deps.verifier.log, from, count)).filter((line): line is Buffer => line !== null);
+    return Buffer.concat(lines.flatMap((line) => [line, NEWLINE]));
+  });
 }
 
 /**
@@ -137,16 +129,26 @@ async function exportLines(deps: AuditRouteDeps, request: PlainRequest): Promise
  * facts were kept have none), so a client checks each against the record's `facts_hash`.
  */
 async function exportFacts(deps: AuditRouteDeps, request: PlainRequest): Promise<PlainResponse> {
-  const query = validateFacts(numericParams(AuditFactsQuery, request.query));
+  return exportPage(deps, validateFacts(numericParams(AuditFactsQuery, request.query)), 100, async (from, count) => {
+    const facts = count > 0 ? await deps.verifier.log.readFacts(from, count) : [];
+    return Buffer.from(facts.map((line) => `${line.seq} ${line.hash} ${line.text}\n`).join(''), 'utf8');
+  });
+}
+
+/** One page of a line export: the records from `from_seq`, at most `limit` and never past the head the page was read against. */
+async function exportPage(
+  deps: AuditRouteDeps,
+  query: Validated<{ from_seq?: number; limit?: number }>,
+  defaultLimit: number,
+  read: (from: number, count: number) => Promise<Buffer>,
+): Promise<PlainResponse> {
   if (!query.ok) return validationFailed(query.detail);
   const head = await deps.verifier.log.head();
   const from = query.value.from_seq ?? 1;
-  const count = Math.max(0, Math.min(query.value.limit ?? 100, head.seq - from + 1));
-  const facts = count > 0 ? await deps.verifier.log.readFacts(from, count) : [];
-  const text = Buffer.from(facts.map((line) => `${line.seq} ${line.hash} ${line.text}\n`).join(''), 'utf8');
+  const count = Math.max(0, Math.min(query.value.limit ?? defaultLimit, head.seq - from + 1));
   return {
     status: 200,
     headers: { 'x-audit-head-seq': String(head.seq), 'x-audit-head-hash': head.hash, 'x-audit-next-seq': String(from + count) },
-    raw: { contentType: 'text/plain; charset=utf-8', text },
+    raw: { contentType: 'text/plain; charset=utf-8', text: await read(from, count) },
   };
 }

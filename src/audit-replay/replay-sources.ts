@@ -1,6 +1,8 @@
 // Where a replay reads records and the facts kept beside them: a data directory, a log file, or a running service.
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { factsHashOf } from '../audit/record.js';
+import { logPath } from '../audit-verify/bulk-sources.js';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { FactsLine } from '../audit/audit-log.js';
@@ -31,16 +33,7 @@ export async function openReplaySource(location: string, from: number, to: numbe
   return { name: log, total: null, items: fileItems(log, join(dirname(log), FACTS_FILE_NAME), from, to) };
 }
 
-async function logPath(location: string): Promise<string> {
-  const info = await stat(location);
-  if (!info.isDirectory()) return location;
-  for (const candidate of [join(location, 'audit', 'audit.log'), join(location, 'audit.log')]) {
-    if (await stat(candidate).then((s) => s.isFile(), () => false)) return candidate;
-  }
-  throw new Error(`${location} holds neither audit/audit.log nor audit.log`);
-}
 
-const factsHashOf = (line: string) => /"facts_hash":"([0-9a-f]{64})"/.exec(line.slice(0, 400))?.[1] ?? null;
 
 /** Line n of the log is seq n; facts.log is read alongside, matched by seq and hash. */
 async function* fileItems(logFile: string, factsFile: string, from: number, to: number): AsyncGenerator<ReplayItem> {
@@ -50,7 +43,7 @@ async function* fileItems(logFile: string, factsFile: string, from: number, to: 
     seq++;
     if (seq < from) continue;
     if (seq > to) break;
-    const hash = factsHashOf(line);
+    const hash = factsHashOf(Buffer.from(line, 'utf8'));
     yield { seq, line, facts: hash === null ? null : await facts.find(seq, hash) };
   }
   facts.close();

@@ -36,7 +36,8 @@ export async function openChainSource(location: string, pageSize = 10_000): Prom
   };
 }
 
-async function logPath(location: string): Promise<string> {
+/** The log a location names: a data directory's audit/audit.log (or audit.log), or the file itself. */
+export async function logPath(location: string): Promise<string> {
   const info = await stat(location);
   if (!info.isDirectory()) return location;
   for (const candidate of [join(location, 'audit', 'audit.log'), join(location, 'audit.log')]) {

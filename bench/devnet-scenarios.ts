@@ -1,51 +1,78 @@
-// The path a user runs: analyze/free on the embedded devnet (chain reads, holdings, prices), a fleet and new wallets, and a paid call.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { freePort, printComparison, runLoad, spawnNode, stop, type LoadResult } from './harness.js';
+// The path a user runs: the service on the embedded devnet (chain reads, holdings, prices), a fleet, new wallets, a bearer, a paid call.
+import { privateKeyToAccount } from 'viem/accounts';
+import { PATHS } from '../src/catalogue/published-facts.js';
+import { demoWallets } from '../src/devnet/wallets.js';
+import type { Selectable } from './args.js';
+import type { LoadPlan, Rotated } from './load-plan.js';
+import { restVerdict, type Scenario } from './measure.js';
 import { measurePaidLatency } from './paid-latency.js';
+import type { PaidResult } from './results.js';
+import type { Measurement } from './scenario-rows.js';
+import { startService } from './service.js';
 
 /** A fleet: this many wallets in turn, each evaluated again while its chain facts are cached. */
 const FLEET_WALLETS = 1_000;
+/** New wallets start past the fleet's; warm-ups use wallets far past both, so the measured ones stay new. */
+const FRESH_FROM = 1_000_001;
+const WARM_FROM = 1_800_000_000;
 
-interface DevnetScenarioOptions {
-  connections: number;
-  seconds: number;
-  /** The flags the service ships with (package.json's start script). */
-  nodeFlags: string[];
+export interface DevnetRun {
+  measurements: Measurement[];
+  paid: PaidResult | null;
 }
 
-const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
-const walletFor = (n: number) => `0x${(n % 1_000_000 + 1).toString(16).padStart(40, '0')}`;
-
-/** Runs both devnet scenarios against `echo`, a trivial uWS echo measured in the same run. */
-export async function runDevnetScenarios(echo: LoadResult, options: DevnetScenarioOptions): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'bench-devnet-'));
-  const port = await freePort();
-  // No REGISTRY_FILE and no RPC_URL: the embedded devnet, as `npm start` runs by default.
-  const service = await spawnNode(
-    here('../src/main.js'), [], { PORT: String(port), DATA_DIR: dataDir, RATE_LIMITS: 'off', MCP_SESSIONS_PER_IP: '1000' },
-    /listening on/, options.nodeFlags, 120_000,
-  );
+/** The devnet rows `only` selects, each measured by `measureRow`, then the paid table. */
+export async function runDevnetScenarios(only: Set<Selectable>, measureRow: (scenario: Scenario) => Promise<Measurement>): Promise<DevnetRun> {
+  process.stderr.write('starting the service on the embedded devnet\n');
+  // No REGISTRY_FILE, no RPC_URL: the embedded devnet, as `npm start` runs by default.
+  const service = await startService({}, 180_000);
   try {
-    const base = `http://127.0.0.1:${port}`;
-    const assets = (await (await fetch(`${base}/api/v1/assets`)).json()) as { symbol: string; contract_address: string }[];
+    const assets = (await (await fetch(`${service.base}${PATHS.assets}`)).json()) as { symbol: string; contract_address: string }[];
     const tsla = assets.find((asset) => asset.symbol === 'TSLA')!;
-    const body = (wallet: (n: number) => string) => (n: number) =>
-      JSON.stringify({ wallet: wallet(n), asset: tsla.symbol, contract_address: tsla.contract_address, side: 'buy', amount: 1 });
-    const url = `${base}/api/v1/analyze/free`;
-    const load = { url, connections: options.connections, seconds: options.seconds };
-    // One pass over the fleet first, so its caches are warm as a running service's would be.
-    await runLoad({ ...load, label: 'warm-up', seconds: 3, body: body((n) => walletFor(n % FLEET_WALLETS)) });
-    const fleet = await runLoad({ ...load, label: `devnet, fleet of ${FLEET_WALLETS}`, body: body((n) => walletFor(n % FLEET_WALLETS)) });
-    printComparison(echo, fleet);
-    const fresh = await runLoad({ ...load, label: 'devnet, new wallet each', body: body((n) => walletFor(FLEET_WALLETS + n)) });
-    printComparison(echo, fresh);
-    const trade = (n: number) => ({ wallet: `0x${(0xbe000000 + n).toString(16).padStart(40, '0')}`, asset: tsla.symbol, contract_address: tsla.contract_address, side: 'buy', amount: 1 });
-    await measurePaidLatency(base, trade);
+    const plan = (path: string, walletOffset: number, walletCycle: number, rotation: Rotated[] = []): LoadPlan => ({
+      url: `${service.base}${path}`, asset: tsla.symbol, contract: tsla.contract_address, walletOffset, walletCycle, mcp: false, rotation,
+    });
+    const row = (id: string, label: string, note: string, measured: LoadPlan, warmUp: Scenario['warmUp']): Scenario => ({
+      id, label, note, plan: measured, warmUp, pid: service.pid, check: restVerdict,
+    });
+    const measurements: Measurement[] = [];
+    if (only.has('fleet')) {
+      const fleet = plan(PATHS.analyzeFree, 1, FLEET_WALLETS);
+      // The warm-up is one pass over exactly the fleet's wallets, so every one is cached as on a running service.
+      measurements.push(await measureRow(row('fleet', `devnet, fleet of ${FLEET_WALLETS.toLocaleString('en-US')} wallets`, 'analyze/free, wallets in turn', fleet, { plan: fleet, requests: FLEET_WALLETS })));
+    }
+    if (only.has('fresh')) {
+      const warm = { plan: plan(PATHS.analyzeFree, WARM_FROM, 0), requests: 500 };
+      measurements.push(await measureRow(row('fresh', 'devnet, a new wallet every request', 'analyze/free, chain reads each time', plan(PATHS.analyzeFree, FRESH_FROM, 0), warm)));
+    }
+    if (only.has('bearer')) {
+      const bearer = plan(PATHS.analyzeTrade, 1, 0, await signedInDemoWallets(service.base));
+      const note = 'analyze/trade, 4 demo wallets (tiers 1-3) with their own tokens, in turn';
+      measurements.push(await measureRow(row('bearer', 'devnet, REST with a bearer token', note, bearer, { plan: bearer, requests: 500 })));
+    }
+    const paid = only.has('paid') ? await measurePaidLatency(service.base, paidTrade(tsla)) : null;
+    return { measurements, paid };
   } finally {
-    await stop(service);
-    rmSync(dataDir, { recursive: true, force: true });
+    await service.stop();
   }
+}
+
+/** Signs each demo wallet in (SIWE, as a client would) and pairs it with its token: analyze/trade evaluates only the token's own wallet. */
+async function signedInDemoWallets(base: string): Promise<Rotated[]> {
+  const signedIn: Rotated[] = [];
+  for (const wallet of demoWallets()) {
+    const nonce = (await (await fetch(`${base}${PATHS.authNonce}?address=${wallet.address}`)).json()) as { message: string };
+    const signature = await privateKeyToAccount(wallet.privateKey).signMessage({ message: nonce.message });
+    const answer = await fetch(`${base}${PATHS.authWallet}`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ address: wallet.address, signature }),
+    });
+    const body = await answer.text();
+    if (answer.status !== 200) throw new Error(`sign-in of demo wallet ${wallet.label} answered ${answer.status}: ${body}`);
+    signedIn.push({ wallet: wallet.address, header: 'authorization', value: `Bearer ${(JSON.parse(body) as { access_token: string }).access_token}` });
+  }
+  return signedIn;
+}
+
+function paidTrade(asset: { symbol: string; contract_address: string }): (n: number) => Record<string, unknown> {
+  return (n) => ({ wallet: `0x${(0xbe000000 + n).toString(16).padStart(40, '0')}`, asset: asset.symbol, contract_address: asset.contract_address, side: 'buy', amount: 1 });
 }

@@ -1,4 +1,4 @@
-// Shared bench plumbing: spawn servers, wait for their port, run autocannon, print ratios.
+// Shared bench plumbing: spawn servers, wait for their port, run autocannon.
 import autocannon from 'autocannon';
 import { createWriteStream } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -22,7 +22,10 @@ export function spawnNode(
   const child = spawn(process.execPath, [...nodeFlags, script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let seen = '';
-    const timer = setTimeout(() => reject(new Error(`${script} did not become ready:\n${seen}`)), readyWithinMs);
+    const timer = setTimeout(() => {
+      child.kill('SIGTERM');
+      reject(new Error(`${script} did not become ready:\n${seen}`));
+    }, readyWithinMs);
     const onData = (chunk: Buffer) => {
       seen += chunk.toString();
       if (ready.test(seen)) {
@@ -79,13 +82,4 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
   };
-}
-
-export function printComparison(baseline: LoadResult, subject: LoadResult): void {
-  const rows = [baseline, subject].map(
-    (r) =>
-      `${r.label.padEnd(28)} ${r.requestsPerSecond.toFixed(0).padStart(8)} req/s   p50 ${r.p50Ms.toFixed(2)} ms   p99 ${r.p99Ms.toFixed(2)} ms   errors ${r.errors}   non-2xx ${r.non2xx}`,
-  );
-  process.stdout.write(`${rows.join('\n')}\n`);
-  process.stdout.write(`ratio ${subject.label} / ${baseline.label}: ${(subject.requestsPerSecond / baseline.requestsPerSecond).toFixed(3)}\n`);
 }

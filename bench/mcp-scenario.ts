@@ -1,64 +1,45 @@
-// MCP load: `tools/call evaluate_trade` over one session per connection, through the same autocannon harness.
-import autocannon from 'autocannon';
-import type { LoadResult } from './harness.js';
-import { tradeFields } from './trade-body.js';
-
-const ACCEPT = 'application/json, text/event-stream';
+// The MCP row: `tools/call evaluate_trade` on sessions opened beforehand, as many as there are connections.
+import { MCP_ACCEPT, MCP_PROTOCOL_VERSION, type LoadPlan } from './load-plan.js';
+import { mcpVerdict, type Scenario } from './measure.js';
 
 async function openSession(url: string): Promise<string> {
   const response = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: ACCEPT },
+    headers: { 'content-type': 'application/json', accept: MCP_ACCEPT },
     body: JSON.stringify({
       jsonrpc: '2.0', id: 0, method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+      params: { protocolVersion: MCP_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
     }),
   });
   const session = response.headers.get('mcp-session-id');
   await response.text();
-  if (!session) throw new Error(`initialize failed with ${response.status}`);
-  await fetch(url, {
+  if (!session) throw new Error(`MCP initialize failed with ${response.status}`);
+  const initialized = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: ACCEPT, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' },
+    headers: { 'content-type': 'application/json', accept: MCP_ACCEPT, 'mcp-session-id': session, 'mcp-protocol-version': MCP_PROTOCOL_VERSION },
     body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
-  }).then((r) => r.text());
+  });
+  await initialized.text();
   return session;
 }
 
-export async function runMcpLoad(url: string, connections: number, seconds: number): Promise<LoadResult> {
+/**
+ * `rest` is the offline REST row's plan: the same trades, wrapped as tools/call. The service must
+ * allow `connections` sessions from one address (MCP_SESSIONS_PER_IP).
+ */
+export async function mcpScenario(rest: LoadPlan, url: string, pid: number, connections: number, generator: 'wrk' | 'autocannon'): Promise<Scenario> {
   const sessions = await Promise.all(Array.from({ length: connections }, () => openSession(url)));
-  let next = 0;
-  let n = 0;
-  const result = await autocannon({
-    url,
-    connections,
-    duration: seconds,
-    requests: [
-      {
-        method: 'POST',
-        setupRequest: (request, state: object) => {
-          const context = state as { session?: string };
-          // One session per connection: the connection's context keeps the one it was given.
-          context.session ??= sessions[next++ % sessions.length];
-          const call = { jsonrpc: '2.0', id: ++n, method: 'tools/call', params: { name: 'evaluate_trade', arguments: tradeFields(n) } };
-          return {
-            ...request,
-            headers: {
-              'content-type': 'application/json', accept: ACCEPT,
-              'mcp-session-id': String(context.session), 'mcp-protocol-version': '2025-06-18',
-            },
-            body: JSON.stringify(call),
-          };
-        },
-      },
-    ],
-  });
+  const rotation = sessions.map((value) => ({ wallet: null, header: 'mcp-session-id', value }));
+  // Wallets past the REST row's, so both rows evaluate wallets the service has not seen.
+  const plan: LoadPlan = { ...rest, url, walletOffset: 100_000_001, mcp: true, rotation };
   return {
-    label: 'MCP tools/call evaluate_trade',
-    requestsPerSecond: result.requests.average,
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
+    id: 'mcp',
+    label: 'MCP tools/call evaluate_trade, offline',
+    // wrk cannot keep a session per connection (see analyze.lua): there it changes per request.
+    note: generator === 'wrk' ? `${connections} sessions, one per request in turn` : `${connections} sessions, one per connection`,
+    plan,
+    warmUp: { plan: { ...plan, walletOffset: 1_900_000_000 }, requests: 1_000 },
+    pid,
+    check: mcpVerdict,
   };
 }

@@ -1,22 +1,51 @@
-// Runs wrk (Debian package) with one thread, when it is installed, for a load generator lighter than Node's.
+// Runs wrk (Debian package) with one thread and bench/analyze.lua, for a load generator lighter than Node's.
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { LoadResult } from './harness.js';
+import { planEnvironment, rotationFile, type LoadPlan } from './load-plan.js';
 
 const SCRIPT = fileURLToPath(new URL('../../bench/analyze.lua', import.meta.url));
 
+/** What one measured load run gave, whichever generator ran it. */
+export interface LoadRun {
+  requests: number;
+  durationSeconds: number;
+  p50Ms: number;
+  p99Ms: number;
+  non2xx: number;
+  socketErrors: number;
+}
+
 export function wrkAvailable(): Promise<boolean> {
+  // wrk has no --version: it prints its version with the usage and exits 1.
   return new Promise((resolve) => execFile('wrk', ['--version'], (error) => resolve(!error || (error as { code?: number }).code === 1)));
 }
 
-export function runWrk(label: string, url: string, connections: number, seconds: number): Promise<LoadResult> {
-  const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', SCRIPT, url];
-  return new Promise((resolve, reject) => {
-    execFile('wrk', args, { timeout: (seconds + 30) * 1000 }, (error, stdout) => {
-      const line = /WRK (\d+) (\d+) ([\d.]+) ([\d.]+) (\d+)/.exec(stdout);
-      if (error || !line) return reject(new Error(`wrk failed: ${error?.message ?? stdout}`));
-      const [requests, durationUs, p50, p99, errors] = line.slice(1).map(Number);
-      resolve({ label, requestsPerSecond: requests / (durationUs / 1e6), p50Ms: p50, p99Ms: p99, errors, non2xx: 0 });
+/** The figures in the line analyze.lua's done() prints, or null when the output has none. */
+export function parseWrkSummary(stdout: string): LoadRun | null {
+  const line = /^WRK (\d+) (\d+) ([\d.]+) ([\d.]+) (\d+) (\d+)$/m.exec(stdout);
+  if (!line) return null;
+  const [requests, durationUs, p50Ms, p99Ms, non2xx, socketErrors] = line.slice(1).map(Number);
+  return { requests, durationSeconds: durationUs / 1e6, p50Ms, p99Ms, non2xx, socketErrors };
+}
+
+export async function runWrk(plan: LoadPlan, connections: number, seconds: number): Promise<LoadRun> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-wrk-'));
+  const rotation = join(dir, 'rotation.tsv');
+  writeFileSync(rotation, rotationFile(plan.rotation));
+  const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '-s', SCRIPT, plan.url];
+  const env = { ...process.env, ...planEnvironment(plan), BENCH_ROTATION_FILE: rotation };
+  try {
+    return await new Promise((resolve, reject) => {
+      execFile('wrk', args, { env, timeout: (seconds + 30) * 1000 }, (error, stdout, stderr) => {
+        const run = parseWrkSummary(stdout);
+        if (error || !run) return reject(new Error(`wrk failed: ${error?.message ?? ''}\n${stdout}${stderr}`));
+        resolve(run);
+      });
     });
-  });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -1,0 +1,41 @@
+// A load plan run by autocannon, when wrk is not installed: the same requests analyze.lua would send.
+import autocannon from 'autocannon';
+import { requestAt, type LoadPlan } from './load-plan.js';
+import type { LoadRun } from './wrk.js';
+
+/**
+ * Unlike wrk, autocannon keeps state per connection, so an MCP plan's sessions stay one per
+ * connection here; other rotations (bearer tokens with their wallets) change per request as in wrk.
+ */
+export async function runAutocannon(plan: LoadPlan, connections: number, seconds: number): Promise<LoadRun> {
+  let n = 0;
+  let nextSession = 0;
+  const result = await autocannon({
+    url: plan.url,
+    connections,
+    duration: seconds,
+    pipelining: 1,
+    requests: [
+      {
+        method: 'POST',
+        setupRequest: (request, context: object) => {
+          const planned = requestAt(plan, ++n);
+          if (plan.mcp && plan.rotation.length > 0) {
+            const connection = context as { session?: string };
+            connection.session ??= plan.rotation[nextSession++ % plan.rotation.length].value;
+            planned.headers['mcp-session-id'] = connection.session;
+          }
+          return { ...request, headers: planned.headers, body: planned.body };
+        },
+      },
+    ],
+  });
+  return {
+    requests: result.requests.total,
+    durationSeconds: result.duration,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+    socketErrors: result.errors + result.timeouts,
+  };
+}

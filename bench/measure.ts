@@ -1,0 +1,96 @@
+// One row of the table: check the scenario answers as it should, warm it, then load it while /proc counts its server's CPU.
+import { runAutocannon } from './autocannon-load.js';
+import { requestAt, type LoadPlan } from './load-plan.js';
+import { cpuUsPerRequest, readCpuTicks } from './proc-stat.js';
+import type { Measurement } from './scenario-rows.js';
+import { runWrk, wrkAvailable, type LoadRun } from './wrk.js';
+
+export interface LoadGenerator {
+  name: 'wrk' | 'autocannon';
+  label: string;
+  run: (plan: LoadPlan) => Promise<LoadRun>;
+}
+
+export interface Scenario {
+  id: string;
+  label: string;
+  note: string;
+  plan: LoadPlan;
+  /** Requests sent before the measurement (compiled code, warm caches), from their own plan. */
+  warmUp: { plan: LoadPlan; requests: number };
+  /** The server under load, whose CPU the row reports. */
+  pid: number;
+  /** What is wrong with the answer to one request of the plan, or null when it is what the scenario should get. */
+  check: (status: number, body: string, sent: string) => string | null;
+}
+
+/** wrk -t1 when installed and BENCH_GENERATOR is not "autocannon", else autocannon; the same one for every row of a run. */
+export async function chooseGenerator(connections: number, seconds: number): Promise<LoadGenerator> {
+  if (process.env.BENCH_GENERATOR === 'autocannon') {
+    return { name: 'autocannon', label: `autocannon -c${connections} (BENCH_GENERATOR)`, run: (plan) => runAutocannon(plan, connections, seconds) };
+  }
+  if (await wrkAvailable()) {
+    return { name: 'wrk', label: `wrk -t1 -c${connections} (bench/analyze.lua)`, run: (plan) => runWrk(plan, connections, seconds) };
+  }
+  return { name: 'autocannon', label: `autocannon -c${connections} (wrk not installed)`, run: (plan) => runAutocannon(plan, connections, seconds) };
+}
+
+export async function measure(scenario: Scenario, generator: LoadGenerator, ticksPerSecond: number, connections: number): Promise<Measurement> {
+  process.stderr.write(`measuring ${scenario.label}\n`);
+  const first = requestAt(scenario.plan, 0);
+  const answer = await send(scenario.plan.url, first.headers, first.body);
+  const wrong = scenario.check(answer.status, answer.body, first.body);
+  if (wrong) throw new Error(`${scenario.label}: ${wrong} (answer ${answer.status}: ${answer.body.slice(0, 300)})`);
+  await warmUp(scenario.warmUp.plan, scenario.warmUp.requests, connections);
+  const before = readCpuTicks(scenario.pid);
+  const run = await generator.run(scenario.plan);
+  const after = readCpuTicks(scenario.pid);
+  if (run.non2xx + run.socketErrors > 0) {
+    process.stderr.write(`  ${scenario.label}: ${run.non2xx} non-2xx answers and ${run.socketErrors} socket errors under load\n`);
+  }
+  return { id: scenario.id, label: scenario.label, note: scenario.note, run, cpu: cpuUsPerRequest(before, after, run.requests, ticksPerSecond) };
+}
+
+async function send(url: string, headers: Record<string, string>, body: string): Promise<{ status: number; body: string }> {
+  const response = await fetch(url, { method: 'POST', headers, body });
+  return { status: response.status, body: await response.text() };
+}
+
+/** Requests 1..count of `plan`, `concurrency` at a time; any answer but 2xx stops the bench. */
+async function warmUp(plan: LoadPlan, count: number, concurrency: number): Promise<void> {
+  let next = 1;
+  const worker = async () => {
+    for (let n = next++; n <= count; n = next++) {
+      const { headers, body } = requestAt(plan, n);
+      const answer = await send(plan.url, headers, body);
+      if (answer.status < 200 || answer.status > 299) throw new Error(`warm-up request ${n} to ${plan.url} answered ${answer.status}: ${answer.body.slice(0, 300)}`);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+}
+
+/** The echo answers with the body it was sent. */
+export function echoes(status: number, body: string, sent: string): string | null {
+  return status === 200 && body === sent ? null : 'the echo did not answer 200 with the body sent';
+}
+
+/** A REST evaluation answers 200 with a verdict. */
+export function restVerdict(status: number, body: string): string | null {
+  if (status !== 200) return 'expected 200 with a verdict';
+  return typeof parsed(body)?.decision === 'string' ? null : 'the answer has no decision';
+}
+
+/** An MCP tools/call answers 200 with a result that is not a tool error and carries a verdict. */
+export function mcpVerdict(status: number, body: string): string | null {
+  const result = parsed(body)?.result as { isError?: boolean; structuredContent?: { decision?: unknown } } | undefined;
+  if (status !== 200 || !result || result.isError) return 'expected 200 with a tools/call result that is not an error';
+  return typeof result.structuredContent?.decision === 'string' ? null : 'the tool result has no decision';
+}
+
+function parsed(body: string): Record<string, unknown> | null {
+  try {
+    return JSON.parse(body) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+}

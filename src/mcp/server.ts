@@ -1,6 +1,6 @@
 // One MCP protocol server per session, built on the SDK's low-level Server with our JSON Schemas.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, InitializeRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { callTool, toolHandlers, type McpToolDeps } from './tool-handlers.js';
 import { listedTools } from './tool-definitions.js';
 import { VERSIONS } from '../catalogue/published-facts.js';
@@ -25,21 +25,29 @@ export function createMcpServer(identity: ServerIdentity, deps: McpToolDeps): Se
   );
   const tools = listedTools();
   const handlers = toolHandlers(deps);
-  pinProtocolVersion(server);
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
   server.setRequestHandler(CallToolRequestSchema, (request) => callTool(handlers, request.params.name, request.params.arguments, deps.log));
   return server;
 }
 
 /**
- * The SDK answers a client with the newest version both know; this service speaks
- * 2025-06-18, so a newer request is answered with it (older ones are kept).
+ * The version the SDK server is told an initialize asks for: the asked one when this service
+ * speaks it, else 2025-06-18. The server answers what it is told (when the SDK knows it), so a
+ * client asking 2025-11-25 or a future version is answered 2025-06-18 and an older one keeps its own.
+ *
+ * Why the transport applies this (json-transport.ts) rather than the server: SDK 1.32.2 has no
+ * supported way to choose the answered version. Server's constructor registers its private
+ * `_oninitialize` (node_modules/@modelcontextprotocol/sdk/dist/esm/server/index.js:52, declared
+ * `private` in server/index.d.ts:117), which answers the asked version when it is in
+ * SUPPORTED_PROTOCOL_VERSIONS and LATEST_PROTOCOL_VERSION, 2025-11-25, otherwise
+ * (server/index.js:259-270, constants in types.js:2-4). ServerOptions (server/index.d.ts:7-46)
+ * and ProtocolOptions (shared/protocol.d.ts:14-53) take no version list (upstream's
+ * `supportedProtocolVersions` option, typescript-sdk pull request 1448, is not in this version).
+ * Replacing the initialize handler would mean calling the private method (what this file did
+ * before) or rebuilding its result without the client's capabilities it records. The transport
+ * is ours and hands the server every message, so rewriting the asked version there uses only
+ * public interfaces.
  */
-function pinProtocolVersion(server: Server): void {
-  const initialize = (server as unknown as { _oninitialize: (request: unknown) => Promise<unknown> })._oninitialize.bind(server);
-  server.setRequestHandler(InitializeRequestSchema, (request) => {
-    const asked = request.params.protocolVersion;
-    const protocolVersion = OLDER_VERSIONS.has(asked) ? asked : PROTOCOL_VERSION;
-    return initialize({ ...request, params: { ...request.params, protocolVersion } }) as never;
-  });
+export function offeredProtocolVersion(asked: string): string {
+  return OLDER_VERSIONS.has(asked) ? asked : PROTOCOL_VERSION;
 }

@@ -1,7 +1,8 @@
 // MCP sessions: at most N per client IP, closed after an idle period or by DELETE.
 import { randomUUID } from 'node:crypto';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { JsonTransport } from './json-transport.js';
+import { offeredProtocolVersion } from './server.js';
 
 export interface SessionLimits {
   perIp: number;
@@ -11,7 +12,7 @@ export interface SessionLimits {
 export interface Session {
   id: string;
   ip: string;
-  transport: WebStandardStreamableHTTPServerTransport;
+  transport: JsonTransport;
   server: Server;
   lastSeen: number;
 }
@@ -49,15 +50,15 @@ export class McpSessions {
   }
 
   /** A transport ready to answer an initialize request; it registers itself once the session exists. */
-  async start(ip: string): Promise<{ transport: WebStandardStreamableHTTPServerTransport; server: Server }> {
+  async start(ip: string): Promise<{ transport: JsonTransport; server: Server }> {
     const server = this.createServer();
-    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: randomUUID,
-      enableJsonResponse: true,
-      onsessioninitialized: (id) => {
+    const transport: JsonTransport = new JsonTransport({
+      newSessionId: randomUUID,
+      offeredVersion: offeredProtocolVersion,
+      onSessionStarted: (id) => {
         this.sessions.set(id, { id, ip, transport, server, lastSeen: this.now() });
       },
-      onsessionclosed: (id) => {
+      onSessionEnded: (id) => {
         this.sessions.delete(id);
       },
     });

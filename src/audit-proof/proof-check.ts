@@ -1,7 +1,7 @@
 // Checking Merkle proofs as a verifier does, with nothing but the proof and a root it trusts:
 // RFC 9162 sections 2.1.3.2 (inclusion) and 2.1.4.2 (consistency), and extending a trusted
 // tree by new leaves (ARCHITECTURE.md "Checkpoints and proofs").
-import { leafHash, nodeHash } from './merkle.js';
+import { leafHashBinary, nodeHash, nodeHashBinary, type BinaryHash } from './merkle.js';
 
 /** Why a proof does not hold, in words a report can print; null when it holds. */
 export type ProofFault = string | null;
@@ -92,13 +92,14 @@ export function checkConsistency(
 /**
  * A tree known only by its complete subtrees, largest first (RFC 9162's compact range of
  * [0, size)): enough to append leaves and compute the root, the way a verifier that trusts
- * one checkpoint extends it by the records after it without the records before it.
+ * one checkpoint extends it by the records after it without the records before it. Hashes are
+ * kept as binary strings, the form node:crypto hands back fastest (src/audit-proof/merkle.ts).
  */
 export class TreeFrontier {
-  private constructor(private readonly stack: Array<{ size: number; hash: Buffer }>) {}
+  private constructor(private readonly sizes: number[], private readonly hashes: BinaryHash[]) {}
 
   static empty(): TreeFrontier {
-    return new TreeFrontier([]);
+    return new TreeFrontier([], []);
   }
 
   /**
@@ -119,26 +120,37 @@ export class TreeFrontier {
     for (let bit = 2 ** 52; bit >= 1; bit /= 2) if (Math.floor(size / bit) % 2 === 1) sizes.push(bit);
     const larger = steps.slice(inner).reverse();
     if (larger.length !== sizes.length - 1) throw new RangeError(`an inclusion path of the last of ${size} leaves has ${inner + sizes.length - 1} entries`);
-    return new TreeFrontier([...larger.map((hash, i) => ({ size: sizes[i], hash })), { size: sizes[sizes.length - 1], hash: smallest }]);
+    return new TreeFrontier(sizes, [...larger, smallest].map((hash) => hash.toString('latin1')));
   }
 
   get size(): number {
-    return this.stack.reduce((sum, node) => sum + node.size, 0);
+    return this.sizes.reduce((sum, size) => sum + size, 0);
   }
 
+  /** Appends the leaf of the next record, given the record's hash (64 hex digits). */
   appendRecordHash(recordHash: string): void {
-    let node = { size: 1, hash: leafHash(recordHash) };
-    while (this.stack.length > 0 && this.stack[this.stack.length - 1].size === node.size) {
-      const left = this.stack.pop()!;
-      node = { size: left.size * 2, hash: nodeHash(left.hash, node.hash) };
+    this.appendLeaf(leafHashBinary(recordHash));
+  }
+
+  /** Appends the next leaf hash (leafHashBinary or leafHashOfHex of the record's hash). */
+  appendLeaf(leaf: BinaryHash): void {
+    const { sizes, hashes: stack } = this;
+    let size = 1;
+    let hash = leaf;
+    while (sizes.length > 0 && sizes[sizes.length - 1] === size) {
+      sizes.pop();
+      hash = nodeHashBinary(stack.pop()!, hash);
+      size *= 2;
     }
-    this.stack.push(node);
+    sizes.push(size);
+    stack.push(hash);
   }
 
   root(): string {
-    if (this.stack.length === 0) throw new RangeError('an empty tree has no checkpoint');
-    let root = this.stack[this.stack.length - 1].hash;
-    for (let i = this.stack.length - 2; i >= 0; i--) root = nodeHash(this.stack[i].hash, root);
-    return root.toString('hex');
+    const stack = this.hashes;
+    if (stack.length === 0) throw new RangeError('an empty tree has no checkpoint');
+    let root = stack[stack.length - 1];
+    for (let i = stack.length - 2; i >= 0; i--) root = nodeHashBinary(stack[i], root);
+    return Buffer.from(root, 'latin1').toString('hex');
   }
 }

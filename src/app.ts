@@ -172,7 +172,7 @@ async function buildRoutes(
   const analyze = { evaluation, idempotency: new IdempotencyCache(store, config.idempotencyTtlMs), limiter };
   const tokens = new AccessTokens(await loadJwtSecret(config.jwtSecret, config.dataDir), store, now);
   const token = chain.registry.serviceToken;
-  const holdings = chain.client && token ? new ChainHoldingsReader(chain.client, { address: token.address as Address, decimals: token.decimals }, now) : null;
+  const holdings = chain.reads && token ? new ChainHoldingsReader(chain.reads, { address: token.address as Address, decimals: token.decimals }) : null;
   const signIn = new SignIn(store, signInSettings(config, chain.registry.chainId), chain.client, now);
   const paidChannel = closers.add(await attachPaidChannel(config, chain, analyze, store, () => site.url, log, observed.metrics), (p) => p.close());
   if (paidChannel.off) log(`x402: paid evaluation is off: ${paidChannel.off}`);

@@ -14,6 +14,7 @@ export const ConfigSchema = Type.Object({
   PORT: Type.Optional(Port),
   HOST: Type.Optional(Type.String({ minLength: 1 })),
   RPC_URL: Type.Optional(Url),
+  RPC_WS_URL: Type.Optional(Type.String({ pattern: '^wss?://' })),
   REDIS_URL: Type.Optional(Url),
   DATA_DIR: Type.Optional(Type.String({ minLength: 1 })),
   REGISTRY_FILE: Type.Optional(Type.String({ minLength: 1 })),
@@ -64,6 +65,8 @@ export interface Config {
   port: number;
   host: string;
   rpcUrl: string | null;
+  /** The node's WebSocket endpoint for new heads; null polls RPC_URL (ARCHITECTURE.md "Chain facts by block"). */
+  rpcWsUrl: string | null;
   redisUrl: string | null;
   dataDir: string;
   registryFile: string | null;
@@ -144,6 +147,7 @@ function resolveConfig(raw: RawConfig): Config {
     port: raw.PORT ?? 8080,
     host: raw.HOST ?? '127.0.0.1',
     rpcUrl: raw.RPC_URL ?? null,
+    rpcWsUrl: raw.RPC_WS_URL ?? null,
     redisUrl: raw.REDIS_URL ?? null,
     dataDir: resolve(raw.DATA_DIR ?? './data'),
     registryFile: raw.REGISTRY_FILE ? resolve(raw.REGISTRY_FILE) : null,

@@ -5,6 +5,7 @@ import type { Devnet } from '../devnet/devnet.js';
 import type { DevnetSupervisor } from '../devnet/supervisor.js';
 import { loadRegistryFile, registryFromFile, type Registry, type VenueConfig } from '../registry/registry.js';
 import { createChainClient } from '../chain/public-client.js';
+import { openChainReads, webSocketUrlOf, type ChainReads } from '../chain/chain-reads.js';
 
 export interface ChainContext {
   registry: Registry;
@@ -12,6 +13,8 @@ export interface ChainContext {
   client: PublicClient | null;
   /** The same node through a client that batches JSON-RPC (token safety's round trips); null offline. */
   batchClient?: PublicClient | null;
+  /** The watched head and the batched reads pinned to it (the evaluation path's chain facts); null offline. */
+  reads: ChainReads | null;
   rpcUrl: string | null;
   /** The embedded devnet in use now (after a restart: the new anvil, same addresses); null otherwise. */
   readonly devnet: Devnet | null;
@@ -32,11 +35,12 @@ export async function attachChain(config: Readonly<Config>, log: (line: string) 
     // A real node is not ours to restart: the client simply reads again once it answers.
     const client = createChainClient(config.rpcUrl);
     const batchClient = createChainClient(config.rpcUrl, undefined, undefined, true);
-    return { registry, client, batchClient, rpcUrl: config.rpcUrl, devnet: null, supervisor: null, close: async () => undefined };
+    const reads = await openChainReads(client, registry, { wsUrl: config.rpcWsUrl, log });
+    return { registry, client, batchClient, reads, rpcUrl: config.rpcUrl, devnet: null, supervisor: null, close: async () => reads.close() };
   }
   if (config.registryFile) {
     const registry = await loadRegistryFile(config.registryFile);
-    return { registry, client: null, rpcUrl: null, devnet: null, supervisor: null, close: async () => undefined };
+    return { registry, client: null, reads: null, rpcUrl: null, devnet: null, supervisor: null, close: async () => undefined };
   }
   // Loaded only when needed: the devnet's compiler and deployer cost about a second to import.
   const { DevnetSupervisor } = await import('../devnet/supervisor.js');
@@ -53,12 +57,17 @@ export async function attachChain(config: Readonly<Config>, log: (line: string) 
   // While the supervisor restarts anvil the client refuses every read, so evaluations fail closed.
   const client = createChainClient(devnet.rpcUrl, undefined, () => supervisor.downReason());
   const batchClient = createChainClient(devnet.rpcUrl, undefined, () => supervisor.downReason(), true);
+  // anvil streams new heads on its HTTP port; a restarted anvil takes the same port, and the watch reconnects to it.
+  const reads = await openChainReads(client, registry, { wsUrl: webSocketUrlOf(devnet.rpcUrl), refuse: () => supervisor.downReason(), log });
   return {
-    registry, client, batchClient, rpcUrl: devnet.rpcUrl, supervisor,
+    registry, client, batchClient, reads, rpcUrl: devnet.rpcUrl, supervisor,
     get devnet() {
       return supervisor.current;
     },
-    close: () => supervisor.close(),
+    close: async () => {
+      reads.close();
+      await supervisor.close();
+    },
   };
 }
 

@@ -15,7 +15,9 @@ export async function chainHealth(chain: ChainContext): Promise<ChainHealth> {
   if (!chain.client) return { status: 'ok', kind: 'offline', chain_id: expected };
   const kind = chain.supervisor ? 'devnet' : 'rpc';
   const devnet = chain.supervisor?.health();
-  const extra = devnet ? { restarts: devnet.restarts, anvil_pid: devnet.pid } : {};
+  // The head the evaluations read at, and whether the watch still vouches for it (ARCHITECTURE.md "Chain facts by block").
+  const head = chain.reads ? { head: chain.reads.head.status() } : {};
+  const extra = devnet ? { restarts: devnet.restarts, anvil_pid: devnet.pid, ...head } : head;
   if (devnet?.reason) return { status: 'down', kind, chain_id: expected, reason: devnet.reason, phase: devnet.phase, ...extra };
   try {
     const answered = await chain.client.getChainId();

@@ -1,5 +1,5 @@
 // Builds the chain-backed fact sources once per service: prices, daily P&L, token safety, balance simulation.
-import { getAddress, type Hex } from 'viem';
+import type { Hex } from 'viem';
 import { OraclePriceProvider } from '../prices/oracle-price.js';
 import { OracleWithVenueCheck } from '../prices/oracle-with-venue.js';
 import { ChainedPriceProvider, DefaultPriceProvider, type PriceProvider } from '../prices/price-provider.js';
@@ -28,18 +28,21 @@ export interface ChainFacts {
  * then unavailable. Offline only the registry default exists.
  */
 export function chainFacts(chain: ChainContext, store: CacheStore, now: () => number): ChainFacts {
-  const { client, registry } = chain;
-  if (client === null) return { prices: new ChainedPriceProvider([new DefaultPriceProvider()]), dailyPnl: null, safety: null, balances: null, feeds: null };
-  const multicall3 = getAddress(registry.multicall3);
-  const oracle = new OraclePriceProvider(client, { multicall3, now, maxAgeSeconds: registry.oracleMaxAgeSeconds });
-  const venue = registry.venue ? new VenuePriceProvider(client, registry.venue, { multicall3, now }) : null;
+  const { client, registry, reads } = chain;
+  if (client === null || reads === null) return { prices: new ChainedPriceProvider([new DefaultPriceProvider()]), dailyPnl: null, safety: null, balances: null, feeds: null };
+  const oracle = new OraclePriceProvider(reads, { maxAgeSeconds: registry.oracleMaxAgeSeconds });
+  const venue = registry.venue ? new VenuePriceProvider(reads, registry.venue) : null;
   const prices = new ChainedPriceProvider([new OracleWithVenueCheck(oracle, venue), new DefaultPriceProvider()]);
+  // Each new block's prices are read as it arrives (one batched call), so evaluations find them read.
+  reads.head.onHead(() => {
+    for (const asset of registry.assets) void prices.quote(asset);
+  });
   const safety = new TokenSafetyChecker({ client: chain.batchClient ?? client, registry, store, code: new CompiledProbeCode(compiledSafetyProbe), now });
   // The quote token's balance slot is found now, so the first check is as cheap as the rest; a failure is retried then.
   safety.prepare().catch(() => undefined);
   return {
     prices,
-    dailyPnl: new ChainDailyPnl(client, registry, prices, store, now),
+    dailyPnl: new ChainDailyPnl(reads, registry, prices, store, now),
     safety,
     balances: new BalanceSimulator(client),
     feeds: new FeedReader(client, registry, venue, now),

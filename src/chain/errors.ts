@@ -14,9 +14,31 @@ import {
  */
 export class ChainUnavailableError extends Error {
   constructor(what: string, cause?: unknown) {
-    super(`${what} failed: ${describeCause(cause)}`);
+    super(`${what} failed: ${describeCause(cause)}${requestOf(cause)}`);
     this.name = 'ChainUnavailableError';
   }
+}
+
+/**
+ * For the log: the node's scheme, host and port (never its path or query, where providers put
+ * keys) and the start of the request, as viem's own messages give them.
+ */
+function requestOf(cause: unknown): string {
+  if (!(cause instanceof BaseError)) return '';
+  const request = cause.walk((e) => typeof (e as { url?: unknown }).url === 'string') as (BaseError & { url?: string; body?: unknown }) | null;
+  if (!request?.url) return '';
+  let origin: string;
+  try {
+    origin = new URL(request.url).origin;
+  } catch {
+    return '';
+  }
+  // viem keeps the body on HttpRequestError, and only in the message lines of a TimeoutError.
+  const text = request.body !== undefined
+    ? JSON.stringify(request.body)
+    : request.metaMessages?.find((line) => line.startsWith('Request body: '))?.slice('Request body: '.length);
+  const body = text === undefined ? '' : ` Request body: ${text.slice(0, 200)}`;
+  return ` URL: ${origin}${body}`;
 }
 
 /** True when the contract itself refused: a revert, or no code / no data to decode. */

@@ -1,6 +1,8 @@
-// Service-token holdings per wallet, read with balanceOf and cached briefly.
-import { erc20Abi, formatUnits, getAddress, type Address, type PublicClient } from 'viem';
-import { ReadCache } from '../store/read-cache.js';
+// Service-token holdings per wallet: balanceOf batched with the turn's other reads, kept until a block touches the wallet.
+import { erc20Abi, formatUnits, getAddress, type Address } from 'viem';
+import { WalletFactCache } from './block-caches.js';
+import { ChainUnavailableError } from './errors.js';
+import type { ChainReads } from './chain-reads.js';
 
 export interface ServiceToken {
   address: Address;
@@ -13,26 +15,27 @@ export interface HoldingsReader {
 }
 
 /**
- * A short cache (default 15 s) keeps a sign-in burst to one call per wallet while
- * a wallet that buys more tokens still moves up a tier within a minute.
+ * A wallet that buys more tokens moves up a tier in the block its Transfer is seen in; a
+ * sign-in burst of one wallet is one read. A node that does not answer rejects.
  */
 export class ChainHoldingsReader implements HoldingsReader {
-  private readonly cache: ReadCache<number>;
+  private readonly cache: WalletFactCache<number>;
 
-  constructor(private readonly client: PublicClient, private readonly token: ServiceToken, now: () => number, ttlMs = 15_000) {
-    this.cache = new ReadCache(ttlMs, now);
+  constructor(private readonly chain: ChainReads, private readonly token: ServiceToken) {
+    this.cache = new WalletFactCache(chain.head);
   }
 
-  holdings(wallet: string): Promise<number> {
-    const holder = getAddress(wallet.toLowerCase());
-    return this.cache.get(holder, async () => {
-      const raw = await this.client.readContract({
-        address: this.token.address,
-        abi: erc20Abi,
-        functionName: 'balanceOf',
-        args: [holder],
-      });
-      return Number(formatUnits(raw, this.token.decimals));
+  async holdings(wallet: string): Promise<number> {
+    const holder = wallet.toLowerCase();
+    const head = await this.chain.head.use();
+    return this.cache.get(holder, head, async (at) => {
+      const [balance] = await this.chain.reads.read(
+        [{ address: this.token.address, abi: erc20Abi, functionName: 'balanceOf', args: [getAddress(holder)] }],
+        `service-token holdings of ${holder}`,
+        at.number,
+      );
+      if (!balance.ok) throw new ChainUnavailableError(`service-token holdings of ${holder}`, new Error('the token did not report a balance'));
+      return Number(formatUnits(balance.value as bigint, this.token.decimals));
     });
   }
 }

@@ -36,14 +36,15 @@ export async function readMany(client: PublicClient, multicall3: Address, reads:
     throw new ChainUnavailableError(what, error);
   }
   if (results.length !== reads.length) throw new ChainUnavailableError(what, new Error('Multicall3 answered the wrong number of results'));
-  return results.map((result, index) => decode(reads[index], result));
+  return results.map((result, index) => decodeRead(reads[index], result));
 }
 
 function encode(read: ContractRead): Hex {
   return encodeFunctionData({ abi: read.abi, functionName: read.functionName, args: read.args ?? [] } as never);
 }
 
-function decode(read: ContractRead, result: { success: boolean; returnData: Hex }): ReadResult {
+/** One aggregate3 result decoded for its read; a revert or undecodable data is `ok: false`. */
+export function decodeRead(read: ContractRead, result: { success: boolean; returnData: Hex }): ReadResult {
   if (!result.success || result.returnData === '0x') return { ok: false };
   try {
     const value = decodeFunctionResult({ abi: read.abi, functionName: read.functionName, data: result.returnData } as never);
@@ -53,12 +54,12 @@ function decode(read: ContractRead, result: { success: boolean; returnData: Hex 
   }
 }
 
-/** Multicall3's own view of the latest block's timestamp, as a read to batch with others. */
 /** The number of the block the whole multicall ran in. */
 export function blockNumberRead(multicall3: Address): ContractRead {
   return { address: multicall3, abi: multicall3Abi, functionName: 'getBlockNumber' };
 }
 
+/** Multicall3's own view of the block's timestamp, as a read to batch with others. */
 export function blockTimestampRead(multicall3: Address): ContractRead {
   return { address: multicall3, abi: multicall3Abi, functionName: 'getCurrentBlockTimestamp' };
 }

@@ -1,7 +1,8 @@
 // Prices from the registry venue's Uniswap v4 pool, read through StateView (slot0 and liquidity).
-import { getAddress, type Address, type PublicClient } from 'viem';
-import { readMany } from '../chain/multicall.js';
-import { ReadCache } from '../store/read-cache.js';
+import { getAddress, type Address } from 'viem';
+import { PerBlockCache } from '../chain/block-caches.js';
+import type { ChainReads } from '../chain/chain-reads.js';
+import type { Head } from '../chain/chain-head.js';
 import { poolIdOf, quotePerToken, stateViewAbi, venuePoolKey } from '../chain/venue-pool.js';
 import type { RegistryAsset, Venue } from '../registry/registry.js';
 import type { PriceFact } from '../risk/types.js';
@@ -13,35 +14,26 @@ export interface VenueReading {
   poolId: string;
 }
 
-export interface VenueOptions {
-  multicall3: string;
-  /** The service's clock, which ages cached readings. */
-  now: () => number;
-  /** How long a reading is reused; default 2 s. */
-  ttlMs?: number;
-}
-
 /**
- * The quote token is a USD stablecoin valued at 1 USD. A pool that is not initialised or
- * holds no liquidity gives no reading; a node that does not answer rejects.
+ * The quote token is a USD stablecoin valued at 1 USD. Read once per block, like the oracle.
+ * A pool that is not initialised or holds no liquidity gives no reading; a node that does not
+ * answer, or a head the service cannot confirm, rejects.
  */
 export class VenuePriceProvider implements PriceProvider {
-  private readonly cache: ReadCache<VenueReading | null>;
+  private readonly cache = new PerBlockCache<VenueReading | null>();
   private readonly stateView: Address;
-  private readonly multicall3: Address;
 
-  constructor(private readonly client: PublicClient, private readonly venue: Venue, options: VenueOptions) {
-    this.cache = new ReadCache(options.ttlMs ?? 2_000, options.now);
+  constructor(private readonly chain: ChainReads, private readonly venue: Venue) {
     this.stateView = getAddress(venue.state_view);
-    this.multicall3 = getAddress(options.multicall3);
   }
 
-  reading(asset: RegistryAsset): Promise<VenueReading | null> {
+  async reading(asset: RegistryAsset): Promise<VenueReading | null> {
     const key = venuePoolKey(this.venue, asset.contract_address);
-    if (key === null) return Promise.resolve(null);
+    if (key === null) return null;
     const poolId = poolIdOf(key);
     const tokenIsCurrency0 = key.currency0 === getAddress(asset.contract_address);
-    return this.cache.get(poolId, () => this.read(poolId, tokenIsCurrency0, asset.decimals));
+    const head = await this.chain.head.use();
+    return this.cache.get(poolId, head, () => this.read(poolId, tokenIsCurrency0, asset.decimals, head));
   }
 
   async quote(asset: RegistryAsset): Promise<PriceFact> {
@@ -51,15 +43,14 @@ export class VenuePriceProvider implements PriceProvider {
       : UNAVAILABLE;
   }
 
-  private async read(poolId: `0x${string}`, tokenIsCurrency0: boolean, decimals: number): Promise<VenueReading | null> {
-    const [slot0, liquidity] = await readMany(
-      this.client,
-      this.multicall3,
+  private async read(poolId: `0x${string}`, tokenIsCurrency0: boolean, decimals: number, head: Head): Promise<VenueReading | null> {
+    const [slot0, liquidity] = await this.chain.reads.read(
       [
         { address: this.stateView, abi: stateViewAbi, functionName: 'getSlot0', args: [poolId] },
         { address: this.stateView, abi: stateViewAbi, functionName: 'getLiquidity', args: [poolId] },
       ],
       `venue read of pool ${poolId}`,
+      head.number,
     );
     if (!slot0.ok || !liquidity.ok) return null;
     const sqrtPriceX96 = (slot0.value as readonly [bigint, number, number, number])[0];

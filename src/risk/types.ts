@@ -39,6 +39,8 @@ export interface PriceFact {
 export type PriceOrigin =
   | {
     kind: 'oracle'; feed: string; round_id: string; answer: string; decimals: number; updated_at: number; block_number: number;
+    /** The block's hash, when the read was pinned to a block the head watch applied. */
+    block_hash?: string;
     /** The venue's price beside it, when the venue was read too. */
     venue?: VenueOrigin;
   }

@@ -3,7 +3,7 @@ import { freePort } from '../../src/devnet/free-port.js';
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { createChainClient } from '../../src/chain/public-client.js';
 import type { Devnet } from '../../src/devnet/devnet.js';
 import { ManualClock } from '../support/manual-clock.js';
@@ -12,9 +12,7 @@ import { startPlainAnvil, stopProcess, timed } from './chain-support.js';
 
 /** The client's 2 s timeout plus room for the rest of the evaluation. */
 const BOUND_MS = 2_500;
-/** Past the service's 2 s price and P&L caches, so a test reads the node rather than an earlier test's values. */
-const PAST_CACHES_MS = 2_100;
-// Starts on a Tuesday during the NYSE session; moved past the caches before each test.
+// Starts on a Tuesday during the NYSE session.
 const clock = new ManualClock();
 let running: TestService;
 let devnet: Devnet;
@@ -28,7 +26,6 @@ before(async () => {
   devnet = running.service.chain.devnet!;
 });
 after(() => running.stop());
-beforeEach(() => clock.advance(PAST_CACHES_MS));
 
 /** A wallet no earlier evaluation has cached holdings for. */
 const freshWallet = () => `0x${(0xfa11ed00 + ++walletSeq).toString(16).padStart(40, '0')}`;
@@ -84,14 +81,18 @@ describe('a node that stops answering', () => {
 
   it('reads again by itself once the node answers', async () => {
     // This test hangs the node itself, so "again" never rests on an earlier test having done it.
+    const cachedWallet = freshWallet();
+    assert.equal((await evaluate(cachedWallet)).json.decision, 'allow');
     process.kill(devnet.anvil.pid, 'SIGSTOP');
     await untilState(devnet.anvil.pid, 'T');
     try {
       assertClosed(await evaluate());
+      // A wallet whose facts are cached is refused too, once the head stream has gone silent.
+      await untilHeadLost(running);
+      assertClosed(await evaluate(cachedWallet));
     } finally {
       process.kill(devnet.anvil.pid, 'SIGCONT');
     }
-    clock.advance(PAST_CACHES_MS);
     const response = await evaluate();
     assert.deepEqual([response.status, response.json.decision, response.json.price_source], [200, 'allow', 'oracle']);
   });
@@ -107,7 +108,15 @@ describe('a node that dies', () => {
 
   it('answers quickly and never allows once the node is dead', async () => {
     const own = doomed.service.chain.devnet!;
+    // A wallet whose facts are cached: before the head watch, its allows went on for up to 2 s from the caches.
+    const cached = freshWallet();
+    assert.equal((await evaluate(cached, doomed)).json.decision, 'allow');
+    assert.equal((await evaluate(cached, doomed)).json.decision, 'allow');
     process.kill(own.anvil.pid, 'SIGKILL');
+    await untilHeadLost(doomed);
+    const stale = await evaluate(cached, doomed);
+    assertClosed(stale);
+    assert.equal(stale.status, 503);
     const verdict = await timed(() => evaluate(freshWallet(), doomed));
     assertClosed(verdict.value);
     assert.equal(verdict.value.status, 503);
@@ -166,6 +175,13 @@ describe('reconnection', () => {
 });
 
 /** Waits until /proc reports the process in `state` (T: stopped), so no request races the signal. */
+/** Until the service's head watch no longer vouches for its head (the stream closed, or was silent past its limit). */
+async function untilHeadLost(on: TestService): Promise<void> {
+  const head = on.service.chain.reads!.head;
+  for (let i = 0; i < 600 && head.current() !== null; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+  assert.equal(head.current(), null, 'the head watch still vouches for its head');
+}
+
 async function untilState(pid: number, state: string): Promise<void> {
   for (let i = 0; i < 200; i++) {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');

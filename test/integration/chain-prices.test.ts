@@ -1,12 +1,13 @@
-// Prices and daily P&L on the devnet: oracle, venue, fallbacks, staleness, deviation, coalescing, and a service on RPC_URL.
+// Prices and daily P&L on the devnet: oracle, venue, fallbacks, staleness, deviation, coalescing, facts that follow the chain by block, and a service on RPC_URL.
 import type { PriceFact } from '../../src/risk/types.js';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { erc20Abi, parseAbi, parseUnits, type Address, type PublicClient } from 'viem';
 import { createChainClient } from '../../src/chain/public-client.js';
+import { openChainReads, webSocketUrlOf, type ChainReads } from '../../src/chain/chain-reads.js';
 import { startDevnet, type Devnet } from '../../src/devnet/devnet.js';
 import { OraclePriceProvider } from '../../src/prices/oracle-price.js';
 import { OracleWithVenueCheck } from '../../src/prices/oracle-with-venue.js';
@@ -19,15 +20,17 @@ import { postJson, startTestService, type TestService } from '../support/service
 import { CountingProxy, postBurst, timed, writeRegistryFile } from './chain-support.js';
 
 // Starts on Tuesday 17 November 2026, 10:00 in New York: the session is open, so no MARKET_CLOSED noise.
-// The service and the price sources read this clock, so the tests move it past the caches instead of sleeping.
+// The service reads this clock; chain facts follow blocks, so the tests wait for a block to be seen, never on time.
 const clock = new ManualClock();
-/** Past the 2 s price and daily P&L caches. */
-const PAST_CACHES_MS = 2_100;
 let devnet: Devnet;
 let proxy: CountingProxy;
 let client: PublicClient;
 let registry: Registry;
 let dir: string;
+/** The price sources' view of the chain: reads through the counting proxy, new heads streamed from anvil itself. */
+let reads: ChainReads;
+/** Heads that must have seen a block before a test reads on: this file's own, and a running service's. */
+const watchers: ChainReads[] = [];
 
 const feedAbi = parseAbi(['function updateAnswer(int256 answer)']);
 
@@ -37,19 +40,30 @@ before(async () => {
   client = createChainClient(proxy.url);
   dir = mkdtempSync(join(tmpdir(), 'chain-prices-'));
   registry = await loadRegistryFile(writeRegistryFile(devnet, dir));
+  reads = await openChainReads(client, registry, { wsUrl: webSocketUrlOf(devnet.rpcUrl), log: () => undefined });
+  watchers.push(reads);
 });
 
 after(async () => {
+  reads?.close();
   await proxy?.close();
   await devnet?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
-function sources(options: { maxAgeSeconds?: number; rpc?: PublicClient } = {}) {
-  const on = options.rpc ?? client;
-  const oracle = new OraclePriceProvider(on, { multicall3: registry.multicall3, now: clock.now, maxAgeSeconds: options.maxAgeSeconds });
-  const venue = new VenuePriceProvider(on, registry.venue!, { multicall3: registry.multicall3, now: clock.now });
+function sources(options: { maxAgeSeconds?: number; on?: ChainReads } = {}) {
+  const on = options.on ?? reads;
+  const oracle = new OraclePriceProvider(on, { maxAgeSeconds: options.maxAgeSeconds });
+  const venue = new VenuePriceProvider(on, registry.venue!);
   return { oracle, venue, chain: new ChainedPriceProvider([new OracleWithVenueCheck(oracle, venue), new DefaultPriceProvider()]) };
+}
+
+/** Once every watcher has applied the block of `hash`'s receipt and finished the reads it started: nothing in flight. */
+async function mined(hash: `0x${string}`): Promise<void> {
+  const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+  assert.equal(receipt.status, 'success');
+  await Promise.all(watchers.map((watcher) => watcher.head.reached(receipt.blockNumber)));
+  await Promise.all(watchers.map((watcher) => watcher.reads.idle()));
 }
 
 const asset = (symbol: string, patch: Partial<RegistryAsset> = {}): RegistryAsset => ({ ...registry.bySymbol(symbol)!, ...patch });
@@ -57,8 +71,7 @@ const asset = (symbol: string, patch: Partial<RegistryAsset> = {}): RegistryAsse
 async function setFeed(symbol: string, usd: number): Promise<void> {
   const wallet = walletClientFor(devnet, devnet.deployerPrivateKey);
   const answer = BigInt(Math.round(usd * 1e8));
-  const hash = await wallet.writeContract({ address: devnet.contracts.aggregators[symbol], abi: feedAbi, functionName: 'updateAnswer', args: [answer] });
-  assert.equal((await client.waitForTransactionReceipt({ hash, pollingInterval: 20 })).status, 'success');
+  await mined(await wallet.writeContract({ address: devnet.contracts.aggregators[symbol], abi: feedAbi, functionName: 'updateAnswer', args: [answer] }));
 }
 
 /** What the engine scores; where the price came from (`origin`) is checked on its own. */
@@ -122,19 +135,42 @@ describe('price sources on the devnet', () => {
     assert.deepEqual(await sources().chain.quote({ ...stranger, default_price_usd: null }), UNAVAILABLE);
   });
 
-  it('coalesces 1,000 concurrent quotes of one asset into one RPC call per source', async () => {
+  it('coalesces 1,000 concurrent quotes of one asset into one RPC call for both sources', async () => {
     const { chain } = sources();
     proxy.reset();
     const facts = await Promise.all(Array.from({ length: 1000 }, () => chain.quote(asset('TSLA'))));
     assert.equal(new Set(facts.map((fact) => JSON.stringify(fact))).size, 1);
-    assert.deepEqual(proxy.calls.map((call) => call.method), ['eth_call', 'eth_call']);
+    // The oracle's round and the venue's pool in one Multicall3 call, at the head's block.
+    assert.deepEqual(proxy.calls.map((call) => call.method), ['eth_call']);
+  });
+
+  it('keeps a price for as long as its block is the head, and reads the next block\'s price once', async () => {
+    const { chain } = sources();
+    const before = await chain.quote(asset('AAPL'));
+    proxy.reset();
+    assert.deepEqual(await chain.quote(asset('AAPL')), before);
+    assert.equal(proxy.count('eth_call'), 0, 'the same block: no read');
+    await setFeed('AAPL', 230.5);
+    try {
+      proxy.reset();
+      const moved = await chain.quote(asset('AAPL'));
+      assert.equal(moved.usd, 230.5);
+      assert.equal(moved.origin?.kind === 'oracle' && moved.origin.block_hash, reads.head.current()?.hash);
+    } finally {
+      await setFeed('AAPL', 229.87);
+    }
   });
 
   it('answers unavailable, not the registry default, when the node does not answer', async () => {
     const dead = createChainClient('http://127.0.0.1:9'); // discard port: nothing listens
-    const { value, ms } = await timed(() => sources({ rpc: dead }).chain.quote(asset('TSLA')));
-    assert.deepEqual(value, UNAVAILABLE);
-    assert.ok(ms < 2_500, `answered in ${ms} ms`);
+    const nowhere = await openChainReads(dead, registry, { wsUrl: null, log: () => undefined });
+    try {
+      const { value, ms } = await timed(() => sources({ on: nowhere }).chain.quote(asset('TSLA')));
+      assert.deepEqual(value, UNAVAILABLE);
+      assert.ok(ms < 2_500, `answered in ${ms} ms`);
+    } finally {
+      nowhere.close();
+    }
   });
 });
 
@@ -147,22 +183,31 @@ describe('evaluations on a node given by RPC_URL and REGISTRY_FILE', () => {
 
   before(async () => {
     const file = writeRegistryFile(devnet, dir);
-    running = await startTestService({ RPC_URL: proxy.url, REGISTRY_FILE: file, RATE_LIMITS: 'off' }, undefined, { now: clock.now });
+    // Reads through the counting proxy; new heads streamed from anvil itself, so the proxy counts reads alone.
+    running = await startTestService({ RPC_URL: proxy.url, RPC_WS_URL: webSocketUrlOf(devnet.rpcUrl), REGISTRY_FILE: file, RATE_LIMITS: 'off' }, undefined, { now: clock.now });
+    watchers.push(running.service.chain.reads!);
   });
-  after(() => running?.stop());
-  // Each test reads the chain afresh: no price or P&L an earlier test left in the service's caches.
-  beforeEach(() => clock.advance(PAST_CACHES_MS));
+  after(async () => {
+    watchers.splice(watchers.indexOf(running.service.chain.reads!), 1);
+    await running?.stop();
+  });
 
-  it('makes one RPC call per source for a burst of 1,000 evaluations of one asset', async (t) => {
+  it('makes one RPC call for a burst of 1,000 evaluations of one asset', async (t) => {
     const wallet = '0x00000000000000000000000000000000000b0a57';
+    await running.service.chain.reads!.reads.idle();
     proxy.reset();
     const { value: answers, ms } = await timed(() => postBurst(free(), Array.from({ length: 1000 }, () => trade(wallet, 'TSLA'))));
     for (const answer of answers) {
       assert.equal(answer.status, 200);
       assert.deepEqual([answer.json.decision, answer.json.price_source, answer.json.price_usd], ['allow', 'oracle', 350.25]);
     }
-    // The oracle read, the venue read, and the wallet's holdings (which hold nothing to price).
-    assert.deepEqual(proxy.calls.map((call) => call.method), ['eth_call', 'eth_call', 'eth_call']);
+    // The oracle's round, the venue's pool and the wallet's holdings in one Multicall3 call: the first
+    // evaluation's reads share a turn, and the other 999 find them read or being read. (Token safety's
+    // start-up search for the quote token's balance slot may still be running; its calls go to that token.)
+    const multicall3 = registry.multicall3.toLowerCase();
+    assert.deepEqual(proxy.calls.filter((call) => call.to === multicall3).map((call) => call.method), ['eth_call']);
+    const quoteToken = registry.venue!.quote_token.address.toLowerCase();
+    assert.deepEqual(proxy.calls.filter((call) => call.to !== multicall3 && call.to !== quoteToken), []);
     t.diagnostic(`1,000 concurrent evaluations in ${Math.round(ms)} ms with ${proxy.calls.length} RPC requests`);
   });
 
@@ -173,7 +218,7 @@ describe('evaluations on a node given by RPC_URL and REGISTRY_FILE', () => {
       assert.deepEqual([verdict.json.price_source, verdict.json.price_usd], ['oracle', 190.47]);
       assert.ok(verdict.json.reasons.includes('PRICE_DEVIATION: oracle and venue prices differ by 476 bps (threshold 200 bps)'), verdict.text);
     } finally {
-      // Restored, as the other feed tests do; the next test's clock step drops the moved price from the caches.
+      // Restored, as the other feed tests do: the restoring block is the head the next test reads at.
       await setFeed('NVDA', 181.4);
     }
   });
@@ -184,11 +229,10 @@ describe('evaluations on a node given by RPC_URL and REGISTRY_FILE', () => {
     assert.deepEqual([first.json.decision, first.json.daily_pnl_usd], ['allow', 0]);
     // 10 SPY (6,011 USD) leave the wallet: a loss above the Tier 1 daily limit of 5,000 USD.
     const spy = registry.bySymbol('SPY')!.contract_address as Address;
-    const hash = await walletClientFor(devnet, holder.privateKey).writeContract({
+    // The transfer's block touches the wallet: its holdings are read again, with no clock step.
+    await mined(await walletClientFor(devnet, holder.privateKey).writeContract({
       address: spy, abi: erc20Abi, functionName: 'transfer', args: ['0x000000000000000000000000000000000000dEaD', parseUnits('10', 18)],
-    });
-    assert.equal((await client.waitForTransactionReceipt({ hash, pollingInterval: 20 })).status, 'success');
-    clock.advance(PAST_CACHES_MS); // past the 2 s holdings cache
+    }));
     const after = await postJson(free(), trade(holder.address, 'TSLA'));
     assert.equal(after.json.daily_pnl_usd, -6011);
     assert.equal(after.json.decision, 'deny');

@@ -1,0 +1,95 @@
+// Caches whose entries live by the chain, not by a clock: per block (prices) or until a block touches the wallet (holdings) (ARCHITECTURE.md "Chain facts by block").
+import type { ChainHead, Head, Touched } from './chain-head.js';
+
+/**
+ * One value per key per head: a new head makes every entry a miss, and the first caller
+ * reads again for everyone (concurrent callers share the read). A failed read is not kept.
+ */
+export class PerBlockCache<V> {
+  private readonly entries = new Map<string, { block: bigint; value: Promise<V> }>();
+
+  get(key: string, head: Head, read: (head: Head) => Promise<V>): Promise<V> {
+    const entry = this.entries.get(key);
+    if (entry && entry.block === head.number) return entry.value;
+    const value = read(head);
+    this.entries.set(key, { block: head.number, value });
+    value.catch(() => {
+      if (this.entries.get(key)?.value === value) this.entries.delete(key);
+    });
+    return value;
+  }
+}
+
+interface Pending<V> {
+  value: Promise<V>;
+  /** A block applied while the read ran touched the wallet: the value answers its callers but is not kept. */
+  superseded: boolean;
+}
+
+/** The documented cap: past it the least recently used wallet's facts are dropped (about 200 bytes each). */
+export const WALLET_FACTS_CAP = 100_000;
+
+/**
+ * A wallet's facts (balances) as of the block they were read at, kept until a later block's
+ * Transfer logs touch the wallet (or the service cannot tell, `'all'`). Least recently used
+ * wallets go first past `cap`. Concurrent misses of one wallet share one read.
+ */
+export class WalletFactCache<V> {
+  private readonly entries = new Map<string, V>();
+  private readonly pending = new Map<string, Pending<V>>();
+  private latest = -1n;
+
+  constructor(head: ChainHead, private readonly cap = WALLET_FACTS_CAP) {
+    head.onHead((applied, touched) => {
+      this.latest = applied.number;
+      this.forget(touched);
+    });
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** `wallet` lowercase. */
+  get(wallet: string, head: Head, read: (head: Head) => Promise<V>): Promise<V> {
+    const cached = this.entries.get(wallet);
+    if (cached !== undefined) {
+      // Most recently used last: Map keeps insertion order, so eviction takes the first key.
+      this.entries.delete(wallet);
+      this.entries.set(wallet, cached);
+      return Promise.resolve(cached);
+    }
+    // A caller holding an older head than the one applied reads at its own head, shares nothing and keeps nothing.
+    if (head.number < this.latest) return read(head);
+    const running = this.pending.get(wallet);
+    if (running) return running.value;
+    const pending: Pending<V> = { value: read(head), superseded: false };
+    this.pending.set(wallet, pending);
+    pending.value.then(
+      (value) => {
+        this.pending.delete(wallet);
+        if (!pending.superseded) this.remember(wallet, value);
+      },
+      () => this.pending.delete(wallet),
+    );
+    return pending.value;
+  }
+
+  private remember(wallet: string, value: V): void {
+    if (this.entries.size >= this.cap) this.entries.delete(this.entries.keys().next().value as string);
+    this.entries.set(wallet, value);
+  }
+
+  private forget(touched: Touched): void {
+    if (touched === 'all') {
+      this.entries.clear();
+      for (const pending of this.pending.values()) pending.superseded = true;
+      return;
+    }
+    for (const wallet of touched) {
+      this.entries.delete(wallet);
+      const pending = this.pending.get(wallet);
+      if (pending) pending.superseded = true;
+    }
+  }
+}

@@ -1,0 +1,115 @@
+// Contract reads from every caller in one event-loop turn, sent as one Multicall3 aggregate3 per block (ARCHITECTURE.md "Chain facts by block").
+import { decodeFunctionResult, encodeFunctionData, type Address, type Hex, type PublicClient } from 'viem';
+import { ChainUnavailableError } from './errors.js';
+import { decodeRead, multicall3Abi, type ContractRead, type ReadResult } from './multicall.js';
+
+interface Queued {
+  reads: readonly ContractRead[];
+  what: string;
+  resolve: (results: ReadResult[]) => void;
+  reject: (error: Error) => void;
+}
+
+/** At most this many calls go into one eth_call, so a burst never builds a call the node refuses for gas. */
+const DEFAULT_MAX_CALLS = 1_500;
+
+/**
+ * A burst of a thousand cold wallets becomes a handful of eth_calls instead of a thousand:
+ * reads queued in the same turn are flushed together, grouped by the block they are pinned
+ * to, split into calls of at most `maxCalls` reads. A node failure rejects every caller in
+ * that call with ChainUnavailableError (fail closed); a read that reverts is `ok: false`
+ * for its caller alone.
+ */
+export class ReadBatcher {
+  private queued = new Map<bigint, Queued[]>();
+  private scheduled = false;
+  private inFlight = 0;
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(private readonly client: PublicClient, private readonly multicall3: Address, private readonly maxCalls = DEFAULT_MAX_CALLS) {}
+
+  /** The reads' results as of `block`. */
+  read(reads: readonly ContractRead[], what: string, block: bigint): Promise<ReadResult[]> {
+    return new Promise((resolve, reject) => {
+      const atBlock = this.queued.get(block);
+      if (atBlock) atBlock.push({ reads, what, resolve, reject });
+      else this.queued.set(block, [{ reads, what, resolve, reject }]);
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  /** Resolves once nothing is queued or being read (tests settle on this before counting calls). */
+  idle(): Promise<void> {
+    if (!this.scheduled && this.inFlight === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private flush(): void {
+    const queued = this.queued;
+    this.queued = new Map();
+    this.scheduled = false;
+    for (const [block, callers] of queued) {
+      for (const batch of this.split(callers)) {
+        this.inFlight++;
+        void this.send(block, batch).finally(() => this.settled());
+      }
+    }
+    this.wakeIfIdle();
+  }
+
+  private settled(): void {
+    this.inFlight--;
+    this.wakeIfIdle();
+  }
+
+  private wakeIfIdle(): void {
+    if (this.inFlight === 0 && !this.scheduled) for (const resolve of this.idleWaiters.splice(0)) resolve();
+  }
+
+  /** Callers in order, cut where the next one would take a call past `maxCalls` (a caller's reads stay together). */
+  private split(callers: Queued[]): Queued[][] {
+    const batches: Queued[][] = [];
+    let current: Queued[] = [];
+    let size = 0;
+    for (const caller of callers) {
+      if (size > 0 && size + caller.reads.length > this.maxCalls) {
+        batches.push(current);
+        current = [];
+        size = 0;
+      }
+      current.push(caller);
+      size += caller.reads.length;
+    }
+    if (current.length > 0) batches.push(current);
+    return batches;
+  }
+
+  private async send(block: bigint, callers: Queued[]): Promise<void> {
+    const calls = callers.flatMap((caller) => caller.reads.map((read) => ({ target: read.address, allowFailure: true, callData: encode(read) })));
+    let results: readonly { success: boolean; returnData: Hex }[];
+    try {
+      const { data } = await this.client.call({
+        to: this.multicall3,
+        data: encodeFunctionData({ abi: multicall3Abi, functionName: 'aggregate3', args: [calls] }),
+        blockNumber: block,
+      });
+      results = decodeFunctionResult({ abi: multicall3Abi, functionName: 'aggregate3', data: data ?? '0x' });
+      if (results.length !== calls.length) throw new Error('Multicall3 answered the wrong number of results');
+    } catch (error) {
+      for (const caller of callers) caller.reject(new ChainUnavailableError(caller.what, error));
+      return;
+    }
+    let offset = 0;
+    for (const caller of callers) {
+      caller.resolve(caller.reads.map((read, index) => decodeRead(read, results[offset + index])));
+      offset += caller.reads.length;
+    }
+  }
+}
+
+function encode(read: ContractRead): Hex {
+  return encodeFunctionData({ abi: read.abi, functionName: read.functionName, args: read.args ?? [] } as never);
+}

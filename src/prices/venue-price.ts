@@ -22,18 +22,28 @@ export interface VenueReading {
 export class VenuePriceProvider implements PriceProvider {
   private readonly cache = new PerBlockCache<VenueReading | null>();
   private readonly stateView: Address;
+  /** Each asset's pool id and side, worked out once: a pool id is a keccak of the pool key. */
+  private readonly pools = new Map<string, { poolId: `0x${string}`; tokenIsCurrency0: boolean } | null>();
 
   constructor(private readonly chain: ChainReads, private readonly venue: Venue) {
     this.stateView = getAddress(venue.state_view);
   }
 
   async reading(asset: RegistryAsset): Promise<VenueReading | null> {
-    const key = venuePoolKey(this.venue, asset.contract_address);
-    if (key === null) return null;
-    const poolId = poolIdOf(key);
-    const tokenIsCurrency0 = key.currency0 === getAddress(asset.contract_address);
+    const pool = this.poolOf(asset.contract_address);
+    if (pool === null) return null;
+    const { poolId, tokenIsCurrency0 } = pool;
     const head = await this.chain.head.use();
     return this.cache.get(poolId, head, () => this.read(poolId, tokenIsCurrency0, asset.decimals, head));
+  }
+
+  private poolOf(token: string): { poolId: `0x${string}`; tokenIsCurrency0: boolean } | null {
+    const known = this.pools.get(token);
+    if (known !== undefined) return known;
+    const key = venuePoolKey(this.venue, token);
+    const pool = key === null ? null : { poolId: poolIdOf(key), tokenIsCurrency0: key.currency0 === getAddress(token) };
+    if (this.pools.size < 10_000) this.pools.set(token, pool);
+    return pool;
   }
 
   async quote(asset: RegistryAsset): Promise<PriceFact> {

@@ -1,10 +1,10 @@
 // Daily P&L: the wallet's registry holdings marked to market against the first snapshot of its UTC day (ARCHITECTURE.md "Daily loss").
 import { pnlSnapshotKey } from '../store/keys.js';
-import { erc20Abi, formatUnits, getAddress, type Address } from 'viem';
+import { formatUnits, getAddress, type Address } from 'viem';
 import type { PriceProvider } from '../prices/price-provider.js';
 import type { Registry, RegistryAsset } from '../registry/registry.js';
 import type { CacheStore } from '../store/cache-store.js';
-import { multicall3Abi, type ContractRead } from './multicall.js';
+import { balanceOfRead, multicall3Abi, type ContractRead } from './multicall.js';
 import { ReadCache } from '../store/read-cache.js';
 import { WalletFactCache } from './block-caches.js';
 import type { Head } from './chain-head.js';
@@ -33,6 +33,7 @@ export class ChainDailyPnl implements DailyPnlReader {
   private readonly balances: WalletFactCache<Float64Array>;
   private readonly snapshots: ReadCache<number>;
   private readonly snapshotTtlMs: number;
+  private readonly multicall3: Address;
 
   constructor(
     private readonly chain: ChainReads,
@@ -43,6 +44,7 @@ export class ChainDailyPnl implements DailyPnlReader {
     options: DailyPnlOptions = {},
   ) {
     this.balances = new WalletFactCache(chain.head);
+    this.multicall3 = getAddress(registry.multicall3);
     this.snapshots = new ReadCache(60 * 60 * 1000, now);
     this.snapshotTtlMs = options.snapshotTtlMs ?? 26 * 60 * 60 * 1000;
   }
@@ -51,14 +53,14 @@ export class ChainDailyPnl implements DailyPnlReader {
     const holder = wallet.toLowerCase();
     const day = new Date(nowMs).toISOString().slice(0, 10);
     const head = await this.chain.head.use();
-    const amounts = await this.balances.get(holder, head, (at) => this.readBalances(getAddress(holder), at));
+    const amounts = await this.balances.get(holder, head, (at) => this.readBalances(holder, at));
     const value = await this.valueUsd(amounts);
-    const snapshot = await this.snapshots.get(`${holder}:${day}`, () => this.snapshot(getAddress(holder), day, value, nowMs));
+    const snapshot = await this.snapshots.get(`${holder}:${day}`, () => this.snapshot(holder, day, value, nowMs));
     return roundCents(value - snapshot);
   }
 
   /** The first value written for the day wins across instances (setIfAbsent); later ones read it. */
-  private async snapshot(holder: Address, day: string, value: number, nowMs: number): Promise<number> {
+  private async snapshot(holder: string, day: string, value: number, nowMs: number): Promise<number> {
     const key = pnlSnapshotKey(holder, day);
     const entry = JSON.stringify({ value_usd: value, taken_at: nowMs });
     if (await this.store.setIfAbsent(key, entry, this.snapshotTtlMs)) return value;
@@ -83,15 +85,16 @@ export class ChainDailyPnl implements DailyPnlReader {
   }
 
   /** Every registry asset's balance then the settlement asset's, in whole units, as of `head`. */
-  private async readBalances(holder: Address, head: Head): Promise<Float64Array> {
-    const multicall3 = getAddress(this.registry.multicall3);
+  private async readBalances(holder: string, head: Head): Promise<Float64Array> {
+    const multicall3 = this.multicall3;
     const settlement = this.registry.settlementAsset;
+    // The holder goes lowercase: viem would re-derive a checksummed address's checksum to check it.
     const reads: ContractRead[] = this.registry.assets.map((asset) =>
       asset.is_native
         ? { address: multicall3, abi: multicall3Abi, functionName: 'getEthBalance', args: [holder] }
-        : { address: getAddress(asset.contract_address), abi: erc20Abi, functionName: 'balanceOf', args: [holder] },
+        : balanceOfRead(asset.contract_address as Address, holder),
     );
-    if (settlement) reads.push({ address: getAddress(settlement.address), abi: erc20Abi, functionName: 'balanceOf', args: [holder] });
+    if (settlement) reads.push(balanceOfRead(settlement.address as Address, holder));
     const results = await this.chain.reads.read(reads, `holdings of ${holder}`, head.number);
     const amounts = new Float64Array(results.length);
     results.forEach((result, index) => {

@@ -1,5 +1,6 @@
 // Service-token holdings per wallet: balanceOf batched with the turn's other reads, kept until a block touches the wallet.
-import { erc20Abi, formatUnits, getAddress, type Address } from 'viem';
+import { formatUnits, type Address } from 'viem';
+import { balanceOfRead } from './multicall.js';
 import { WalletFactCache } from './block-caches.js';
 import { ChainUnavailableError } from './errors.js';
 import type { ChainReads } from './chain-reads.js';
@@ -30,7 +31,7 @@ export class ChainHoldingsReader implements HoldingsReader {
     const head = await this.chain.head.use();
     return this.cache.get(holder, head, async (at) => {
       const [balance] = await this.chain.reads.read(
-        [{ address: this.token.address, abi: erc20Abi, functionName: 'balanceOf', args: [getAddress(holder)] }],
+        [balanceOfRead(this.token.address, holder)],
         `service-token holdings of ${holder}`,
         at.number,
       );

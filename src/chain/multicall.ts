@@ -1,5 +1,5 @@
 // Many contract reads in one eth_call through Multicall3's aggregate3, with per-read failures kept apart.
-import { decodeFunctionResult, encodeFunctionData, parseAbi, type Abi, type Address, type Hex, type PublicClient } from 'viem';
+import { decodeFunctionResult, encodeFunctionData, erc20Abi, parseAbi, type Abi, type Address, type Hex, type PublicClient } from 'viem';
 import { ChainUnavailableError } from './errors.js';
 
 export const multicall3Abi = parseAbi([
@@ -16,6 +16,24 @@ export interface ContractRead {
   abi: Abi;
   functionName: string;
   args?: readonly unknown[];
+  /** The call already encoded, with its own decoder: hot reads skip viem's general ABI coder. */
+  encoded?: { callData: Hex; decode: (returnData: Hex) => unknown };
+}
+
+const BALANCE_OF = '0x70a08231';
+
+/**
+ * ERC-20 `balanceOf(holder)` encoded by hand: the selector and the address padded to a word,
+ * decoded as one uint256. Per wallet and token this is the read a burst of new wallets makes.
+ */
+export function balanceOfRead(token: Address, holder: string): ContractRead {
+  const callData = `${BALANCE_OF}${'0'.repeat(24)}${holder.slice(2).toLowerCase()}` as Hex;
+  return { address: token, abi: erc20Abi, functionName: 'balanceOf', args: [holder], encoded: { callData, decode: decodeUint256 } };
+}
+
+function decodeUint256(returnData: Hex): bigint {
+  if (returnData.length !== 66) throw new Error('not one word');
+  return BigInt(returnData);
 }
 
 /** A read that reverted or returned undecodable data is `ok: false`; only the node failing rejects. */
@@ -40,6 +58,7 @@ export async function readMany(client: PublicClient, multicall3: Address, reads:
 }
 
 function encode(read: ContractRead): Hex {
+  if (read.encoded) return read.encoded.callData;
   return encodeFunctionData({ abi: read.abi, functionName: read.functionName, args: read.args ?? [] } as never);
 }
 
@@ -47,6 +66,7 @@ function encode(read: ContractRead): Hex {
 export function decodeRead(read: ContractRead, result: { success: boolean; returnData: Hex }): ReadResult {
   if (!result.success || result.returnData === '0x') return { ok: false };
   try {
+    if (read.encoded) return { ok: true, value: read.encoded.decode(result.returnData) };
     const value = decodeFunctionResult({ abi: read.abi, functionName: read.functionName, data: result.returnData } as never);
     return { ok: true, value };
   } catch {

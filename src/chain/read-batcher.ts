@@ -1,7 +1,8 @@
 // Contract reads from every caller in one event-loop turn, sent as one Multicall3 aggregate3 per block (ARCHITECTURE.md "Chain facts by block").
-import { decodeFunctionResult, encodeFunctionData, type Address, type Hex, type PublicClient } from 'viem';
+import { encodeFunctionData, type Address, type Hex, type PublicClient } from 'viem';
+import { decodeAggregate3, encodeAggregate3, type Result3 } from './aggregate3.js';
 import { ChainUnavailableError } from './errors.js';
-import { decodeRead, multicall3Abi, type ContractRead, type ReadResult } from './multicall.js';
+import { decodeRead, type ContractRead, type ReadResult } from './multicall.js';
 
 interface Queued {
   reads: readonly ContractRead[];
@@ -88,15 +89,15 @@ export class ReadBatcher {
   }
 
   private async send(block: bigint, callers: Queued[]): Promise<void> {
-    const calls = callers.flatMap((caller) => caller.reads.map((read) => ({ target: read.address, allowFailure: true, callData: encode(read) })));
-    let results: readonly { success: boolean; returnData: Hex }[];
+    const calls = callers.flatMap((caller) => caller.reads.map((read) => ({ target: read.address, callData: encode(read) })));
+    let results: readonly Result3[];
     try {
-      const { data } = await this.client.call({
-        to: this.multicall3,
-        data: encodeFunctionData({ abi: multicall3Abi, functionName: 'aggregate3', args: [calls] }),
-        blockNumber: block,
+      // A plain eth_call: the request is built here, so viem's call() has nothing left to format.
+      const data = await this.client.request({
+        method: 'eth_call',
+        params: [{ to: this.multicall3, data: encodeAggregate3(calls) }, `0x${block.toString(16)}`],
       });
-      results = decodeFunctionResult({ abi: multicall3Abi, functionName: 'aggregate3', data: data ?? '0x' });
+      results = decodeAggregate3(data);
       if (results.length !== calls.length) throw new Error('Multicall3 answered the wrong number of results');
     } catch (error) {
       for (const caller of callers) caller.reject(new ChainUnavailableError(caller.what, error));
@@ -111,5 +112,6 @@ export class ReadBatcher {
 }
 
 function encode(read: ContractRead): Hex {
+  if (read.encoded) return read.encoded.callData;
   return encodeFunctionData({ abi: read.abi, functionName: read.functionName, args: read.args ?? [] } as never);
 }

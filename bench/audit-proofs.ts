@@ -10,9 +10,11 @@ import { MerkleTree } from '../src/audit-proof/merkle.js';
 import { extendCheckpoint } from '../src/audit-proof/remote-check.js';
 import { freePort, runLoad, spawnNode, stop } from './harness.js';
 import { tradeBody } from './trade-body.js';
+import { chooseGenerator } from './measure.js';
+import { offlinePlan, SAMPLE_REGISTRY } from './offline-scenarios.js';
+import { clockTicksPerSecond, cpuUsPerRequest, readCpuTicks } from './proc-stat.js';
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
-const SAMPLE_REGISTRY = here('../../registry/sample-registry.json');
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 function percentile(sorted: number[], p: number): number {
@@ -140,13 +142,15 @@ async function appendOverHttp(base: string, count: number): Promise<void> {
 
 /**
  * REST throughput with checkpoints at their defaults against the same service with them off,
- * interleaved runs on two processes, so a slow spell hits both alike.
+ * interleaved runs on two processes under the bench's load generator (wrk -t1 when installed),
+ * so a slow spell hits both alike; beside it the CPU each request cost, read from /proc, which
+ * a noisy machine disturbs far less than a rate.
  */
-export async function appendPathFigures(rounds = 3, seconds = 5): Promise<string[]> {
+export async function appendPathFigures(rounds = 5, seconds = 5): Promise<string[]> {
   const dirs = [mkdtempSync(join(tmpdir(), 'bench-on-')), mkdtempSync(join(tmpdir(), 'bench-off-'))];
   const ports = [await freePort(), await freePort()];
   const env = (i: number, off: boolean) => ({
-    PORT: String(ports[i]), DATA_DIR: dirs[i], RATE_LIMITS: 'off', REGISTRY_FILE: SAMPLE_REGISTRY,
+    PORT: String(ports[i]), DATA_DIR: dirs[i], RATE_LIMITS: 'off', REGISTRY_FILE: SAMPLE_REGISTRY, REQUEST_LOG: 'off',
     ...(off ? { AUDIT_CHECKPOINT_RECORDS: '0', AUDIT_CHECKPOINT_SECONDS: '0' } : {}),
   });
   const services = [
@@ -154,21 +158,33 @@ export async function appendPathFigures(rounds = 3, seconds = 5): Promise<string
     await spawnNode(here('../src/main.js'), [], env(1, true), /listening on/, ['--max-semi-space-size=32']),
   ];
   try {
-    const url = (i: number) => `http://127.0.0.1:${ports[i]}/api/v1/analyze/free`;
-    for (const i of [0, 1]) await runLoad({ label: 'warm-up', url: url(i), connections: 64, seconds: 2, body: tradeBody });
+    const generator = await chooseGenerator(64, seconds);
+    const ticks = clockTicksPerSecond();
+    const plans = [0, 1].map((i) => offlinePlan(`http://127.0.0.1:${ports[i]}/api/v1/analyze/free`));
+    for (const i of [0, 1]) await runLoad({ label: 'warm-up', url: plans[i].url, connections: 64, seconds: 2, body: tradeBody });
     const rates: number[][] = [[], []];
+    const loop: number[][] = [[], []];
+    const whole: number[][] = [[], []];
     for (let round = 0; round < rounds; round++) {
       for (const i of round % 2 ? [1, 0] : [0, 1]) {
-        rates[i].push((await runLoad({ label: String(i), url: url(i), connections: 64, seconds, body: tradeBody })).requestsPerSecond);
+        // Each run evaluates wallets no run before it did.
+        const plan = { ...plans[i], walletOffset: 1 + (round + 1) * 10_000_000 };
+        const before = readCpuTicks(services[i].pid!);
+        const run = await generator.run(plan);
+        const cpu = cpuUsPerRequest(before, readCpuTicks(services[i].pid!), run.requests, ticks);
+        rates[i].push(run.requests / run.durationSeconds);
+        loop[i].push(cpu.loop ?? NaN);
+        whole[i].push(cpu.process ?? NaN);
       }
     }
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+    const us = (values: number[]) => `${median(values).toFixed(1)} us`;
     const [on, off] = rates.map(median);
     return [
-      `The append path: analyze/free, ${rounds} interleaved ${seconds} s runs each (autocannon, 64 connections)`,
-      `  checkpoints on (defaults):  ${rates[0].map(fmt).join(', ')} req/s, median ${fmt(on)}`,
-      `  checkpoints off:            ${rates[1].map(fmt).join(', ')} req/s, median ${fmt(off)}`,
-      `  ratio on / off: ${(on / off).toFixed(3)} (target 0.98 or more)`,
+      `The append path: analyze/free, ${rounds} interleaved ${seconds} s runs each (${generator.label})`,
+      `  checkpoints on (defaults):  ${rates[0].map(fmt).join(', ')} req/s, median ${fmt(on)}; CPU per request: loop ${us(loop[0])}, process ${us(whole[0])}`,
+      `  checkpoints off:            ${rates[1].map(fmt).join(', ')} req/s, median ${fmt(off)}; CPU per request: loop ${us(loop[1])}, process ${us(whole[1])}`,
+      `  ratio on / off: ${(on / off).toFixed(3)} (target 0.98 or more); loop CPU on / off ${(median(loop[0]) / median(loop[1])).toFixed(3)}, process ${(median(whole[0]) / median(whole[1])).toFixed(3)}`,
     ];
   } finally {
     await Promise.all(services.map(stop));

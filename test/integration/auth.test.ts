@@ -217,6 +217,18 @@ describe('security', () => {
     }
   });
 
+  it('refuses a token it has already accepted once the token expires', async () => {
+    const token = await tokenFor(byTokens(1000));
+    assert.equal((await getJson(url('/api/v1/config'), bearer(token))).status, 200);
+    clock += 3600 * 1000;
+    try {
+      // Expiry is whole seconds: at exp itself the token is expired, as jose judges it on first sight.
+      expect401(await getJson(url('/api/v1/config'), bearer(token)), 'Token has expired');
+    } finally {
+      clock -= 3600 * 1000;
+    }
+  });
+
   it('refuses a malformed address or signature with 422', async () => {
     const response = await getJson(url('/api/v1/auth/nonce?address=0x123'));
     assert.equal(response.status, 422);

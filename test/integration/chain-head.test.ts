@@ -1,0 +1,133 @@
+// The head watch on a real devnet: which wallets a block touched, per-wallet facts kept until then, a reorg drops everything, a lost stream vouches for nothing.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { erc20Abi, type Address, type PublicClient } from 'viem';
+import { WalletFactCache } from '../../src/chain/block-caches.js';
+import type { Touched } from '../../src/chain/chain-head.js';
+import { openChainReads, webSocketUrlOf, type ChainReads } from '../../src/chain/chain-reads.js';
+import { createChainClient } from '../../src/chain/public-client.js';
+import { startDevnet, type Devnet } from '../../src/devnet/devnet.js';
+import { loadRegistryFile, type Registry } from '../../src/registry/registry.js';
+import { walletClientFor } from '../support/devnet-helpers.js';
+import { writeRegistryFile } from './chain-support.js';
+
+let devnet: Devnet;
+let client: PublicClient;
+let registry: Registry;
+let reads: ChainReads;
+let dir: string;
+/** Every head applied since the test began, with what it touched. */
+const applied: { number: bigint; touched: Touched }[] = [];
+
+before(async () => {
+  devnet = await startDevnet();
+  client = createChainClient(devnet.rpcUrl);
+  dir = mkdtempSync(join(tmpdir(), 'chain-head-'));
+  registry = await loadRegistryFile(writeRegistryFile(devnet, dir));
+  reads = await openChainReads(client, registry, { wsUrl: webSocketUrlOf(devnet.rpcUrl), log: () => undefined });
+  reads.head.onHead((head, touched) => applied.push({ number: head.number, touched }));
+});
+
+after(async () => {
+  reads?.close();
+  await devnet?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const stranger = (n: number) => `0x${(0x5eed0000 + n).toString(16).padStart(40, '0')}` as Address;
+
+/** Sends 1 TSLA from the first demo wallet to `to`, and waits until the watch has applied its block. */
+async function transfer(to: Address): Promise<bigint> {
+  const from = devnet.wallets[0];
+  const hash = await walletClientFor(devnet, from.privateKey).writeContract({
+    address: registry.bySymbol('TSLA')!.contract_address as Address, abi: erc20Abi, functionName: 'transfer', args: [to, 10n ** 18n],
+  });
+  const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+  await reads.head.reached(receipt.blockNumber);
+  return receipt.blockNumber;
+}
+
+/** A cache whose reads are counted per wallet and answer the read's block number. */
+function countingCache(cap?: number) {
+  const cache = new WalletFactCache<bigint>(reads.head, cap);
+  const counts = new Map<string, number>();
+  const get = async (wallet: string) => {
+    const head = await reads.head.use();
+    return cache.get(wallet, head, async (at) => {
+      counts.set(wallet, (counts.get(wallet) ?? 0) + 1);
+      return at.number;
+    });
+  };
+  return { get, count: (wallet: string) => counts.get(wallet) ?? 0 };
+}
+
+describe('the chain head on the devnet', () => {
+  it('applies each new block with the wallets its Transfer logs touched', async () => {
+    const to = stranger(1);
+    const block = await transfer(to);
+    const entry = applied.find((head) => head.number === block);
+    assert.ok(entry, `block ${block} was applied`);
+    assert.notEqual(entry.touched, 'all');
+    assert.deepEqual([...(entry.touched as Set<string>)].sort(), [devnet.wallets[0].address.toLowerCase(), to.toLowerCase()].sort());
+    assert.equal(reads.head.current()?.number, block);
+  });
+
+  it('keeps a wallet\'s facts until a block touches it, and only that wallet\'s', async () => {
+    const { get, count } = countingCache();
+    const [a, b] = [stranger(2).toLowerCase(), stranger(3).toLowerCase()];
+    const first = await get(a);
+    await get(b);
+    assert.equal(await get(a), first);
+    assert.deepEqual([count(a), count(b)], [1, 1]);
+    const block = await transfer(stranger(2));
+    assert.equal(await get(a), block, 'read again at the block that touched it');
+    await get(b);
+    assert.deepEqual([count(a), count(b)], [2, 1]);
+  });
+
+  it('answers a read that a touching block overtook, but does not keep it', async () => {
+    const cache = new WalletFactCache<string>(reads.head);
+    const wallet = stranger(4).toLowerCase();
+    let release!: () => void;
+    const head = await reads.head.use();
+    const running = cache.get(wallet, head, () => new Promise<string>((resolve) => (release = () => resolve('before the transfer'))));
+    await transfer(stranger(4));
+    release();
+    assert.equal(await running, 'before the transfer');
+    const again = await cache.get(wallet, reads.head.current()!, async () => 'after the transfer');
+    assert.equal(again, 'after the transfer');
+  });
+
+  it('keeps at most its cap of wallets, the least recently used going first', async () => {
+    const { get, count } = countingCache(2);
+    const [a, b, c] = [5, 6, 7].map((n) => stranger(n).toLowerCase());
+    await get(a);
+    await get(b);
+    await get(a); // a is now the most recently used
+    await get(c); // evicts b
+    await get(a);
+    await get(b);
+    assert.deepEqual([count(a), count(b), count(c)], [1, 2, 1]);
+  });
+
+  it('drops every wallet\'s facts when the chain is rewound (a reorg)', async () => {
+    const { get, count } = countingCache();
+    const wallet = stranger(8).toLowerCase();
+    await get(wallet);
+    const snapshot = await client.request({ method: 'evm_snapshot' as never }) as string;
+    await transfer(stranger(9));
+    await client.request({ method: 'evm_revert' as never, params: [snapshot] as never });
+    // A new block at the height the reverted one had: same number, another hash.
+    await client.request({ method: 'evm_mine' as never });
+    const mined = await client.getBlock({ blockTag: 'latest' });
+    await reads.head.reached(mined.number);
+    for (let i = 0; i < 200 && reads.head.current()?.hash !== mined.hash; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    assert.equal(reads.head.current()?.hash, mined.hash);
+    assert.equal(applied.at(-1)?.touched, 'all');
+    await get(wallet);
+    assert.equal(count(wallet), 2, 'read again after the reorg, though no Transfer touched it');
+  });
+});

@@ -97,7 +97,7 @@ describe('the chain head on the devnet', () => {
     await transfer(stranger(4));
     release();
     assert.equal(await running, 'before the transfer');
-    const again = await cache.get(wallet, reads.head.current()!, async () => 'after the transfer');
+    const again = await cache.get(wallet, await reads.head.use(), async () => 'after the transfer');
     assert.equal(again, 'after the transfer');
   });
 

@@ -56,6 +56,8 @@ const RECONNECT_MS = [250, 500, 1_000, 2_000];
  */
 export class ChainHead {
   private head: Head | null = null;
+  /** The hashes of the last heads applied, by number, so a late copy of one is known for what it is. */
+  private readonly recent = new Map<bigint, Hex>();
   private lastAnswerAt = -Infinity;
   private reason = 'the chain head has not been read yet';
   private readonly listeners: HeadListener[] = [];
@@ -146,9 +148,15 @@ export class ChainHead {
   private async advance(header: HeaderLike): Promise<Head> {
     const next: Head = { number: BigInt(header.number!), hash: header.hash!, timestamp: BigInt(header.timestamp) };
     const previous = this.head;
-    if (previous !== null && previous.number === next.number && previous.hash === next.hash) return previous;
+    // A block already applied, arriving late (a probe's or a new subscription's read overtaken by
+    // the stream): nothing to do. An older block that is not the one applied is a rewind or reorg.
+    if (previous !== null && next.number <= previous.number && this.recent.get(next.number) === next.hash) return previous;
     const touched = await this.touchedSince(previous, next, header.parentHash);
     this.head = next;
+    if (touched === 'all') this.recent.clear();
+    for (const number of this.recent.keys()) if (number >= next.number) this.recent.delete(number);
+    this.recent.set(next.number, next.hash);
+    if (this.recent.size > Number(this.maxScanBlocks)) this.recent.delete(this.recent.keys().next().value as bigint);
     for (const listener of this.listeners) listener(next, touched);
     for (let i = this.waiters.length - 1; i >= 0; i--) {
       if (this.waiters[i].number <= next.number) this.waiters.splice(i, 1)[0].resolve();

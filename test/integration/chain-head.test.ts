@@ -21,13 +21,15 @@ let reads: ChainReads;
 let dir: string;
 /** Every head applied since the test began, with what it touched. */
 const applied: { number: bigint; touched: Touched }[] = [];
+/** What the watch logged (a scan it could not make), shown when an assertion fails. */
+const logged: string[] = [];
 
 before(async () => {
   devnet = await startDevnet();
   client = createChainClient(devnet.rpcUrl);
   dir = mkdtempSync(join(tmpdir(), 'chain-head-'));
   registry = await loadRegistryFile(writeRegistryFile(devnet, dir));
-  reads = await openChainReads(client, registry, { wsUrl: webSocketUrlOf(devnet.rpcUrl), log: () => undefined });
+  reads = await openChainReads(client, registry, { wsUrl: webSocketUrlOf(devnet.rpcUrl), log: (line) => logged.push(line) });
   reads.head.onHead((head, touched) => applied.push({ number: head.number, touched }));
 });
 
@@ -85,7 +87,7 @@ describe('the chain head on the devnet', () => {
     const block = await transfer(stranger(2));
     assert.equal(await get(a), block, 'read again at the block that touched it');
     await get(b);
-    assert.deepEqual([count(a), count(b)], [2, 1]);
+    assert.deepEqual([count(a), count(b)], [2, 1], [...logged, ...applied.slice(-4).map((h) => `${h.number}: ${h.touched === 'all' ? 'all' : [...h.touched].join(',')}`)].join('\n'));
   });
 
   it('answers a read that a touching block overtook, but does not keep it', async () => {

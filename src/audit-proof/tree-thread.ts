@@ -1,10 +1,11 @@
 // The audit Merkle tree on a thread of its own, so the event loop spends no hashing on an append:
-// it hands over record hashes once per turn and asks for roots and proofs by message
+// it hands over record hashes in batches (a few thousand, or every 50 ms) and asks for roots and proofs by message
 // (ARCHITECTURE.md "Checkpoints and proofs").
 import { Worker } from 'node:worker_threads';
 
 export type TreeMessage =
-  | { kind: 'append'; hashes: string[] }
+  /** Record hashes, 64 hex characters each, joined: one string crosses to the thread as one copy. */
+  | { kind: 'append'; hashes: string }
   | { kind: 'root'; id: number; size: number }
   | { kind: 'leaf'; id: number; index: number }
   | { kind: 'inclusion'; id: number; index: number; size: number }
@@ -16,6 +17,8 @@ export type TreeReply = { id: number; ok: true; value: unknown } | { id: number;
 type Question = { kind: Exclude<TreeMessage['kind'], 'append'>; [field: string]: unknown };
 
 const WORKER_FILE = new URL('../../workers/merkle-tree.js', import.meta.url);
+const BATCH_LEAVES = 4_096;
+const BATCH_MS = 50;
 
 export class TreeThread {
   private readonly worker: Worker;
@@ -46,19 +49,25 @@ export class TreeThread {
     this.waiting.clear();
   }
 
-  /** Queues the next record's hash; the batch goes over once this turn of the event loop ends. */
+  /**
+   * Queues the next record's hash. Batches go over when they reach BATCH_LEAVES or BATCH_MS
+   * after their first hash, and before any question: the tree is read only by checkpoints and
+   * proofs, which ask, so nothing waits on a batch, and the event loop posts a message every few
+   * thousand records instead of every turn.
+   */
   append(recordHash: string): void {
     this.batch.push(recordHash);
     this.size++;
+    if (this.batch.length >= BATCH_LEAVES) return this.flush();
     if (this.scheduled) return;
     this.scheduled = true;
-    setImmediate(() => this.flush());
+    setTimeout(() => this.flush(), BATCH_MS).unref();
   }
 
   private flush(): void {
     this.scheduled = false;
     if (this.batch.length === 0) return;
-    this.worker.postMessage({ kind: 'append', hashes: this.batch } satisfies TreeMessage);
+    this.worker.postMessage({ kind: 'append', hashes: this.batch.join('') } satisfies TreeMessage);
     this.batch = [];
   }
 

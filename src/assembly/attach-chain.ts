@@ -29,6 +29,7 @@ export interface ChainContext {
  * - neither: the embedded devnet, whose deployment is the registry.
  */
 export async function attachChain(config: Readonly<Config>, log: (line: string) => void, permitSigner?: Address): Promise<ChainContext> {
+  if (config.rpcWsUrl && !config.rpcUrl) throw new Error('RPC_WS_URL needs RPC_URL: it streams the new heads of that node (the embedded devnet streams its own)');
   if (config.rpcUrl) {
     if (!config.registryFile) throw new Error('RPC_URL needs REGISTRY_FILE: the canonical addresses and feeds of that chain');
     const registry = await loadRegistryFile(config.registryFile);

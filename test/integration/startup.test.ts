@@ -45,6 +45,20 @@ describe('start-up', () => {
     assert.match(run.output, /RATE_LIMITS="maybe"/);
   });
 
+  it('refuses a head stream without the node it belongs to, and one that is not a WebSocket URL', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'startup-ws-'));
+    try {
+      const alone = await runMain({ RPC_WS_URL: 'ws://127.0.0.1:9', REGISTRY_FILE: SAMPLE_REGISTRY, DATA_DIR: dataDir, PORT: '0' });
+      assert.notEqual(alone.code, 0);
+      assert.match(alone.output, /RPC_WS_URL needs RPC_URL/);
+      const http = await runMain({ RPC_WS_URL: 'http://127.0.0.1:9', PORT: '0' });
+      assert.equal(http.code, 2);
+      assert.match(http.output, /RPC_WS_URL="http:\/\/127\.0\.0\.1:9"/);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses to run on the JS fallback of uWebSockets.js', async () => {
     const run = await runMain({ UWS_USE_FALLBACK: '1', PORT: '0' });
     assert.equal(run.code, 1);

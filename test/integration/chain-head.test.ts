@@ -115,6 +115,22 @@ describe('the chain head on the devnet', () => {
     assert.deepEqual([count(a), count(b), count(c)], [1, 2, 1]);
   });
 
+  it('follows the chain by polling when the node streams no heads', async () => {
+    const polled = await openChainReads(client, registry, { wsUrl: null, log: (line) => logged.push(line) });
+    try {
+      const seen: { number: bigint; touched: Touched }[] = [];
+      polled.head.onHead((head, touched) => seen.push({ number: head.number, touched }));
+      const block = await transfer(stranger(10));
+      await polled.head.reached(block);
+      const entry = seen.find((head) => head.number === block);
+      assert.ok(entry && entry.touched !== 'all', JSON.stringify(seen, (_, v) => (typeof v === 'bigint' ? String(v) : v instanceof Set ? [...v] : v)));
+      assert.ok((entry.touched as Set<string>).has(stranger(10).toLowerCase()));
+      assert.deepEqual(polled.head.status(), { live: true, watch: 'poll', block: block.toString() });
+    } finally {
+      polled.close();
+    }
+  });
+
   it('drops every wallet\'s facts when the chain is rewound (a reorg)', async () => {
     const { get, count } = countingCache();
     const wallet = stranger(8).toLowerCase();

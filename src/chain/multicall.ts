@@ -1,5 +1,6 @@
 // Many contract reads in one eth_call through Multicall3's aggregate3, with per-read failures kept apart.
 import { decodeFunctionResult, encodeFunctionData, erc20Abi, parseAbi, type Abi, type Address, type Hex, type PublicClient } from 'viem';
+import { decodeAggregate3, encodeAggregate3 } from './aggregate3.js';
 import { ChainUnavailableError } from './errors.js';
 
 export const multicall3Abi = parseAbi([
@@ -44,26 +45,36 @@ export type ReadResult = { ok: true; value: unknown } | { ok: false };
  * node (or Multicall3 itself) fails, so callers fail closed instead of reading "no data".
  */
 export async function readMany(client: PublicClient, multicall3: Address, reads: readonly ContractRead[], what: string): Promise<ReadResult[]> {
-  const calls = reads.map((read) => ({ target: read.address, allowFailure: true, callData: encode(read) }));
-  let results: readonly { success: boolean; returnData: Hex }[];
   try {
-    // aggregate3 is payable, so it goes through eth_call directly rather than readContract.
-    const { data } = await client.call({ to: multicall3, data: encodeFunctionData({ abi: multicall3Abi, functionName: 'aggregate3', args: [calls] }) });
-    results = decodeFunctionResult({ abi: multicall3Abi, functionName: 'aggregate3', data: data ?? '0x' });
+    return await callAggregate3(client, multicall3, reads, 'latest');
   } catch (error) {
     throw new ChainUnavailableError(what, error);
   }
-  if (results.length !== reads.length) throw new ChainUnavailableError(what, new Error('Multicall3 answered the wrong number of results'));
+}
+
+/**
+ * The reads as one aggregate3 eth_call at `block`, coded by hand (aggregate3.ts). Rejects with
+ * the node's own error, or when Multicall3 answers another number of results; callers say what failed.
+ */
+export async function callAggregate3(client: PublicClient, multicall3: Address, reads: readonly ContractRead[], block: bigint | 'latest'): Promise<ReadResult[]> {
+  const calls = reads.map((read) => ({ target: read.address, callData: encodeRead(read) }));
+  // aggregate3 is payable, so it goes as a plain eth_call, built here for viem to send as it is.
+  const data = await client.request({
+    method: 'eth_call',
+    params: [{ to: multicall3, data: encodeAggregate3(calls) }, block === 'latest' ? block : `0x${block.toString(16)}`],
+  });
+  const results = decodeAggregate3(data);
+  if (results.length !== reads.length) throw new Error('Multicall3 answered the wrong number of results');
   return results.map((result, index) => decodeRead(reads[index], result));
 }
 
-function encode(read: ContractRead): Hex {
+function encodeRead(read: ContractRead): Hex {
   if (read.encoded) return read.encoded.callData;
   return encodeFunctionData({ abi: read.abi, functionName: read.functionName, args: read.args ?? [] } as never);
 }
 
 /** One aggregate3 result decoded for its read; a revert or undecodable data is `ok: false`. */
-export function decodeRead(read: ContractRead, result: { success: boolean; returnData: Hex }): ReadResult {
+function decodeRead(read: ContractRead, result: { success: boolean; returnData: Hex }): ReadResult {
   if (!result.success || result.returnData === '0x') return { ok: false };
   try {
     if (read.encoded) return { ok: true, value: read.encoded.decode(result.returnData) };
@@ -72,14 +83,4 @@ export function decodeRead(read: ContractRead, result: { success: boolean; retur
   } catch {
     return { ok: false };
   }
-}
-
-/** The number of the block the whole multicall ran in. */
-export function blockNumberRead(multicall3: Address): ContractRead {
-  return { address: multicall3, abi: multicall3Abi, functionName: 'getBlockNumber' };
-}
-
-/** Multicall3's own view of the block's timestamp, as a read to batch with others. */
-export function blockTimestampRead(multicall3: Address): ContractRead {
-  return { address: multicall3, abi: multicall3Abi, functionName: 'getCurrentBlockTimestamp' };
 }

@@ -1,8 +1,7 @@
 // Contract reads from every caller in one event-loop turn, sent as one Multicall3 aggregate3 per block (ARCHITECTURE.md "Chain facts by block").
-import { encodeFunctionData, type Address, type Hex, type PublicClient } from 'viem';
-import { decodeAggregate3, encodeAggregate3, type Result3 } from './aggregate3.js';
+import type { Address, PublicClient } from 'viem';
 import { ChainUnavailableError } from './errors.js';
-import { decodeRead, type ContractRead, type ReadResult } from './multicall.js';
+import { callAggregate3, type ContractRead, type ReadResult } from './multicall.js';
 
 interface Queued {
   reads: readonly ContractRead[];
@@ -89,29 +88,17 @@ export class ReadBatcher {
   }
 
   private async send(block: bigint, callers: Queued[]): Promise<void> {
-    const calls = callers.flatMap((caller) => caller.reads.map((read) => ({ target: read.address, callData: encode(read) })));
-    let results: readonly Result3[];
+    let results: ReadResult[];
     try {
-      // A plain eth_call: the request is built here, so viem's call() has nothing left to format.
-      const data = await this.client.request({
-        method: 'eth_call',
-        params: [{ to: this.multicall3, data: encodeAggregate3(calls) }, `0x${block.toString(16)}`],
-      });
-      results = decodeAggregate3(data);
-      if (results.length !== calls.length) throw new Error('Multicall3 answered the wrong number of results');
+      results = await callAggregate3(this.client, this.multicall3, callers.flatMap((caller) => caller.reads), block);
     } catch (error) {
       for (const caller of callers) caller.reject(new ChainUnavailableError(caller.what, error));
       return;
     }
     let offset = 0;
     for (const caller of callers) {
-      caller.resolve(caller.reads.map((read, index) => decodeRead(read, results[offset + index])));
+      caller.resolve(results.slice(offset, offset + caller.reads.length));
       offset += caller.reads.length;
     }
   }
-}
-
-function encode(read: ContractRead): Hex {
-  if (read.encoded) return read.encoded.callData;
-  return encodeFunctionData({ abi: read.abi, functionName: read.functionName, args: read.args ?? [] } as never);
 }

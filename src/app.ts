@@ -129,6 +129,8 @@ export async function startService(config: Readonly<Config>, log: Logger, overri
     };
     const site = new PublicSite(config);
     const routes = await buildRoutes(config, chain, evaluation, verifier, proofs, closers, facts, site, observed, permits);
+    // Listen only once every scoring thread has loaded the engine (src/threads/thread-start.ts).
+    await scorer.started();
     const edge = closers.add(await startEdge(routes, edgeOptions(config, log, observed, overrides.requestLog)), (e) => e.close());
     site.listening(edge.port);
     let closing: Promise<void> | null = null;

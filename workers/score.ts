@@ -6,3 +6,6 @@ import { decodeInputs, encodeResults } from '../src/risk/wire.js';
 export default function scoreBatch(batch: string): string {
   return encodeResults(decodeInputs(batch).map(scoreTrade));
 }
+
+// Each thread answers the pool's start check (src/threads/thread-start.ts).
+export { arrive } from '../src/threads/thread-start.js';

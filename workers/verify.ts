@@ -20,3 +20,6 @@ export default function verifyChunk(task: VerifyTask) {
     [valueSymbol]: result,
   } as never);
 }
+
+// Each thread answers the pool's start check (src/threads/thread-start.ts).
+export { arrive } from '../src/threads/thread-start.js';

@@ -1,5 +1,6 @@
 // Sends risk scoring to the Piscina pool in micro-batches gathered per event-loop turn.
 import { Piscina } from 'piscina';
+import { allThreadsStarted } from '../threads/thread-start.js';
 import type { RiskInput, RiskResult } from '../risk/types.js';
 import { decodeResults, encodeInputs } from '../risk/wire.js';
 
@@ -25,6 +26,7 @@ export class ScoreBatcher {
   private scheduled = false;
   private inflight = 0;
   private readonly pool: Piscina;
+  private readonly threadsStarted: Promise<void>;
 
   constructor(
     private readonly threads: number,
@@ -36,6 +38,13 @@ export class ScoreBatcher {
       minThreads: threads,
       maxThreads: threads,
     });
+    this.threadsStarted = allThreadsStarted(this.pool, threads);
+    this.threadsStarted.catch(() => undefined);
+  }
+
+  /** Resolves once every scoring thread has loaded the engine: the service listens only after that. */
+  started(): Promise<void> {
+    return this.threadsStarted;
   }
 
   /** Evaluations waiting for a thread, for the status document and metrics. */
@@ -81,6 +90,8 @@ export class ScoreBatcher {
   }
 
   async close(): Promise<void> {
+    // A thread terminated while it loads can abort the process (src/threads/thread-start.ts).
+    await this.threadsStarted.catch(() => undefined);
     await this.pool.destroy();
   }
 }

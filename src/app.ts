@@ -108,7 +108,13 @@ export async function startService(config: Readonly<Config>, log: Logger, overri
     const verifier = closers.add(new AuditVerifier(audit, config.workers), (v) => v.close());
     const facts = chainFacts(chain, store, now);
     const observed: Observed = {
-      metrics: new Metrics({ audit: () => audit.stats, scoringQueue: () => scorer.queued, verifications: () => verifier.runs, logDrops: overrides.logDrops ?? (() => 0) }),
+      metrics: new Metrics({
+        audit: () => audit.stats, scoringQueue: () => scorer.queued, verifications: () => verifier.runs, logDrops: overrides.logDrops ?? (() => 0),
+        threads: () => ({
+          ...(audit instanceof FileAuditLog ? { audit_index: audit.indexBusySeconds() } : {}),
+          ...(proofs.tree ? { audit_tree: proofs.tree.threadBusySeconds() } : {}),
+        }),
+      }),
       latency: new LatencyBook(now),
       scoring: scorer,
       startedAt: now(),

@@ -100,6 +100,11 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
     };
   }
 
+  /** Seconds the index thread has spent writing index pages and answering questions (for /metrics). */
+  indexBusySeconds(): number {
+    return this.index.busySeconds();
+  }
+
   /**
    * Opens (creating if needed) DIR/audit.log, cutting a torn tail; see openReport.
    * Refuses (DirectoryLocked) while another live process has the directory open.

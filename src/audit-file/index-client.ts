@@ -74,6 +74,11 @@ export class IndexClient {
     worker.on('exit', (code) => this.fail(new Error(`audit index thread exited with code ${code}`)));
   }
 
+  /** Seconds the index thread's event loop has been busy since it started (its utilization, for /metrics). */
+  busySeconds(): number {
+    return this.worker.performance.eventLoopUtilization().active / 1000;
+  }
+
   /** Starts the thread, which brings the index up to date with the log before it answers. */
   static start(init: IndexInit): Promise<{ client: IndexClient; ready: IndexReady; filter: WalletFilter }> {
     const client = new IndexClient(new Worker(WORKER_FILE, { workerData: init, resourceLimits: THREAD_HEAP }));

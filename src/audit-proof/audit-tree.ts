@@ -86,6 +86,11 @@ export class AuditTree {
     return this.signer.published;
   }
 
+  /** Seconds the tree's thread has spent hashing appends and answering questions. */
+  threadBusySeconds(): number {
+    return this.tree.busySeconds();
+  }
+
   /** Called with every record this instance appended, in seq order. */
   observe(record: Pick<AuditRecord, 'seq' | 'hash'>): void {
     if (record.seq <= this.tree.size) return;

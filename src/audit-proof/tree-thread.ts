@@ -81,6 +81,11 @@ export class TreeThread {
     });
   }
 
+  /** Seconds the tree thread's event loop has been busy since it started (its utilization, for /metrics). */
+  busySeconds(): number {
+    return this.worker.performance.eventLoopUtilization().active / 1000;
+  }
+
   root(size: number): Promise<string> {
     return this.ask({ kind: 'root', size });
   }

@@ -10,6 +10,8 @@ export interface ServiceGauges {
   verifications: () => { total: number; broken: number };
   /** Log lines dropped because stderr's reader lagged. */
   logDrops: () => number;
+  /** Busy seconds of the service's own threads that run an event loop (the audit index, the proof tree), by name. */
+  threads: () => Record<string, number>;
 }
 
 /** Seconds; the buckets bracket an evaluation from the echo's sub-millisecond to a settlement. */
@@ -43,6 +45,12 @@ export class Metrics {
     new Gauge({ name: 'guardrail_audit_verifications', help: 'Audit chain verifications run since start', registers, collect() { this.set(gauges.verifications().total); } });
     new Gauge({ name: 'guardrail_audit_verifications_broken', help: 'Audit chain verifications since start that found the chain broken', registers, collect() { this.set(gauges.verifications().broken); } });
     new Gauge({ name: 'guardrail_log_lines_dropped', help: 'Log lines dropped since start because stderr was read too slowly', registers, collect() { this.set(gauges.logDrops()); } });
+    new Gauge({
+      name: 'guardrail_thread_busy_seconds', help: 'Seconds a service thread has been busy since start (its event loop utilization), by thread', labelNames: ['thread'], registers,
+      collect() {
+        for (const [thread, seconds] of Object.entries(gauges.threads())) this.set({ thread }, seconds);
+      },
+    });
     new Gauge({ name: 'guardrail_scoring_queue_depth', help: 'Evaluations waiting for the scoring pool', registers, collect() { this.set(gauges.scoringQueue()); } });
   }
 

@@ -1,5 +1,6 @@
 // The proof side of `npm run bench:verify`: the Merkle tree over a 1M-record log, proof generation,
 // incremental verification through a running service, and the append path with checkpoints on and off.
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -146,48 +147,87 @@ async function appendOverHttp(base: string, count: number): Promise<void> {
  * so a slow spell hits both alike; beside it the CPU each request cost, read from /proc, which
  * a noisy machine disturbs far less than a rate.
  */
-export async function appendPathFigures(rounds = 5, seconds = 5): Promise<string[]> {
+/** Throughput and CPU per request of the two services (checkpoints on, then off), run by run. */
+interface PathRuns {
+  rates: [number[], number[]];
+  loop: [number[], number[]];
+  whole: [number[], number[]];
+  /** The proof tree thread's busy time per request, of the "on" service (guardrail_thread_busy_seconds). */
+  tree: number[];
+}
+
+/** A service's guardrail_thread_busy_seconds for `thread`, from its /metrics. */
+async function threadBusySeconds(port: number, thread: string): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const line = new RegExp(`^guardrail_thread_busy_seconds\\{thread="${thread}"\\} (\\S+)$`, 'm').exec(text);
+  if (!line) throw new Error(`the service's /metrics has no busy time for its ${thread} thread`);
+  return Number(line[1]);
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/**
+ * Checkpoints on against off, `rounds` interleaved runs each in each of two pairs of services.
+ * Of two services started side by side, the one started first measured about 10% slower for
+ * its whole life, whatever its settings: so one pair starts the "on" service first, the other
+ * the "off" one, and the figure is the geometric mean of the two pairs' ratios, in which that
+ * advantage cancels.
+ */
+export async function appendPathFigures(rounds = 6, seconds = 5): Promise<string[]> {
+  const generator = await chooseGenerator(64, seconds);
+  const pairs = [await appendPathPair([0, 1], rounds, generator), await appendPathPair([1, 0], rounds, generator)];
+  const ratio = (runs: PathRuns, figure: 'rates' | 'loop' | 'whole') => median(runs[figure][0]) / median(runs[figure][1]);
+  const both = (figure: 'rates' | 'loop' | 'whole') => Math.sqrt(ratio(pairs[0], figure) * ratio(pairs[1], figure));
+  const us = (values: number[]) => `${median(values).toFixed(1)} us`;
+  const describe = (runs: PathRuns, i: number) =>
+    `${runs.rates[i].map(fmt).join(', ')} req/s, median ${fmt(median(runs.rates[i]))}; CPU per request: loop ${us(runs.loop[i])}, process ${us(runs.whole[i])}`;
+  return [
+    `The append path: analyze/free, checkpoints on (defaults) against off, ${rounds} interleaved ${seconds} s runs each, in two pairs of services (${generator.label})`,
+    ...pairs.flatMap((runs, p) => [
+      `  pair ${p + 1}, "${p === 0 ? 'on' : 'off'}" started first:`,
+      `    on:  ${describe(runs, 0)}`,
+      `    off: ${describe(runs, 1)}`,
+      `    ratio on / off ${ratio(runs, 'rates').toFixed(3)}`,
+    ]),
+    `  ratio on / off, both orders (geometric mean): ${both('rates').toFixed(3)} (target 0.98 or more); ` +
+      `loop CPU on / off ${both('loop').toFixed(3)}, process ${both('whole').toFixed(3)}`,
+    `  the proof tree thread, busy per request: ${us([...pairs[0].tree, ...pairs[1].tree])} ` +
+      `(${(100 * median([...pairs[0].tree, ...pairs[1].tree]) / median([...pairs[0].whole[0], ...pairs[1].whole[0]])).toFixed(1)}% of the "on" process's CPU per request)`,
+  ];
+}
+
+/** Starts the on (0) and off (1) services in `order`, warms both, and measures `rounds` interleaved runs of each. */
+async function appendPathPair(order: [number, number], rounds: number, generator: Awaited<ReturnType<typeof chooseGenerator>>): Promise<PathRuns> {
+  const runs: PathRuns = { rates: [[], []], loop: [[], []], whole: [[], []], tree: [] };
   const dirs = [mkdtempSync(join(tmpdir(), 'bench-on-')), mkdtempSync(join(tmpdir(), 'bench-off-'))];
   const ports = [await freePort(), await freePort()];
-  const env = (i: number, off: boolean) => ({
+  const env = (i: number) => ({
     PORT: String(ports[i]), DATA_DIR: dirs[i], RATE_LIMITS: 'off', REGISTRY_FILE: SAMPLE_REGISTRY, REQUEST_LOG: 'off',
-    ...(off ? { AUDIT_CHECKPOINT_RECORDS: '0', AUDIT_CHECKPOINT_SECONDS: '0' } : {}),
+    ...(i === 1 ? { AUDIT_CHECKPOINT_RECORDS: '0', AUDIT_CHECKPOINT_SECONDS: '0' } : {}),
   });
-  const services = [
-    await spawnNode(here('../src/main.js'), [], env(0, false), /listening on/, ['--max-semi-space-size=32']),
-    await spawnNode(here('../src/main.js'), [], env(1, true), /listening on/, ['--max-semi-space-size=32']),
-  ];
+  const services: ChildProcess[] = [];
   try {
-    const generator = await chooseGenerator(64, seconds);
+    for (const i of order) services[i] = await spawnNode(here('../src/main.js'), [], env(i), /listening on/, ['--max-semi-space-size=32']);
     const ticks = clockTicksPerSecond();
     const plans = [0, 1].map((i) => offlinePlan(`http://127.0.0.1:${ports[i]}/api/v1/analyze/free`));
-    for (const i of [0, 1]) await runLoad({ label: 'warm-up', url: plans[i].url, connections: 64, seconds: 2, body: tradeBody });
-    const rates: number[][] = [[], []];
-    const loop: number[][] = [[], []];
-    const whole: number[][] = [[], []];
+    for (const i of order) await runLoad({ label: 'warm-up', url: plans[i].url, connections: 64, seconds: 2, body: tradeBody });
     for (let round = 0; round < rounds; round++) {
       for (const i of round % 2 ? [1, 0] : [0, 1]) {
         // Each run evaluates wallets no run before it did.
         const plan = { ...plans[i], walletOffset: 1 + (round + 1) * 10_000_000 };
+        const treeBefore = i === 0 ? await threadBusySeconds(ports[0], 'audit_tree') : 0;
         const before = readCpuTicks(services[i].pid!);
         const run = await generator.run(plan);
         const cpu = cpuUsPerRequest(before, readCpuTicks(services[i].pid!), run.requests, ticks);
-        rates[i].push(run.requests / run.durationSeconds);
-        loop[i].push(cpu.loop ?? NaN);
-        whole[i].push(cpu.process ?? NaN);
+        if (i === 0) runs.tree.push(((await threadBusySeconds(ports[0], 'audit_tree')) - treeBefore) * 1e6 / run.requests);
+        runs.rates[i].push(run.requests / run.durationSeconds);
+        runs.loop[i].push(cpu.loop ?? NaN);
+        runs.whole[i].push(cpu.process ?? NaN);
       }
     }
-    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-    const us = (values: number[]) => `${median(values).toFixed(1)} us`;
-    const [on, off] = rates.map(median);
-    return [
-      `The append path: analyze/free, ${rounds} interleaved ${seconds} s runs each (${generator.label})`,
-      `  checkpoints on (defaults):  ${rates[0].map(fmt).join(', ')} req/s, median ${fmt(on)}; CPU per request: loop ${us(loop[0])}, process ${us(whole[0])}`,
-      `  checkpoints off:            ${rates[1].map(fmt).join(', ')} req/s, median ${fmt(off)}; CPU per request: loop ${us(loop[1])}, process ${us(whole[1])}`,
-      `  ratio on / off: ${(on / off).toFixed(3)} (target 0.98 or more); loop CPU on / off ${(median(loop[0]) / median(loop[1])).toFixed(3)}, process ${(median(whole[0]) / median(whole[1])).toFixed(3)}`,
-    ];
+    return runs;
   } finally {
-    await Promise.all(services.map(stop));
+    await Promise.all(services.filter(Boolean).map(stop));
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -168,10 +168,11 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 /**
  * Checkpoints on against off, `rounds` interleaved runs each in each of two pairs of services.
- * Of two services started side by side, the one started first measured about 10% slower for
- * its whole life, whatever its settings: so one pair starts the "on" service first, the other
- * the "off" one, and the figure is the geometric mean of the two pairs' ratios, in which that
- * advantage cancels.
+ * Two services started side by side can measure up to 10% apart for their whole lives whatever
+ * their settings (two identical ones: 0.91 and 1.03), and a pair started "on" first once
+ * reported 0.88 for the checkpoints: so one pair starts the "on" service first, the other the
+ * "off" one, and the figure is the geometric mean of the two pairs' ratios. The tree thread's
+ * busy time per request is the direct measure of what checkpoints cost.
  */
 export async function appendPathFigures(rounds = 6, seconds = 5): Promise<string[]> {
   const generator = await chooseGenerator(64, seconds);

@@ -230,7 +230,7 @@ function statusSources(
     audit: { kind: watched ? 'redis' : 'file', fsync: watched ? 'redis' : config.auditFsync, head: () => audit.head(), watch: () => watched?.watchStatus() ?? null,
       proofs: () => proofs.tree?.status() ?? null,
     },
-    chain: () => chainHealth(chain),
+    chain: () => chainHealth(chain, now()),
     feeds: facts.feeds,
     scoring: { threads: observed.scoring.threadCount, queued: () => observed.scoring.queued },
     facilitator: async () => {

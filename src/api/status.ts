@@ -53,7 +53,7 @@ export function statusRoutes(sources: StatusSources): Route[] {
 async function statusDocument(sources: StatusSources) {
   const feedReport = sources.feeds ? withTimeout(sources.feeds.report(), 'the feeds could not be read') : null;
   const [store, chain, audit, feeds, facilitator] = await Promise.all([
-    storeStatus(sources.store), chainStatus(sources.chain, feedReport), auditStatus(sources.audit), feedsStatus(feedReport),
+    storeStatus(sources.store), chainStatus(sources.chain), auditStatus(sources.audit), feedsStatus(feedReport),
     facilitatorStatus(sources.facilitator),
   ]);
   const scoring: ComponentStatus = { status: 'ok', threads: sources.scoring.threads, queued: sources.scoring.queued() };
@@ -116,16 +116,13 @@ async function auditStatus({ kind, fsync, head, watch, proofs }: StatusSources['
   }
 }
 
-/** The node's health, and the head block the feeds were read at with its age by the service clock. */
-async function chainStatus(probe: StatusSources['chain'], feedReport: Promise<FeedReport> | null): Promise<ComponentStatus> {
-  let health: ComponentStatus;
+/** The node's health, with the head the evaluations read at (its number, its age by the service clock, whether the watch vouches for it). */
+async function chainStatus(probe: StatusSources['chain']): Promise<ComponentStatus> {
   try {
-    health = await withTimeout(probe(), 'the chain status could not be read');
+    return await withTimeout(probe(), 'the chain status could not be read');
   } catch (error) {
     return { status: 'down', reason: (error as Error).message };
   }
-  const block = await feedReport?.then((report) => report.block, () => null);
-  return block ? { ...health, head: { number: block.number, age_seconds: block.age_seconds } } : health;
 }
 
 function withTimeout<T>(work: Promise<T>, message: string): Promise<T> {

@@ -10,13 +10,13 @@ export interface ChainHealth {
 }
 
 /** One eth_chainId (never cached by viem, unlike the block number): the cheapest read that proves the node is there. */
-export async function chainHealth(chain: ChainContext): Promise<ChainHealth> {
+export async function chainHealth(chain: ChainContext, nowMs: number): Promise<ChainHealth> {
   const expected = chain.registry.chainId;
   if (!chain.client) return { status: 'ok', kind: 'offline', chain_id: expected };
   const kind = chain.supervisor ? 'devnet' : 'rpc';
   const devnet = chain.supervisor?.health();
   // The head the evaluations read at, and whether the watch still vouches for it (ARCHITECTURE.md "Chain facts by block").
-  const head = chain.reads ? { head: chain.reads.head.status() } : {};
+  const head = chain.reads ? { head: chain.reads.head.status(nowMs) } : {};
   const extra = devnet ? { restarts: devnet.restarts, anvil_pid: devnet.pid, ...head } : head;
   if (devnet?.reason) return { status: 'down', kind, chain_id: expected, reason: devnet.reason, phase: devnet.phase, ...extra };
   try {

@@ -113,11 +113,17 @@ export class ChainHead {
     return new Promise((resolve) => this.waiters.push({ number, resolve }));
   }
 
-  /** For the status document. */
-  status(): { live: boolean; watch: 'stream' | 'poll'; block: string | null; reason?: string } {
+  /** For the status document: whether the head is current, how it is watched, its number and its age by `nowMs`. */
+  status(nowMs: number): { live: boolean; watch: 'stream' | 'poll'; number: number | null; age_seconds: number | null; reason?: string } {
     const live = this.current() !== null;
-    const block = this.head ? this.head.number.toString() : null;
-    return { live, watch: this.options.wsUrl ? 'stream' : 'poll', block, ...(live ? {} : { reason: this.options.refuse?.() ?? this.reason }) };
+    const head = this.head;
+    return {
+      live,
+      watch: this.options.wsUrl ? 'stream' : 'poll',
+      number: head ? Number(head.number) : null,
+      age_seconds: head ? Math.max(0, Math.round(nowMs / 1000) - Number(head.timestamp)) : null,
+      ...(live ? {} : { reason: this.options.refuse?.() ?? this.reason }),
+    };
   }
 
   close(): void {

@@ -125,7 +125,9 @@ describe('the chain head on the devnet', () => {
       const entry = seen.find((head) => head.number === block);
       assert.ok(entry && entry.touched !== 'all', JSON.stringify(seen, (_, v) => (typeof v === 'bigint' ? String(v) : v instanceof Set ? [...v] : v)));
       assert.ok((entry.touched as Set<string>).has(stranger(10).toLowerCase()));
-      assert.deepEqual(polled.head.status(), { live: true, watch: 'poll', block: block.toString() });
+      // Its age is counted from the block's own timestamp by the clock the caller gives.
+      const { timestamp } = await client.getBlock({ blockNumber: block });
+      assert.deepEqual(polled.head.status((Number(timestamp) + 7) * 1000), { live: true, watch: 'poll', number: Number(block), age_seconds: 7 });
     } finally {
       polled.close();
     }

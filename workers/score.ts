@@ -8,4 +8,4 @@ export default function scoreBatch(batch: string): string {
 }
 
 // Each thread answers the pool's start check (src/threads/thread-start.ts).
-export { arrive } from '../src/threads/thread-start.js';
+export { arrive } from '../src/threads/arrive.js';

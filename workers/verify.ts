@@ -22,4 +22,4 @@ export default function verifyChunk(task: VerifyTask) {
 }
 
 // Each thread answers the pool's start check (src/threads/thread-start.ts).
-export { arrive } from '../src/threads/thread-start.js';
+export { arrive } from '../src/threads/arrive.js';

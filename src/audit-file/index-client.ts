@@ -8,6 +8,7 @@
 // order they are sent: a question asked after an append was handed over is answered
 // with that append indexed.
 import { Worker } from 'node:worker_threads';
+import { busySeconds } from '../threads/busy-time.js';
 import type { Head, IndexBatch } from './audit-index.js';
 import type { IndexInit, IndexReady } from './index-recovery.js';
 import type { LogIdentity } from './record-index.js';
@@ -74,9 +75,9 @@ export class IndexClient {
     worker.on('exit', (code) => this.fail(new Error(`audit index thread exited with code ${code}`)));
   }
 
-  /** Seconds the index thread's event loop has been busy since it started (its utilization, for /metrics). */
+  /** Seconds the index thread has been busy since it started (for /metrics). */
   busySeconds(): number {
-    return this.worker.performance.eventLoopUtilization().active / 1000;
+    return busySeconds(this.worker);
   }
 
   /** Starts the thread, which brings the index up to date with the log before it answers. */

@@ -2,6 +2,7 @@
 // it hands over record hashes in batches (a few thousand, or every 50 ms) and asks for roots and proofs by message
 // (ARCHITECTURE.md "Checkpoints and proofs").
 import { Worker } from 'node:worker_threads';
+import { busySeconds } from '../threads/busy-time.js';
 
 export type TreeMessage =
   /** Record hashes, 64 hex characters each, joined: one string crosses to the thread as one copy. */
@@ -81,9 +82,9 @@ export class TreeThread {
     });
   }
 
-  /** Seconds the tree thread's event loop has been busy since it started (its utilization, for /metrics). */
+  /** Seconds the tree thread has been busy since it started (for /metrics). */
   busySeconds(): number {
-    return this.worker.performance.eventLoopUtilization().active / 1000;
+    return busySeconds(this.worker);
   }
 
   root(size: number): Promise<string> {

@@ -1,6 +1,5 @@
 // The verification worker pool, apart from the scoring pool: raw line bytes go out and come back transferred, never copied.
-import { Piscina } from 'piscina';
-import { allThreadsStarted } from '../threads/thread-start.js';
+import { WholePool } from '../threads/thread-start.js';
 import type { ScannedChunk } from './chain-walk.js';
 import type { ChunkScan, LinkField } from './chunk-scan.js';
 
@@ -45,33 +44,19 @@ export class VerifyPoolClosedError extends Error {
  * queue evaluations behind it.
  */
 export class VerifyPool {
-  private pool: Piscina | undefined;
-  private threadsStarted: Promise<void> = Promise.resolve();
+  private pool: WholePool | undefined;
   private closed = false;
 
   constructor(readonly threads: number, readonly hasher: Hasher = 'hash-wasm') {}
 
   scan(chunk: Chunk, field: LinkField): Promise<ScannedChunk> {
     if (this.closed) return Promise.reject(new VerifyPoolClosedError());
-    const pool = this.pool ?? this.open();
+    this.pool ??= new WholePool(WORKER_FILE, this.threads);
     const task: VerifyTask = { buffer: chunk.buffer, length: chunk.length, field, hasher: this.hasher };
-    return pool.run(task, { transferList: [chunk.buffer] }).then((result: VerifyResult) => ({
+    return this.pool.run(task, { transferList: [chunk.buffer] }).then((result: VerifyResult) => ({
       ...result,
       bytes: new Uint8Array(result.buffer, 0, result.length),
     }));
-  }
-
-  private open(): Piscina {
-    const pool = new Piscina({ filename: WORKER_FILE, minThreads: this.threads, maxThreads: this.threads });
-    this.pool = pool;
-    this.threadsStarted = allThreadsStarted(pool, this.threads);
-    this.threadsStarted.catch(() => undefined);
-    return pool;
-  }
-
-  /** Resolves once the threads have loaded; at once while none were asked for. */
-  started(): Promise<void> {
-    return this.threadsStarted;
   }
 
   /** Starts the threads ahead of a measured run (benchmarks); verification starts them by itself. */
@@ -87,8 +72,6 @@ export class VerifyPool {
     this.closed = true;
     const pool = this.pool;
     this.pool = undefined;
-    // A thread terminated while it loads can abort the process (src/threads/thread-start.ts).
-    await this.threadsStarted.catch(() => undefined);
     await pool?.destroy();
   }
 }

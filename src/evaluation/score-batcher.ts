@@ -1,6 +1,5 @@
 // Sends risk scoring to the Piscina pool in micro-batches gathered per event-loop turn.
-import { Piscina } from 'piscina';
-import { allThreadsStarted } from '../threads/thread-start.js';
+import { WholePool } from '../threads/thread-start.js';
 import type { RiskInput, RiskResult } from '../risk/types.js';
 import { decodeResults, encodeInputs } from '../risk/wire.js';
 
@@ -25,26 +24,19 @@ export class ScoreBatcher {
   private pending: Pending[] = [];
   private scheduled = false;
   private inflight = 0;
-  private readonly pool: Piscina;
-  private readonly threadsStarted: Promise<void>;
+  private readonly pool: WholePool;
 
   constructor(
     private readonly threads: number,
     private readonly maxBatch = 256,
     private readonly maxPending = 16_384,
   ) {
-    this.pool = new Piscina({
-      filename: WORKER_FILE,
-      minThreads: threads,
-      maxThreads: threads,
-    });
-    this.threadsStarted = allThreadsStarted(this.pool, threads);
-    this.threadsStarted.catch(() => undefined);
+    this.pool = new WholePool(WORKER_FILE, threads);
   }
 
   /** Resolves once every scoring thread has loaded the engine: the service listens only after that. */
   started(): Promise<void> {
-    return this.threadsStarted;
+    return this.pool.started;
   }
 
   /** Evaluations waiting for a thread, for the status document and metrics. */
@@ -90,8 +82,6 @@ export class ScoreBatcher {
   }
 
   async close(): Promise<void> {
-    // A thread terminated while it loads can abort the process (src/threads/thread-start.ts).
-    await this.threadsStarted.catch(() => undefined);
     await this.pool.destroy();
   }
 }

@@ -1,7 +1,7 @@
 // The Merkle tree over the global audit chain, in the shape of RFC 9162 section 2.1:
 // leaf i is the record with seq i + 1, its leaf hash SHA-256(0x00 || the record's 32 hash bytes),
 // interior nodes SHA-256(0x01 || left || right) (ARCHITECTURE.md "Checkpoints and proofs").
-import * as crypto from 'node:crypto';
+import { sha256Binary } from '../audit/sha256.js';
 
 const HASH_BYTES = 32;
 
@@ -15,9 +15,7 @@ export type BinaryHash = string;
 // One-shot hashing over a reused input buffer: about 0.4 us a node against 1.5 us for createHash().update().digest().
 const leafInput = Buffer.alloc(1 + HASH_BYTES, 0x00);
 const nodeInput = Buffer.alloc(1 + 2 * HASH_BYTES, 0x01);
-const digest: (bytes: Uint8Array) => BinaryHash = typeof crypto.hash === 'function'
-  ? (bytes) => crypto.hash('sha256', bytes, 'binary')
-  : (bytes) => crypto.createHash('sha256').update(bytes).digest('binary');
+const digest: (bytes: Uint8Array) => BinaryHash = sha256Binary;
 
 /** RFC 9162 section 2.1.1: the hash of a leaf whose data is the record's 32 raw hash bytes. */
 export function leafHash(recordHash: string | Uint8Array): Buffer {
@@ -40,25 +38,6 @@ export function leafHashBinary(recordHash: string | Uint8Array): BinaryHash {
   } else {
     if (recordHash.length !== HASH_BYTES) throw new RangeError('a record hash is 32 bytes (64 hex digits)');
     leafInput.set(recordHash, 1);
-  }
-  return digest(leafInput);
-}
-
-/** HEX_VALUE[c]: the value of the lower-case hex digit c, else 255. */
-const HEX_VALUE = new Uint8Array(256).fill(255);
-for (let digit = 0; digit < 16; digit++) HEX_VALUE['0123456789abcdef'.charCodeAt(digit)] = digit;
-
-/**
- * leafHashBinary of the record hash written as 64 lower-case hex digits at `at` of `bytes`, as a
- * stored line begins: read where it lies, with no string made per record.
- */
-export function leafHashOfHex(bytes: Uint8Array, at: number): BinaryHash {
-  if (!(at >= 0 && at + 2 * HASH_BYTES <= bytes.length)) throw new RangeError('a record hash is 64 hex digits');
-  for (let i = 0; i < HASH_BYTES; i++) {
-    const high = HEX_VALUE[bytes[at + 2 * i]];
-    const low = HEX_VALUE[bytes[at + 2 * i + 1]];
-    if ((high | low) > 15) throw new RangeError('a record hash is 64 lower-case hex digits');
-    leafInput[1 + i] = (high << 4) | low;
   }
   return digest(leafInput);
 }

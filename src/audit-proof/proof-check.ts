@@ -1,7 +1,7 @@
 // Checking Merkle proofs as a verifier does, with nothing but the proof and a root it trusts:
 // RFC 9162 sections 2.1.3.2 (inclusion) and 2.1.4.2 (consistency), and extending a trusted
 // tree by new leaves (ARCHITECTURE.md "Checkpoints and proofs").
-import { leafHashBinary, nodeHash, nodeHashBinary, type BinaryHash } from './merkle.js';
+import { nodeHash, nodeHashBinary, type BinaryHash } from './merkle.js';
 
 /** Why a proof does not hold, in words a report can print; null when it holds. */
 export type ProofFault = string | null;
@@ -96,10 +96,11 @@ export function checkConsistency(
  * kept as binary strings, the form node:crypto hands back fastest (src/audit-proof/merkle.ts).
  */
 export class TreeFrontier {
-  private constructor(private readonly sizes: number[], private readonly hashes: BinaryHash[]) {}
+  /** `hashes` are the complete subtrees of a `count`-leaf tree, largest first: one per one bit of `count`. */
+  private constructor(private count: number, private readonly hashes: BinaryHash[]) {}
 
   static empty(): TreeFrontier {
-    return new TreeFrontier([], []);
+    return new TreeFrontier(0, []);
   }
 
   /**
@@ -116,34 +117,23 @@ export class TreeFrontier {
     for (let rest = size; rest % 2 === 0; rest /= 2) inner++;
     let smallest: Buffer = Buffer.from(lastLeaf, 'hex');
     for (const p of steps.slice(0, inner)) smallest = nodeHash(p, smallest);
-    const sizes: number[] = [];
-    for (let bit = 2 ** 52; bit >= 1; bit /= 2) if (Math.floor(size / bit) % 2 === 1) sizes.push(bit);
+    let subtrees = 0;
+    for (let rest = size; rest > 0; rest = Math.floor(rest / 2)) subtrees += rest % 2;
     const larger = steps.slice(inner).reverse();
-    if (larger.length !== sizes.length - 1) throw new RangeError(`an inclusion path of the last of ${size} leaves has ${inner + sizes.length - 1} entries`);
-    return new TreeFrontier(sizes, [...larger, smallest].map((hash) => hash.toString('latin1')));
+    if (larger.length !== subtrees - 1) throw new RangeError(`an inclusion path of the last of ${size} leaves has ${inner + subtrees - 1} entries`);
+    return new TreeFrontier(size, [...larger, smallest].map((hash) => hash.toString('latin1')));
   }
 
   get size(): number {
-    return this.sizes.reduce((sum, size) => sum + size, 0);
+    return this.count;
   }
 
-  /** Appends the leaf of the next record, given the record's hash (64 hex digits). */
-  appendRecordHash(recordHash: string): void {
-    this.appendLeaf(leafHashBinary(recordHash));
-  }
-
-  /** Appends the next leaf hash (leafHashBinary or leafHashOfHex of the record's hash). */
+  /** Appends the next leaf hash (leafHashBinary of the record's hash), merging as MerkleTree.appendRecordHash does. */
   appendLeaf(leaf: BinaryHash): void {
-    const { sizes, hashes: stack } = this;
-    let size = 1;
     let hash = leaf;
-    while (sizes.length > 0 && sizes[sizes.length - 1] === size) {
-      sizes.pop();
-      hash = nodeHashBinary(stack.pop()!, hash);
-      size *= 2;
-    }
-    sizes.push(size);
-    stack.push(hash);
+    for (let n = this.count; n % 2 === 1; n = (n - 1) / 2) hash = nodeHashBinary(this.hashes.pop()!, hash);
+    this.hashes.push(hash);
+    this.count++;
   }
 
   root(): string {

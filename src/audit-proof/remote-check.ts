@@ -4,7 +4,7 @@ import { PATHS } from '../catalogue/published-facts.js';
 import { opensslSha256Digest } from '../audit/sha256.js';
 import { HASH_OK, LINK_OK, SHAPE_OK, scanChunk } from '../audit-verify/chunk-scan.js';
 import { checkCheckpoint, type Checkpoint, type PublishedKey } from './checkpoint.js';
-import { leafHash, leafHashOfHex } from './merkle.js';
+import { leafHash, leafHashBinary } from './merkle.js';
 import { TreeFrontier, checkConsistency, checkInclusion } from './proof-check.js';
 import { ExportLines, getText } from './service-reads.js';
 
@@ -53,15 +53,22 @@ function signedCheckpoint(value: unknown, key: PublishedKey, what: string): Chec
 /**
  * Records `from` to `to`, each re-hashed as stored and (unless `previousHash` is null) linked to the
  * one before, by the same byte scan the chain verification uses (src/audit-verify/chunk-scan.ts);
- * hands each record to `each` (its line's bytes and where its hash, 64 hex digits, begins), in order.
+ * hands each record's hash (the 32 bytes its line hashed to, which its stored hash names) to `each`, in order.
  */
 async function checkLines(
-  lines: AsyncIterable<Buffer>, from: number, to: number, previousHash: string | null, each: (bytes: Buffer, hashAt: number) => void,
+  lines: AsyncIterable<Buffer>, from: number, to: number, previousHash: string | null, each: (recordHash: Uint8Array) => void,
 ): Promise<void> {
   let expected = from;
   let previous = previousHash;
   for await (const bytes of lines) {
-    const scan = scanChunk(bytes, 'prev_hash', opensslSha256Digest);
+    // The scan hashes every framed line once, in order; a line it does not hash is refused below
+    // before any line after it, so digests[i] is line i's for every line handed on.
+    const digests: Uint8Array[] = [];
+    const scan = scanChunk(bytes, 'prev_hash', (body) => {
+      const digest = opensslSha256Digest(body);
+      digests.push(digest);
+      return digest;
+    });
     for (let i = 0; i < scan.count; i++, expected++) {
       if (expected > to) refuse(`the export gave records past ${to}`);
       const flags = scan.flags[i];
@@ -69,9 +76,9 @@ async function checkLines(
       if (!(flags & HASH_OK)) refuse(`record ${expected}: its bytes do not hash to its stored hash`);
       const linked = i === 0 ? previous === null || scan.firstLink === previous : (flags & LINK_OK) !== 0;
       if (!linked) refuse(`record ${expected}: prev_hash does not name the record before it`);
-      each(bytes, scan.starts[i]);
+      each(digests[i]);
     }
-    if (scan.count > 0) previous = bytes.toString('latin1', scan.starts[scan.count - 1], scan.starts[scan.count - 1] + 64);
+    if (scan.count > 0) previous = scan.lastStored;
   }
   if (expected <= to) refuse(`record ${expected} is missing from the export`);
 }
@@ -84,8 +91,8 @@ export async function proveRecord(base: string, seq: number, key?: PublishedKey)
   if (proof.seq !== seq || proof.leaf_index !== seq - 1) refuse(`the proof is for record ${String(proof.seq)}, not ${seq}`);
   if (proof.tree_size !== checkpoint.tree_size) refuse(`the proof is for a tree of ${String(proof.tree_size)}, the checkpoint signs ${checkpoint.tree_size}`);
   let hash = '';
-  await checkLines(new ExportLines(base, seq, seq), seq, seq, null, (bytes, at) => {
-    hash = bytes.toString('latin1', at, at + 64);
+  await checkLines(new ExportLines(base, seq, seq), seq, seq, null, (recordHash) => {
+    hash = Buffer.from(recordHash).toString('hex');
   });
   const leaf = leafHash(hash).toString('hex');
   if (proof.leaf_hash !== leaf) refuse(`the proof's leaf is not record ${seq}'s (its leaf hash is ${leaf})`);
@@ -117,8 +124,8 @@ export async function extendCheckpoint(base: string, trusted: Checkpoint | null,
   try {
     const frontier = await edge;
     let records = 0;
-    await checkLines(lines, fromSize + 1, to.tree_size, from?.last_hash ?? '0'.repeat(64), (bytes, at) => {
-      frontier.appendLeaf(leafHashOfHex(bytes, at));
+    await checkLines(lines, fromSize + 1, to.tree_size, from?.last_hash ?? '0'.repeat(64), (recordHash) => {
+      frontier.appendLeaf(leafHashBinary(recordHash));
       records++;
     });
     if (to.tree_size > fromSize && frontier.root() !== to.root_hash) refuse('the records after the trusted checkpoint do not build the signed root');

@@ -6,7 +6,7 @@ import { PATHS } from '../catalogue/published-facts.js';
 /** Records a page of the export asks for: small enough that the first arrives while the service reads the rest. */
 export const PAGE_RECORDS = 1000;
 /** Pages asked for before the one being read is done: the service reads the next while this side hashes the last. */
-export const PAGES_AHEAD = 3;
+const PAGES_AHEAD = 3;
 
 // node:http rather than fetch: a first request costs a tenth of fetch's (undici loads on first use),
 // and it hands over a page of the export in half the time.

@@ -86,6 +86,11 @@ function libraryCanonicalJson(body: AuditRecordBody): string {
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 const SURROGATE = /[\ud800-\udfff]/;
 
+/** A string as JSON.stringify writes it (RFC 8785's form too), quoted as it is when nothing in it needs an escape. */
+export function jsonString(value: string): string {
+  return NEEDS_ESCAPE.test(value) ? JSON.stringify(value) : `"${value}"`;
+}
+
 /** A JSON string literal as RFC 8785 writes it, or null to leave the record to the library. */
 function quote(value: unknown): string | null {
   if (typeof value !== 'string') return null;

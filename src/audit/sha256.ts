@@ -38,13 +38,16 @@ export function sha256Hex(bytes: Uint8Array | string): string {
 }
 
 /**
- * OpenSSL's digest as bytes: the verification pool's `node:crypto` hasher and the proof verifier's.
- * Asked for as a binary string and copied out: Node 20's crypto.hash() takes about 0.5 us longer to
- * make a Buffer, about what OpenSSL spends hashing a 1 KB record.
+ * OpenSSL's digest as a binary string (32 characters, one byte each): Node 20's crypto.hash() hands
+ * one back about 0.5 us sooner than a Buffer, about what OpenSSL spends hashing a 1 KB record.
  */
+export function sha256Binary(bytes: Uint8Array): string {
+  return opensslOneShot ? crypto.hash('sha256', bytes, 'binary') : crypto.createHash('sha256').update(bytes).digest('binary');
+}
+
+/** OpenSSL's digest as bytes, copied out of sha256Binary: the verification pool's `node:crypto` hasher and the proof verifier's. */
 export function opensslSha256Digest(bytes: Uint8Array): Uint8Array {
-  if (!opensslOneShot) return crypto.createHash('sha256').update(bytes).digest();
-  const binary = crypto.hash('sha256', bytes, 'binary');
+  const binary = sha256Binary(bytes);
   const digest = new Uint8Array(32);
   for (let i = 0; i < 32; i++) digest[i] = binary.charCodeAt(i);
   return digest;

@@ -3,9 +3,8 @@
 import * as crypto from 'node:crypto';
 import { ENGINE_VERSION, SCORING_TABLE } from '../risk/scoring-table.js';
 import type { PriceOrigin, RiskInput } from '../risk/types.js';
+import { jsonString } from '../audit/record.js';
 
-/** Characters a JSON string must escape (or that JSON.stringify writes as escapes): only such strings go through it. */
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 /** An object's own keys, as listed, to their RFC 8785 order with each key's text: facts documents have a handful of shapes. */
 const ORDERS = new Map<string, [key: string, text: string][]>();
 const MAX_SHAPES = 1_000;
@@ -66,7 +65,7 @@ export function sealFacts(input: RiskInput, tier: TierOrigin): SealedFacts {
 export function canonicalText(value: unknown): string {
   switch (typeof value) {
     case 'string':
-      return NEEDS_ESCAPE.test(value) ? JSON.stringify(value) : `"${value}"`;
+      return jsonString(value);
     case 'number':
       if (!Number.isFinite(value)) throw new RangeError('a non-finite number has no JSON form');
       return String(value);

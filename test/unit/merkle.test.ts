@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
-import { MerkleTree, leafHash, leafHashBinary, leafHashOfHex, nodeHash, nodeHashBinary } from '../../src/audit-proof/merkle.js';
+import { MerkleTree, leafHash, leafHashBinary, nodeHash, nodeHashBinary } from '../../src/audit-proof/merkle.js';
 import { TreeFrontier, checkConsistency, checkInclusion } from '../../src/audit-proof/proof-check.js';
 
 const recordHash = (i: number) => createHash('sha256').update(`record ${i}`).digest('hex');
@@ -81,22 +81,20 @@ test('a tree rebuilt from the last leaf and its path extends to the same roots a
   for (let size = 1; size <= 64; size++) {
     const frontier = TreeFrontier.fromLastLeaf(size, tree.leaf(size - 1).toString('hex'), hex(tree.inclusionProof(size - 1, size)));
     assert.equal(frontier.root(), tree.root(size).toString('hex'), `frontier of ${size}`);
-    for (let n = size; n < 80; n++) frontier.appendRecordHash(hashes[n]);
+    for (let n = size; n < 80; n++) frontier.appendLeaf(leafHashBinary(hashes[n]));
     assert.equal(frontier.root(), tree.root(80).toString('hex'));
     assert.equal(frontier.size, 80);
   }
 });
 
-test('the binary-string hashes are the Buffer hashes, and a leaf read from a stored line is its hash\'s leaf', () => {
+test('the binary-string hashes are the Buffer hashes, and a record hash\'s leaf is the same from its bytes as from its hex', () => {
   const record = recordHash(2);
   const [a, b] = [Buffer.alloc(32, 0xfe), Buffer.alloc(32, 0x80)];
   assert.equal(leafHashBinary(record), leafHash(record).toString('latin1'));
   assert.equal(nodeHashBinary(a.toString('latin1'), b.toString('latin1')), nodeHash(a, b).toString('latin1'));
-  const line = Buffer.from(`xx${record} {"seq":2}`);
-  assert.equal(leafHashOfHex(line, 2), leafHashBinary(record));
-  assert.throws(() => leafHashOfHex(Buffer.from(record.toUpperCase()), 0), /64 lower-case hex digits/);
-  assert.throws(() => leafHashOfHex(Buffer.from(`${record.slice(0, 63)}g`), 0), /64 lower-case hex digits/);
-  assert.throws(() => leafHashOfHex(line, line.length - 63), /64 hex digits/);
+  assert.equal(leafHashBinary(Buffer.from(record, 'hex')), leafHashBinary(record));
+  assert.throws(() => leafHashBinary(Buffer.from(record, 'hex').subarray(1)), /32 bytes/);
+  assert.throws(() => leafHashBinary(`${record.slice(0, 63)}g`), /32 bytes/);
   assert.throws(() => nodeHashBinary(a.toString('latin1').slice(1), b.toString('latin1')), /32 bytes/);
 });
 
@@ -111,7 +109,7 @@ test('an edge of the trusted tree that its root does not check is refused, and w
     tampered[k] = tampered[k].replace(/^./, (c) => (c === '0' ? '1' : '0'));
     assert.equal(checkInclusion(leaf, size - 1, size, tampered, root), 'the audit path does not lead to the checkpoint root');
     const frontier = TreeFrontier.fromLastLeaf(size, leaf, tampered);
-    for (let n = size; n < 80; n++) frontier.appendRecordHash(hashes[n]);
+    for (let n = size; n < 80; n++) frontier.appendLeaf(leafHashBinary(hashes[n]));
     assert.notEqual(frontier.root(), tree.root(80).toString('hex'), `sibling ${k}`);
   }
   const otherLeaf = leafHash(hashes[0]).toString('hex');

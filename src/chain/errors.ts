@@ -25,7 +25,7 @@ export class ChainUnavailableError extends Error {
  */
 function requestOf(cause: unknown): string {
   if (!(cause instanceof BaseError)) return '';
-  const request = cause.walk((e) => typeof (e as { url?: unknown }).url === 'string') as (BaseError & { url?: string; body?: unknown }) | null;
+  const request = cause.walk((e) => typeof (e as { url?: unknown }).url === 'string') as (BaseError & { url?: string }) | null;
   if (!request?.url) return '';
   let origin: string;
   try {
@@ -33,10 +33,8 @@ function requestOf(cause: unknown): string {
   } catch {
     return '';
   }
-  // viem keeps the body on HttpRequestError, and only in the message lines of a TimeoutError.
-  const text = request.body !== undefined
-    ? JSON.stringify(request.body)
-    : request.metaMessages?.find((line) => line.startsWith('Request body: '))?.slice('Request body: '.length);
+  // Every viem request error (HTTP, timeout, WebSocket, RPC) writes the body into its message lines.
+  const text = request.metaMessages?.find((line) => line.startsWith('Request body: '))?.slice('Request body: '.length);
   const body = text === undefined ? '' : ` Request body: ${text.slice(0, 200)}`;
   return ` URL: ${origin}${body}`;
 }

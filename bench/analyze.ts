@@ -1,7 +1,7 @@
 // `npm run bench`: every scenario under the same load as a trivial uWS echo measured in the same run, printed as one table.
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseBenchArgs, type BenchArgs } from './args.js';
+import { DEVNET_SCENARIOS, parseBenchArgs, type BenchArgs } from './args.js';
 import { formatComparison } from './compare.js';
 import { runDevnetScenarios } from './devnet-scenarios.js';
 import { spawnNode, stop, freePort } from './harness.js';
@@ -34,7 +34,7 @@ function settings(): Settings {
     return value;
   };
   const args = parseBenchArgs(process.argv.slice(2));
-  if (process.env.BENCH_DEVNET === '0') for (const id of ['fleet', 'fresh', 'bearer', 'paid'] as const) args.only.delete(id);
+  if (process.env.BENCH_DEVNET === '0') for (const id of DEVNET_SCENARIOS) args.only.delete(id);
   const previous = args.compare === null ? null : readResults(args.compare);
   return { args, previous, seconds: whole('BENCH_SECONDS', 10, 1), connections: whole('BENCH_CONNECTIONS', 64, 1), burnUs: whole('BENCH_BURN_US', 0, 0) };
 }
@@ -64,7 +64,7 @@ async function run(setup: Settings, generator: LoadGenerator, ticksPerSecond: nu
   const measurements = [await measureEcho(0, measureRow)];
   if (setup.burnUs > 0) measurements.push(await measureEcho(setup.burnUs, measureRow));
   let paid: PaidResult | null = null;
-  if (['fleet', 'fresh', 'bearer', 'paid'].some((id) => setup.args.only.has(id as never))) {
+  if (DEVNET_SCENARIOS.some((id) => setup.args.only.has(id))) {
     const devnet = await runDevnetScenarios(setup.args.only, measureRow);
     measurements.push(...devnet.measurements);
     paid = devnet.paid;

@@ -3,6 +3,8 @@
 /** Scenarios `--only` may name; the echo always runs, as every ratio divides by it. */
 export const SELECTABLE = ['fleet', 'fresh', 'bearer', 'paid', 'offline', 'mcp'] as const;
 export type Selectable = (typeof SELECTABLE)[number];
+/** The rows that run on the embedded devnet (BENCH_DEVNET=0 leaves them out). */
+export const DEVNET_SCENARIOS: readonly Selectable[] = ['fleet', 'fresh', 'bearer', 'paid'];
 
 export interface BenchArgs {
   compare: string | null;

@@ -1,21 +1,16 @@
 // The proof side of `npm run bench:verify`: the Merkle tree over a 1M-record log, proof generation,
 // incremental verification through a running service, and the append path with checkpoints on and off.
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Checkpoint } from '../src/audit-proof/checkpoint.js';
 import { MerkleTree } from '../src/audit-proof/merkle.js';
 import { extendCheckpoint } from '../src/audit-proof/remote-check.js';
-import { freePort, runLoad, spawnNode, stop } from './harness.js';
+import { PATHS } from '../src/catalogue/published-facts.js';
 import { tradeBody } from './trade-body.js';
-import { chooseGenerator } from './measure.js';
+import { chooseGenerator, warmUp } from './measure.js';
+import { startService, type RunningService } from './service.js';
 import { offlinePlan, SAMPLE_REGISTRY } from './offline-scenarios.js';
 import { clockTicksPerSecond, cpuUsPerRequest, readCpuTicks } from './proc-stat.js';
 
-const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 function percentile(sorted: number[], p: number): number {
@@ -80,15 +75,14 @@ export async function treeFigures(logPath: string, proofs = 10_000): Promise<str
  * `audit:verify --since`'s work (extendCheckpoint) from the first to the second, end to end over HTTP.
  */
 export async function incrementalFigures(dataDir: string, records: number, added: number): Promise<string[]> {
-  const port = await freePort();
   const env = {
-    PORT: String(port), DATA_DIR: dataDir, REGISTRY_FILE: SAMPLE_REGISTRY, RATE_LIMITS: 'off', AUDIT_FSYNC: 'off', REQUEST_LOG: 'off',
+    DATA_DIR: dataDir, REGISTRY_FILE: SAMPLE_REGISTRY, AUDIT_FSYNC: 'off', REQUEST_LOG: 'off',
     AUDIT_CHECKPOINT_RECORDS: String(added), AUDIT_CHECKPOINT_SECONDS: '0',
   };
   let began = performance.now();
   // A process of its own, as a verifier would meet it: the service's work is not on this event loop.
-  const service = await spawnNode(here('../src/main.js'), [], env, /listening on/, ['--max-semi-space-size=32'], 300_000);
-  const base = `http://127.0.0.1:${port}`;
+  const service = await startService(env, 300_000);
+  const { base } = service;
   try {
     const startMs = performance.now() - began;
     began = performance.now();
@@ -112,7 +106,7 @@ export async function incrementalFigures(dataDir: string, records: number, added
         `best ${spent[0].toFixed(1)} ms, median ${spent[2].toFixed(1)} ms, worst ${spent[4].toFixed(1)} ms of 5 (target: under 50 ms)`,
     ];
   } finally {
-    await stop(service);
+    await service.stop();
   }
 }
 
@@ -141,12 +135,6 @@ async function appendOverHttp(base: string, count: number): Promise<void> {
   await Promise.all(Array.from({ length: 64 }, worker));
 }
 
-/**
- * REST throughput with checkpoints at their defaults against the same service with them off,
- * interleaved runs on two processes under the bench's load generator (wrk -t1 when installed),
- * so a slow spell hits both alike; beside it the CPU each request cost, read from /proc, which
- * a noisy machine disturbs far less than a rate.
- */
 /** Throughput and CPU per request of the two services (checkpoints on, then off), run by run. */
 interface PathRuns {
   rates: [number[], number[]];
@@ -157,8 +145,8 @@ interface PathRuns {
 }
 
 /** A service's guardrail_thread_busy_seconds for `thread`, from its /metrics. */
-async function threadBusySeconds(port: number, thread: string): Promise<number> {
-  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+async function threadBusySeconds(base: string, thread: string): Promise<number> {
+  const text = await (await fetch(`${base}${PATHS.metrics}`)).text();
   const line = new RegExp(`^guardrail_thread_busy_seconds\\{thread="${thread}"\\} (\\S+)$`, 'm').exec(text);
   if (!line) throw new Error(`the service's /metrics has no busy time for its ${thread} thread`);
   return Number(line[1]);
@@ -200,27 +188,24 @@ export async function appendPathFigures(rounds = 6, seconds = 5): Promise<string
 /** Starts the on (0) and off (1) services in `order`, warms both, and measures `rounds` interleaved runs of each. */
 async function appendPathPair(order: [number, number], rounds: number, generator: Awaited<ReturnType<typeof chooseGenerator>>): Promise<PathRuns> {
   const runs: PathRuns = { rates: [[], []], loop: [[], []], whole: [[], []], tree: [] };
-  const dirs = [mkdtempSync(join(tmpdir(), 'bench-on-')), mkdtempSync(join(tmpdir(), 'bench-off-'))];
-  const ports = [await freePort(), await freePort()];
   const env = (i: number) => ({
-    PORT: String(ports[i]), DATA_DIR: dirs[i], RATE_LIMITS: 'off', REGISTRY_FILE: SAMPLE_REGISTRY, REQUEST_LOG: 'off',
-    ...(i === 1 ? { AUDIT_CHECKPOINT_RECORDS: '0', AUDIT_CHECKPOINT_SECONDS: '0' } : {}),
+    REGISTRY_FILE: SAMPLE_REGISTRY, REQUEST_LOG: 'off', ...(i === 1 ? { AUDIT_CHECKPOINT_RECORDS: '0', AUDIT_CHECKPOINT_SECONDS: '0' } : {}),
   });
-  const services: ChildProcess[] = [];
+  const services: RunningService[] = [];
   try {
-    for (const i of order) services[i] = await spawnNode(here('../src/main.js'), [], env(i), /listening on/, ['--max-semi-space-size=32']);
+    for (const i of order) services[i] = await startService(env(i), 60_000);
     const ticks = clockTicksPerSecond();
-    const plans = [0, 1].map((i) => offlinePlan(`http://127.0.0.1:${ports[i]}/api/v1/analyze/free`));
-    for (const i of order) await runLoad({ label: 'warm-up', url: plans[i].url, connections: 64, seconds: 2, body: tradeBody });
+    const plans = services.map((service) => offlinePlan(`${service.base}${PATHS.analyzeFree}`));
+    for (const i of order) await warmUp({ ...plans[i], walletOffset: 1_800_000_000 }, 2_000, 64);
     for (let round = 0; round < rounds; round++) {
       for (const i of round % 2 ? [1, 0] : [0, 1]) {
         // Each run evaluates wallets no run before it did.
         const plan = { ...plans[i], walletOffset: 1 + (round + 1) * 10_000_000 };
-        const treeBefore = i === 0 ? await threadBusySeconds(ports[0], 'audit_tree') : 0;
-        const before = readCpuTicks(services[i].pid!);
+        const treeBefore = i === 0 ? await threadBusySeconds(services[0].base, 'audit_tree') : 0;
+        const before = readCpuTicks(services[i].pid);
         const run = await generator.run(plan);
-        const cpu = cpuUsPerRequest(before, readCpuTicks(services[i].pid!), run.requests, ticks);
-        if (i === 0) runs.tree.push(((await threadBusySeconds(ports[0], 'audit_tree')) - treeBefore) * 1e6 / run.requests);
+        const cpu = cpuUsPerRequest(before, readCpuTicks(services[i].pid), run.requests, ticks);
+        if (i === 0) runs.tree.push(((await threadBusySeconds(services[0].base, 'audit_tree')) - treeBefore) * 1e6 / run.requests);
         runs.rates[i].push(run.requests / run.durationSeconds);
         runs.loop[i].push(cpu.loop ?? NaN);
         runs.whole[i].push(cpu.process ?? NaN);
@@ -228,7 +213,6 @@ async function appendPathPair(order: [number, number], rounds: number, generator
     }
     return runs;
   } finally {
-    await Promise.all(services.filter(Boolean).map(stop));
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    await Promise.all(services.filter(Boolean).map((service) => service.stop()));
   }
 }

@@ -1,17 +1,7 @@
-// Shared bench plumbing: spawn servers, wait for their port, run autocannon.
-import autocannon from 'autocannon';
+// Shared bench plumbing: spawn servers and wait for their port.
 import { createWriteStream } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { freePort } from '../src/devnet/free-port.js';
-
-export interface LoadResult {
-  label: string;
-  requestsPerSecond: number;
-  p50Ms: number;
-  p99Ms: number;
-  errors: number;
-  non2xx: number;
-}
 
 export { freePort };
 
@@ -48,38 +38,4 @@ export function stop(child: ChildProcess): Promise<void> {
     child.once('exit', () => resolve());
     child.kill('SIGTERM');
   });
-}
-
-export interface LoadOptions {
-  label: string;
-  url: string;
-  connections: number;
-  seconds: number;
-  /** Body for the n-th request, so each can carry a different wallet. */
-  body: (n: number) => string;
-}
-
-export async function runLoad(options: LoadOptions): Promise<LoadResult> {
-  let n = 0;
-  const result = await autocannon({
-    url: options.url,
-    connections: options.connections,
-    duration: options.seconds,
-    pipelining: 1,
-    requests: [
-      {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        setupRequest: (request) => ({ ...request, body: options.body(n++) }),
-      },
-    ],
-  });
-  return {
-    label: options.label,
-    requestsPerSecond: result.requests.average,
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
-  };
 }

@@ -57,7 +57,7 @@ async function send(url: string, headers: Record<string, string>, body: string):
 }
 
 /** Requests 1..count of `plan`, `concurrency` at a time; any answer but 2xx stops the bench. */
-async function warmUp(plan: LoadPlan, count: number, concurrency: number): Promise<void> {
+export async function warmUp(plan: LoadPlan, count: number, concurrency: number): Promise<void> {
   let next = 1;
   const worker = async () => {
     for (let n = next++; n <= count; n = next++) {

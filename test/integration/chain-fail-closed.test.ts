@@ -8,6 +8,7 @@ import { createChainClient } from '../../src/chain/public-client.js';
 import type { Devnet } from '../../src/devnet/devnet.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { postJson, startTestService, type TestService } from '../support/service.js';
+import { waitUntil } from '../support/wait-until.js';
 import { startPlainAnvil, stopProcess, timed } from './chain-support.js';
 
 /** The client's 2 s timeout plus room for the rest of the evaluation. */
@@ -174,14 +175,13 @@ describe('reconnection', () => {
   });
 });
 
-/** Waits until /proc reports the process in `state` (T: stopped), so no request races the signal. */
 /** Until the service's head watch no longer vouches for its head (the stream closed, or was silent past its limit). */
 async function untilHeadLost(on: TestService): Promise<void> {
   const head = on.service.chain.reads!.head;
-  for (let i = 0; i < 600 && head.current() !== null; i++) await new Promise((resolve) => setTimeout(resolve, 5));
-  assert.equal(head.current(), null, 'the head watch still vouches for its head');
+  await waitUntil(() => head.current() === null, 'the head watch still vouches for its head', 3_000, 5);
 }
 
+/** Waits until /proc reports the process in `state` (T: stopped), so no request races the signal. */
 async function untilState(pid: number, state: string): Promise<void> {
   for (let i = 0; i < 200; i++) {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');

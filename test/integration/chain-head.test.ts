@@ -12,6 +12,7 @@ import { createChainClient } from '../../src/chain/public-client.js';
 import { startDevnet, type Devnet } from '../../src/devnet/devnet.js';
 import { loadRegistryFile, type Registry } from '../../src/registry/registry.js';
 import { walletClientFor } from '../support/devnet-helpers.js';
+import { waitUntil } from '../support/wait-until.js';
 import { writeRegistryFile } from './chain-support.js';
 
 let devnet: Devnet;
@@ -144,8 +145,7 @@ describe('the chain head on the devnet', () => {
     await client.request({ method: 'evm_mine' as never });
     const mined = await client.getBlock({ blockTag: 'latest' });
     await reads.head.reached(mined.number);
-    for (let i = 0; i < 200 && reads.head.current()?.hash !== mined.hash; i++) await new Promise((resolve) => setTimeout(resolve, 5));
-    assert.equal(reads.head.current()?.hash, mined.hash);
+    await waitUntil(() => reads.head.current()?.hash === mined.hash, 'the head watch applies the block mined after the rewind', 1_000, 5);
     assert.equal(applied.at(-1)?.touched, 'all');
     await get(wallet);
     assert.equal(count(wallet), 2, 'read again after the reorg, though no Transfer touched it');

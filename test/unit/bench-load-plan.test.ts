@@ -1,8 +1,10 @@
 // The bench's requests (what analyze.lua sends, built again for autocannon) and the rows made of the runs.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { planEnvironment, requestAt, rotationFile, type LoadPlan } from '../../bench/load-plan.js';
 import { scenarioRows, type Measurement } from '../../bench/scenario-rows.js';
+import { parseWrkSummary } from '../../bench/wrk.js';
 
 const plan: LoadPlan = { url: 'http://x/a', asset: 'TSLA', contract: '0xc0', walletOffset: 1, walletCycle: 3, mcp: false, rotation: [] };
 const wallet = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
@@ -13,7 +15,7 @@ describe('requestAt', () => {
     assert.deepEqual([1, 2].map((n) => JSON.parse(requestAt({ ...plan, walletOffset: 255, walletCycle: 0 }, n).body).wallet), [wallet(256), wallet(257)]);
   });
 
-  it('writes the trade as analyze.lua does', () => {
+  it('writes the trade in the form of analyze.lua\'s format string', () => {
     assert.deepEqual(requestAt(plan, 1), {
       headers: { 'content-type': 'application/json' },
       body: `{"wallet":"${wallet(2)}","asset":"TSLA","contract_address":"0xc0","side":"buy","amount":1}`,
@@ -60,5 +62,16 @@ describe('scenarioRows', () => {
 
   it('refuses to make rows without an echo to divide by', () => {
     assert.throws(() => scenarioRows([measured('offline', 10)]), { message: 'no echo measurement to compare the scenarios with' });
+  });
+});
+
+describe('parseWrkSummary', () => {
+  it('reads the line analyze.lua\'s done() prints among wrk\'s own output, and nothing without one', () => {
+    const stdout = 'Running 10s test @ http://127.0.0.1:1/a\n  1 threads and 64 connections\nWRK 120000 10001234 0.812 3.456 5 2\nRequests/sec:  11998.52\n';
+    assert.deepEqual(parseWrkSummary(stdout), { requests: 120_000, durationSeconds: 10.001234, p50Ms: 0.812, p99Ms: 3.456, non2xx: 5, socketErrors: 2 });
+    assert.equal(parseWrkSummary('Requests/sec:  11998.52\n'), null);
+    // The line as the script writes it: six figures, two of them with three decimals.
+    const lua = readFileSync(new URL('../../../bench/analyze.lua', import.meta.url), 'utf8');
+    assert.match(lua, /string\.format\("WRK %d %d %\.3f %\.3f %d %d\\n"/);
   });
 });

@@ -1,6 +1,6 @@
 // `npm run bench:safety`: the labelled corpus judged through the HTTP endpoint: confusion matrix, precision, recall, latency, round trips.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deployCorpus, type CorpusToken, type Severity } from '../src/devnet/deploy-corpus.js';
 import { startDevnet } from '../src/devnet/devnet.js';
-import { writeRegistryFile } from '../test/integration/chain-support.js';
 import { freePort, spawnNode, stop } from './harness.js';
 
 const WARM_REPEATS = 10;
@@ -66,7 +65,9 @@ async function main(): Promise<void> {
   try {
     const corpus = await deployCorpus(devnet);
     const port = await freePort();
-    const env = { PORT: String(port), DATA_DIR: dir, RATE_LIMITS: 'off', RPC_URL: proxy.url, REGISTRY_FILE: writeRegistryFile(devnet, dir) };
+    const registryFile = join(dir, 'registry.json');
+    writeFileSync(registryFile, JSON.stringify(devnet.registry));
+    const env = { PORT: String(port), DATA_DIR: dir, RATE_LIMITS: 'off', RPC_URL: proxy.url, REGISTRY_FILE: registryFile };
     service = await spawnNode(here('../src/main.js'), [], env, /listening on/);
     // The service finds the quote token's balance slot once at start; let it finish before counting.
     await new Promise((resolve) => setTimeout(resolve, 500));

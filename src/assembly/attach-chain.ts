@@ -3,7 +3,7 @@ import type { Address, PublicClient } from 'viem';
 import type { Config } from '../config.js';
 import type { Devnet } from '../devnet/devnet.js';
 import type { DevnetSupervisor } from '../devnet/supervisor.js';
-import { loadRegistryFile, registryFromFile, type Registry, type VenueConfig } from '../registry/registry.js';
+import { loadRegistryFile, registryFromFile, type Registry } from '../registry/registry.js';
 import { createChainClient } from '../chain/public-client.js';
 import { openChainReads, webSocketUrlOf, type ChainReads } from '../chain/chain-reads.js';
 
@@ -48,13 +48,7 @@ export async function attachChain(config: Readonly<Config>, log: (line: string) 
   // The devnet's TradePermitGuard trusts this service's permit signer.
   const supervisor = await DevnetSupervisor.start({ log, permitSigner });
   const devnet = supervisor.current;
-  const registry = registryFromFile({
-    ...devnet.registry,
-    service_token: { address: devnet.contracts.serviceToken, decimals: 18 },
-    settlement_asset: { address: devnet.contracts.stablecoin, decimals: 6 },
-    venue: devnetVenue(devnet),
-    multicall3: devnet.contracts.multicall3,
-  });
+  const registry = registryFromFile(devnet.registry);
   // While the supervisor restarts anvil the client refuses every read, so evaluations fail closed.
   const client = createChainClient(devnet.rpcUrl, undefined, () => supervisor.downReason());
   const batchClient = createChainClient(devnet.rpcUrl, undefined, () => supervisor.downReason(), true);
@@ -69,19 +63,5 @@ export async function attachChain(config: Readonly<Config>, log: (line: string) 
       reads.close();
       await supervisor.close();
     },
-  };
-}
-
-/** The devnet's pools: every asset against the 6-decimal stablecoin, fee 3000, tick spacing 60, no hooks. */
-function devnetVenue(devnet: Devnet): VenueConfig {
-  const anyPool = Object.values(devnet.pools)[0];
-  return {
-    state_view: devnet.contracts.stateView,
-    pool_manager: devnet.contracts.poolManager,
-    quote_token: { address: devnet.contracts.stablecoin, decimals: 6 },
-    fee: anyPool?.fee ?? 3000,
-    tick_spacing: anyPool?.tickSpacing ?? 60,
-    hooks: anyPool?.hooks ?? '0x0000000000000000000000000000000000000000',
-    swap_helper: devnet.contracts.swapHelper,
   };
 }

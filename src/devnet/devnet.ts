@@ -141,7 +141,7 @@ async function deploy(
     rpcUrl: anvil.rpcUrl,
     chainId: CHAIN_ID,
     chain,
-    registry: registryOf(tokens),
+    registry: registryOf(tokens, uniswap, pools, multicall3),
     contracts: { ...contractsOf(tokens, hostile, uniswap, multicall3), ...permits },
     pools,
     wallets: demoWallets(),
@@ -179,8 +179,14 @@ function poolPlans(tokens: TokenDeployment, hostile: HostileDeployment): PoolPla
   return [...stocks, ...hostiles];
 }
 
-/** The registry file format src/registry reads (REGISTRY_FILE), filled with this devnet's addresses. */
-function registryOf(tokens: TokenDeployment): RegistryFile {
+/**
+ * The registry file format src/registry reads (REGISTRY_FILE), filled with this devnet's addresses:
+ * its stocks and feeds, the service token behind the tiers, the settlement stablecoin, the v4 pools
+ * (every asset against the 6-decimal stablecoin, fee 3000, tick spacing 60, no hooks) and Multicall3.
+ * The embedded devnet's service reads exactly this, and `npm run devnet` writes it for a service started apart.
+ */
+function registryOf(tokens: TokenDeployment, uniswap: UniswapDeployment, pools: Record<string, DevnetPool>, multicall3: Address): RegistryFile {
+  const anyPool = Object.values(pools)[0];
   return {
     chain_id: CHAIN_ID,
     assets: tokens.stocks.map(({ asset, token, aggregator }) => ({
@@ -191,6 +197,18 @@ function registryOf(tokens: TokenDeployment): RegistryFile {
       price_feed: aggregator,
       default_price_usd: asset.priceUsd,
     })),
+    service_token: { address: tokens.serviceToken, decimals: 18 },
+    settlement_asset: { address: tokens.stablecoin, decimals: 6 },
+    venue: {
+      state_view: uniswap.stateView,
+      pool_manager: uniswap.poolManager,
+      quote_token: { address: tokens.stablecoin, decimals: 6 },
+      fee: anyPool.fee,
+      tick_spacing: anyPool.tickSpacing,
+      hooks: anyPool.hooks,
+      swap_helper: uniswap.swapHelper,
+    },
+    multicall3,
   };
 }
 

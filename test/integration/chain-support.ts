@@ -66,25 +66,8 @@ export class CountingProxy {
 
 /** The devnet's registry as a REGISTRY_FILE, with its venue, for a service started with RPC_URL. */
 export function writeRegistryFile(devnet: Devnet, dir: string, patch: Partial<RegistryFile> = {}): string {
-  const pool = Object.values(devnet.pools)[0];
-  const file: RegistryFile = {
-    ...devnet.registry,
-    service_token: { address: devnet.contracts.serviceToken, decimals: 18 },
-    settlement_asset: { address: devnet.contracts.stablecoin, decimals: 6 },
-    venue: {
-      state_view: devnet.contracts.stateView,
-      pool_manager: devnet.contracts.poolManager,
-      quote_token: { address: devnet.contracts.stablecoin, decimals: 6 },
-      fee: pool.fee,
-      tick_spacing: pool.tickSpacing,
-      hooks: pool.hooks,
-      swap_helper: devnet.contracts.swapHelper,
-    },
-    multicall3: devnet.contracts.multicall3,
-    ...patch,
-  };
   const path = join(dir, 'registry.json');
-  writeFileSync(path, JSON.stringify(file, null, 2));
+  writeFileSync(path, JSON.stringify({ ...devnet.registry, ...patch }, null, 2));
   return path;
 }
 

@@ -12,6 +12,8 @@ import { offlinePlan, SAMPLE_REGISTRY } from './offline-scenarios.js';
 import { clockTicksPerSecond, cpuUsPerRequest, readCpuTicks } from './proc-stat.js';
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+/** Incremental verifications timed after the first. */
+const INCREMENTAL_TRIES = 20;
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
@@ -90,20 +92,25 @@ export async function incrementalFigures(dataDir: string, records: number, added
     const catchUpMs = performance.now() - began;
     await appendOverHttp(base, added);
     await checkpointAtLeast(base, records + added);
+    // The first try runs the export reading and record checks before V8 has optimized them, nearer what
+    // a one-off `audit:verify --since` meets (which also starts Node and loads its modules); the rest
+    // are a verifier that checks again and again.
     const spent: number[] = [];
     let checked = 0;
-    for (let round = 0; round < 5; round++) {
+    for (let round = 0; round <= INCREMENTAL_TRIES; round++) {
       const start = performance.now();
       const extended = await extendCheckpoint(base, trusted);
       spent.push(performance.now() - start);
       checked = extended.records;
     }
+    const first = spent.shift()!;
     spent.sort((a, b) => a - b);
     return [
       `Incremental verification through the service (${fmt(records)} records, then ${fmt(added)} more)`,
       `  service start ${startMs.toFixed(0)} ms; proof tree read back from the log in ${catchUpMs.toFixed(0)} ms`,
-      `  audit:verify --since checkpoint ${fmt(trusted.tree_size)}: ${fmt(checked)} records checked, ` +
-        `best ${spent[0].toFixed(1)} ms, median ${spent[2].toFixed(1)} ms, worst ${spent[4].toFixed(1)} ms of 5 (target: under 50 ms)`,
+      `  audit:verify --since checkpoint ${fmt(trusted.tree_size)}: ${fmt(checked)} records checked; first try ${first.toFixed(1)} ms, ` +
+        `then ${INCREMENTAL_TRIES} more: best ${spent[0].toFixed(1)} ms, median ${percentile(spent, 0.5).toFixed(1)} ms, ` +
+        `p90 ${percentile(spent, 0.9).toFixed(1)} ms, worst ${spent[spent.length - 1].toFixed(1)} ms (target: under 50 ms)`,
     ];
   } finally {
     await service.stop();

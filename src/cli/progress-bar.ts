@@ -25,12 +25,14 @@ const count = (n: number) => Math.round(n).toLocaleString('en-US');
 
 export class ProgressBar {
   private readonly began: number;
-  private last = Number.NEGATIVE_INFINITY;
+  /** When a line was last drawn: the start, so a run shorter than one interval shows only its final line. */
+  private last: number;
   private readonly now: () => number;
 
   constructor(private readonly options: ProgressOptions) {
     this.now = options.now ?? (() => performance.now());
     this.began = this.now();
+    this.last = this.began;
   }
 
   /** `done` in the units of `total`; `records` verified so far. Throttled. */

@@ -7,6 +7,11 @@ import { robinhood } from 'viem/chains';
 
 const base = process.env.BASE_URL ?? 'http://127.0.0.1:8080';
 const { RPC_URL, ROUTER, POOL_MANAGER, STABLECOIN } = process.env;
+const unset = Object.entries({ RPC_URL, ROUTER, POOL_MANAGER, STABLECOIN }).filter(([, value]) => !value).map(([name]) => name);
+if (unset.length > 0) {
+  console.error(`set ${unset.join(', ')}: npm start's summary prints the devnet's RPC URL, GuardedSwapRouter, PoolManager and stablecoin`);
+  process.exit(2);
+}
 const account = privateKeyToAccount(process.env.TRADER_KEY ?? '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
 const chain = { ...robinhood, rpcUrls: { default: { http: [RPC_URL] } } };
 const client = createPublicClient({ chain, transport: http() });

@@ -66,7 +66,8 @@ function parse(request: PlainRequest, withWallet: boolean): Parsed {
   const query = validateQuery(numericParams(AuditQuery, request.query));
   if (!query.ok) issues.push(...query.detail);
   if (!query.ok || issues.length > 0) return { ok: false, response: validationFailed(issues) };
-  return { ok: true, wallet, limit: query.value.limit ?? 100 };
+  // The validator fills in the schema's default (src/schemas/resources.ts), so `limit` is always set.
+  return { ok: true, wallet, limit: query.value.limit! };
 }
 
 async function listWallet(deps: AuditRouteDeps, request: PlainRequest): Promise<PlainResponse> {
@@ -117,7 +118,7 @@ async function verifyGlobal(deps: AuditRouteDeps, request: PlainRequest): Promis
  * was read against and the `from_seq` of the next page.
  */
 async function exportLines(deps: AuditRouteDeps, request: PlainRequest): Promise<PlainResponse> {
-  return exportPage(deps, validateExport(numericParams(AuditExportQuery, request.query)), 1000, async (from, count) => {
+  return exportPage(deps, validateExport(numericParams(AuditExportQuery, request.query)), async (from, count) => {
     const lines = (await readRange(deps.verifier.log, from, count)).filter((line): line is Buffer => line !== null);
     return Buffer.concat(lines.flatMap((line) => [line, NEWLINE]));
   });
@@ -129,7 +130,7 @@ async function exportLines(deps: AuditRouteDeps, request: PlainRequest): Promise
  * facts were kept have none), so a client checks each against the record's `facts_hash`.
  */
 async function exportFacts(deps: AuditRouteDeps, request: PlainRequest): Promise<PlainResponse> {
-  return exportPage(deps, validateFacts(numericParams(AuditFactsQuery, request.query)), 100, async (from, count) => {
+  return exportPage(deps, validateFacts(numericParams(AuditFactsQuery, request.query)), async (from, count) => {
     const facts = count > 0 ? await deps.verifier.log.readFacts(from, count) : [];
     return Buffer.from(facts.map((line) => `${line.seq} ${line.hash} ${line.text}\n`).join(''), 'utf8');
   });
@@ -139,13 +140,13 @@ async function exportFacts(deps: AuditRouteDeps, request: PlainRequest): Promise
 async function exportPage(
   deps: AuditRouteDeps,
   query: Validated<{ from_seq?: number; limit?: number }>,
-  defaultLimit: number,
   read: (from: number, count: number) => Promise<Buffer>,
 ): Promise<PlainResponse> {
   if (!query.ok) return validationFailed(query.detail);
   const head = await deps.verifier.log.head();
-  const from = query.value.from_seq ?? 1;
-  const count = Math.max(0, Math.min(query.value.limit ?? defaultLimit, head.seq - from + 1));
+  // Both are filled in from the schema's defaults by the validator (src/schemas/resources.ts).
+  const from = query.value.from_seq!;
+  const count = Math.max(0, Math.min(query.value.limit!, head.seq - from + 1));
   return {
     status: 200,
     headers: { 'x-audit-head-seq': String(head.seq), 'x-audit-head-hash': head.hash, 'x-audit-next-seq': String(from + count) },

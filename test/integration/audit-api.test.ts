@@ -119,6 +119,17 @@ describe('audit verification', () => {
     assert.equal(response.headers.get('x-audit-next-seq'), '5');
   });
 
+  it('pages the export and the facts from the first record when from_seq and limit are left out', async () => {
+    const lines = await getJson(`${running.base}/api/v1/audit/export`);
+    assert.equal(lines.status, 200);
+    assert.equal(lines.text, storedLines(running).map((l) => `${l.toString('utf8')}\n`).join(''));
+    assert.equal(lines.headers.get('x-audit-next-seq'), '7');
+    const facts = await getJson(`${running.base}/api/v1/audit/facts`);
+    assert.equal(facts.status, 200);
+    assert.deepEqual(facts.text.trim().split('\n').map((line) => Number(line.split(' ')[0])), [1, 2, 3, 4, 5, 6]);
+    assert.equal(facts.headers.get('x-audit-next-seq'), '7');
+  });
+
   it('lets the bulk job verify the whole chain through the service', async () => {
     let stdout = '';
     const status = await runAuditVerify([running.base, '--threads', '1'], { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: () => true } });

@@ -34,6 +34,8 @@ export interface RunningEdge {
 }
 
 const uws = loadNativeUws();
+/** uSockets' LIBUS_LISTEN_EXCLUSIVE_PORT (ListenOptions in the typings, a plain export of the binary). */
+const EXCLUSIVE_PORT = (uws as unknown as { LIBUS_LISTEN_EXCLUSIVE_PORT: number }).LIBUS_LISTEN_EXCLUSIVE_PORT;
 
 /** Longest request target (path and query) the edge reads; longer ones get 414. */
 export const MAX_TARGET_BYTES = 2 * 1024;
@@ -50,7 +52,11 @@ export function startEdge(routes: Route[], options: EdgeOptions): Promise<Runnin
   const app = uws.App();
   registerRoutes(app, routes, options);
   return new Promise((resolve, reject) => {
-    app.listen(options.host, options.port, (token: us_listen_socket | false) => {
+    // uWS listens with SO_REUSEPORT unless told otherwise: a second service started on a busy port
+    // would then take part of its requests, each writing its own audit chain. Exclusive, it is refused.
+    // (The binary takes host, port, options and callback; the typings name options only without a host.)
+    const listen = app.listen as unknown as (host: string, port: number, options: number, cb: (token: us_listen_socket | false) => void) => void;
+    listen.call(app, options.host, options.port, EXCLUSIVE_PORT, (token) => {
       if (!token) return reject(new Error(`could not listen on ${options.host}:${options.port} (in use or not permitted)`));
       resolve({ port: uws.us_socket_local_port(token as never), close: () => uws.us_listen_socket_close(token) });
     });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../support/redis-server.js';
-import { getJson, SAMPLE_REGISTRY } from '../support/service.js';
+import { getJson, postJson, SAMPLE_REGISTRY, sampleTrade } from '../support/service.js';
 
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 
@@ -97,6 +97,32 @@ describe('start-up', () => {
       assert.equal(existsSync(lock), false, 'a clean stop removes the lock');
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a port another service listens on, instead of sharing its requests', async () => {
+    const [firstDir, secondDir] = [mkdtempSync(join(tmpdir(), 'startup-')), mkdtempSync(join(tmpdir(), 'startup-'))];
+    const port = String(await freePort());
+    try {
+      const first = await runMain({ PORT: port, DATA_DIR: firstDir, REGISTRY_FILE: SAMPLE_REGISTRY }, async () => {
+        // Should it listen after all, it is stopped and the test fails, rather than wait for an exit that never comes.
+        const second = await runMain({ PORT: port, DATA_DIR: secondDir, REGISTRY_FILE: SAMPLE_REGISTRY }, async () => {
+          throw new Error('a second service listens on the port the first one holds');
+        });
+        assert.equal(second.code, 1);
+        assert.match(second.output, new RegExp(`failed to start: could not listen on 127\\.0\\.0\\.1:${port} \\(in use or not permitted\\)`));
+        assert.equal(existsSync(join(secondDir, 'audit', 'audit.lock')), false, 'the refused service let go of its audit log');
+        // Every request still reaches the first service: its audit chain is the only one written.
+        for (let i = 0; i < 20; i++) {
+          const wallet = `0x${(0x5eed0000 + i).toString(16).padStart(40, '0')}`;
+          const verdict = await postJson(`http://127.0.0.1:${port}/api/v1/analyze/free`, sampleTrade({ wallet }));
+          assert.equal(verdict.json.audit_seq, i + 1, verdict.text);
+        }
+      });
+      assert.equal(first.code, 0);
+    } finally {
+      rmSync(firstDir, { recursive: true, force: true });
+      rmSync(secondDir, { recursive: true, force: true });
     }
   });
 });

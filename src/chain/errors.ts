@@ -80,7 +80,7 @@ export function describeCause(cause: unknown): string {
   if (cause === undefined) return 'no answer';
   const text =
     cause instanceof BaseError
-      ? [cause.shortMessage, cause.details].filter((part) => part && part.length > 0).join(': ')
+      ? [cause.shortMessage.replace(/\.$/, ''), cause.details].filter((part) => part && part.length > 0).join(': ')
       : cause instanceof Error
         ? cause.message
         : String(cause);

@@ -1,5 +1,6 @@
 // `npm run facilitator`: the service's x402 facilitator on its own, for any EVM node (RPC_URL) and gas key.
 import { createPublicClient, http, type Hex } from 'viem';
+import { ChainUnavailableError } from '../chain/errors.js';
 import { buildFacilitator } from './facilitator.js';
 import { serveFacilitator } from './http-server.js';
 
@@ -38,7 +39,9 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   // The network the scheme is registered for is the node's own chain.
-  const chainId = await createPublicClient({ transport: http(settings.rpcUrl) }).getChainId();
+  const chainId = await createPublicClient({ transport: http(settings.rpcUrl) }).getChainId().catch((error: unknown) => {
+    throw new ChainUnavailableError('reading the chain id from RPC_URL', error);
+  });
   const built = buildFacilitator({ rpcUrl: settings.rpcUrl, chainId, privateKey: settings.privateKey, receiptPollMs: settings.receiptPollMs });
   const running = await serveFacilitator(built.facilitator, settings.host, settings.port, log);
   log(`x402 facilitator listening on ${running.url}: exact scheme on ${built.network}, gas paid by ${built.address}`);

@@ -10,6 +10,7 @@ import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/
 import type { PaymentRequirementsV1 } from '@x402/core/types';
 import { parseEventLogs, type Address, type Hex, type PublicClient } from 'viem';
 import type { Devnet } from '../../src/devnet/devnet.js';
+import { freePort } from '../../src/devnet/free-port.js';
 import { ANVIL_DEV_ACCOUNTS } from '../../src/devnet/wallets.js';
 import { stablecoinAbi } from '../support/devnet-abis.js';
 import { walletClientFor } from '../support/devnet-helpers.js';
@@ -453,6 +454,17 @@ describe('npm run facilitator', () => {
     const run = await execFileAsync(process.execPath, [cli()], { env: { ...process.env, RPC_URL: devnet.rpcUrl, FACILITATOR_PRIVATE_KEY: '' } }).catch((error: unknown) => error as { code: number; stderr: string });
     assert.equal((run as { code: number }).code, 2);
     assert.match((run as { stderr: string }).stderr, /FACILITATOR_PRIVATE_KEY must be 0x and 64 hex digits/);
+  });
+
+  it('says in one line that the node did not answer, without the URL\'s credentials or path', async () => {
+    const dead = `http://user:secret@127.0.0.1:${await freePort()}/key-in-path`;
+    const run = await execFileAsync(process.execPath, [cli()], { env: { ...process.env, RPC_URL: dead, FACILITATOR_PRIVATE_KEY: ANVIL_DEV_ACCOUNTS[7].privateKey } })
+      .catch((error: unknown) => error as { code: number; stderr: string });
+    assert.equal((run as { code: number }).code, 1);
+    const [line, ...rest] = (run as { stderr: string }).stderr.trim().split('\n');
+    assert.deepEqual(rest, []);
+    assert.match(line, /^facilitator failed to start: reading the chain id from RPC_URL failed: HTTP request failed: fetch failed URL: http:\/\/127\.0\.0\.1:\d+ /);
+    assert.doesNotMatch(line, /secret|key-in-path/);
   });
 });
 

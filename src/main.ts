@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   log(`trade guardrail listening on http://${config.host}:${service.port}`);
   log(`  registry (${service.registry.assets.length} assets, chain ${service.registry.chainId}): ${registry}`);
   log(`  store: ${config.redisUrl ? 'redis' : 'memory'}; audit: ${config.auditStore} (fsync ${config.auditFsync}) in ${config.dataDir}`);
-  for (const line of chainNotes(service.chain)) log(line);
+  for (const line of chainNotes(service.chain, Date.now())) log(line);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

@@ -2,7 +2,7 @@
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { parseAbiItem, type Address, type Hex, type PublicClient } from 'viem';
-import { ChainUnavailableError } from './errors.js';
+import { ChainUnavailableError, describeCause } from './errors.js';
 
 export interface Head {
   number: bigint;
@@ -229,7 +229,7 @@ export class ChainHead {
       this.heard();
       await this.apply(header);
     } catch (error) {
-      this.reason = `the node did not answer the head poll (${(error as Error).message.split('\n')[0]})`;
+      this.reason = `the node did not answer the head poll (${describeCause(error)})`;
     }
     this.schedulePoll(this.pollMs);
   }

@@ -82,6 +82,21 @@ describe('start-up', () => {
     }
   });
 
+  it('says at start that its RPC_URL node does not answer, naming only its origin', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'startup-'));
+    const node = `http://127.0.0.1:${await freePort()}`;
+    try {
+      const run = await runMain({ PORT: '0', DATA_DIR: dataDir, REGISTRY_FILE: SAMPLE_REGISTRY, RPC_URL: `http://user:secret@${node.slice(7)}/key-in-path` }, async () => undefined);
+      assert.equal(run.code, 0);
+      const line = run.output.split('\n').find((text) => text.includes('chain: node'));
+      assert.ok(line, run.output);
+      assert.match(line, new RegExp(`"  chain: node ${node}: the node did not answer the head poll \\(HTTP request failed: fetch failed\\); evaluations fail closed until it answers"`));
+      assert.doesNotMatch(run.output, /secret|key-in-path/);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses a second service on the same DATA_DIR, which would fork the audit chain', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'startup-'));
     const env = { DATA_DIR: dataDir, REGISTRY_FILE: SAMPLE_REGISTRY };

@@ -25,7 +25,9 @@ async function main(): Promise<void> {
   const registry = service.registry.assets.map((asset) => asset.symbol).join(', ');
   log(`trade guardrail listening on http://${config.host}:${service.port}`);
   log(`  registry (${service.registry.assets.length} assets, chain ${service.registry.chainId}): ${registry}`);
-  log(`  store: ${config.redisUrl ? 'redis' : 'memory'}; audit: ${config.auditStore} (fsync ${config.auditFsync}) in ${config.dataDir}`);
+  // AUDIT_FSYNC governs the file log only; on Redis the chain is as durable as Redis's own persistence.
+  const audit = config.auditStore === 'redis' ? 'redis' : `file (fsync ${config.auditFsync}) in ${config.dataDir}`;
+  log(`  store: ${config.redisUrl ? 'redis' : 'memory'}; audit: ${audit}`);
   for (const line of chainNotes(service.chain, Date.now())) log(line);
   let stopping = false;
   const stop = (signal: string) => {

@@ -37,6 +37,12 @@ export type ProofRefusal =
   | { refused: 'unavailable'; detail: string };
 
 const CATCH_UP_LINES = 10_000;
+/**
+ * How often the tree looks without being told: for records other instances appended, and for a
+ * checkpoint come due by time when no append arrives to ask. So a record is signed at most
+ * AUDIT_CHECKPOINT_SECONDS plus this after its verdict, even when the traffic stops right after it.
+ */
+const TICK_MS = 1_000;
 const HEX64 = /^[0-9a-f]{64}$/;
 
 type TreeSource = AuditLineSource & { head(): Promise<AuditHead> };
@@ -76,8 +82,7 @@ export class AuditTree {
       options.log(`audit: ${tree.fault}; proofs are off until an operator looks`);
     }
     if (head.seq > 0) tree.catchUp(head.seq);
-    const tick = Math.max(1, Math.min(options.everySeconds || 5, 5)) * 1000;
-    tree.timer = setInterval(() => void tree.tick(), tick);
+    tree.timer = setInterval(() => void tree.tick(), TICK_MS);
     tree.timer.unref();
     return tree;
   }

@@ -15,7 +15,7 @@ import { checkConsistency, checkInclusion } from '../../src/audit-proof/proof-ch
 import { EXIT_HEALTHY, EXIT_TAMPERED, runAuditVerify } from '../../src/cli/audit-verify-command.js';
 import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../support/service.js';
 import { ManualClock } from '../support/manual-clock.js';
-import { pollUntil } from '../support/wait-until.js';
+import { pollUntil, waitUntil } from '../support/wait-until.js';
 
 const SEED = Buffer.alloc(32, 7);
 const SIGNING_KEY = SEED.toString('base64');
@@ -98,6 +98,24 @@ describe('checkpoints', () => {
       assert.equal((await checkpointOf(timed, 4)).tree_size, 4);
     } finally {
       await timed.stop();
+    }
+  });
+});
+
+describe('checkpoints when the traffic stops', () => {
+  it('sign the last records within a second of coming due, with no append to ask', async () => {
+    const quiet = await startTestService({ ...ENV, AUDIT_CHECKPOINT_RECORDS: '0', AUDIT_CHECKPOINT_SECONDS: '10' }, undefined, { now: clock.now });
+    try {
+      await evaluate(quiet, 1);
+      assert.equal((await checkpointOf(quiet, 1)).tree_size, 1);
+      await evaluate(quiet, 2);
+      await evaluate(quiet, 3);
+      clock.advance(10_000);
+      // No request from here on: the tree notices by itself that a checkpoint is due.
+      await waitUntil(async () => (await getJson(`${quiet.base}/api/v1/audit/checkpoint`)).json.tree_size === 3,
+        'records 2 and 3 are not signed 2.5 s after their checkpoint came due', 2_500, 50);
+    } finally {
+      await quiet.stop();
     }
   });
 });

@@ -93,6 +93,9 @@ class Closers {
   }
 }
 
+/** How long a stop waits for requests already taken (a paid one may wait seconds on settlement). */
+const STOP_GRACE_MS = 10_000;
+
 export async function startService(config: Readonly<Config>, log: Logger, overrides: ServiceOverrides = {}): Promise<Service> {
   const now = overrides.now ?? Date.now;
   const closers = new Closers();
@@ -137,7 +140,9 @@ export async function startService(config: Readonly<Config>, log: Logger, overri
     const routes = await buildRoutes(config, chain, evaluation, verifier, proofs, closers, facts, site, observed, permits);
     // Listen only once every scoring thread has loaded the engine (src/threads/thread-start.ts).
     await scorer.started();
-    const edge = closers.add(await startEdge(routes, edgeOptions(config, log, observed, overrides.requestLog)), (e) => e.close());
+    // Closed first: it stops taking requests and waits for the ones it took, so scoring, the audit tree's
+    // last checkpoint and the audit log close under no request (src/http/server.ts RunningEdge.stop).
+    const edge = closers.add(await startEdge(routes, edgeOptions(config, log, observed, overrides.requestLog)), (e) => e.stop(STOP_GRACE_MS));
     site.listening(edge.port);
     let closing: Promise<void> | null = null;
     const close = () => (closing ??= closers.closeAll());

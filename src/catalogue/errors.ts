@@ -106,6 +106,10 @@ export const ERRORS = {
     meaning: 'The proof tree is still reading the log back after a start, checkpoints are off, or the log no longer matches a signed checkpoint (`/status.json` says which).',
   },
   scoring_unavailable: { status: 503, message: 'the scoring pool did not answer', meaning: 'The risk engine\'s worker pool failed.' },
+  service_stopping: {
+    status: 503, message: 'The service is stopping; send the request again',
+    meaning: 'The service was told to stop (SIGTERM or SIGINT): it finishes the requests it already took, and one that arrives meanwhile on an open connection is refused with `Retry-After` and the connection closed, nothing evaluated, recorded or charged. Send it again; it reaches another instance or the restarted one.',
+  },
   audit_unavailable: {
     status: 503, message: 'the audit log did not record the verdict',
     meaning: 'The audit log could not be written or read; no verdict is given without its record.',

@@ -66,3 +66,8 @@ export function uriTooLong(limit: number): PlainResponse {
 export function internalError(): PlainResponse {
   return errorResponse('internal_error');
 }
+
+/** A request that arrived after the service began to stop: retry shortly, elsewhere or after the restart. */
+export function serviceStopping(): PlainResponse {
+  return errorResponse('service_stopping', undefined, { 'retry-after': '1' });
+}

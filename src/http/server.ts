@@ -3,7 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import { loadNativeUws } from './uws.js';
 import { readBody, BodyTooLarge } from './body.js';
-import { conflictingContentLength, internalError, methodNotAllowed, notFound, payloadTooLarge, uriTooLong } from './responses.js';
+import { conflictingContentLength, internalError, methodNotAllowed, notFound, payloadTooLarge, serviceStopping, uriTooLong } from './responses.js';
 import type { Handler, PlainRequest, PlainResponse, Route } from './types.js';
 
 export interface EdgeOptions {
@@ -30,7 +30,39 @@ export interface Observation {
 
 export interface RunningEdge {
   port: number;
-  close(): void;
+  /**
+   * Stops listening, refuses requests that arrive on open connections (503 `service_stopping`,
+   * connection closed), and resolves once every request already taken is answered, or after
+   * `graceMs`: what closes after the edge (scoring, the audit tree, the log) then closes under no request.
+   */
+  stop(graceMs: number): Promise<void>;
+}
+
+/** Requests the edge has taken and not yet answered, and whether it has begun to stop. */
+class InFlight {
+  stopping = false;
+  private count = 0;
+  private idle: (() => void) | null = null;
+
+  begin(): void {
+    this.count++;
+  }
+
+  end(): void {
+    this.count--;
+    if (this.count === 0) this.idle?.();
+  }
+
+  drained(graceMs: number): Promise<void> {
+    if (this.count === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, graceMs);
+      this.idle = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
 }
 
 const uws = loadNativeUws();
@@ -50,7 +82,8 @@ const STATUS_LINES = new Map<number, string>(
 
 export function startEdge(routes: Route[], options: EdgeOptions): Promise<RunningEdge> {
   const app = uws.App();
-  registerRoutes(app, routes, options);
+  const inFlight = new InFlight();
+  registerRoutes(app, routes, options, inFlight);
   return new Promise((resolve, reject) => {
     // uWS listens with SO_REUSEPORT unless told otherwise: a second service started on a busy port
     // would then take part of its requests, each writing its own audit chain. Exclusive, it is refused.
@@ -58,25 +91,33 @@ export function startEdge(routes: Route[], options: EdgeOptions): Promise<Runnin
     const listen = app.listen as unknown as (host: string, port: number, options: number, cb: (token: us_listen_socket | false) => void) => void;
     listen.call(app, options.host, options.port, EXCLUSIVE_PORT, (token) => {
       if (!token) return reject(new Error(`could not listen on ${options.host}:${options.port} (in use or not permitted)`));
-      resolve({ port: uws.us_socket_local_port(token as never), close: () => uws.us_listen_socket_close(token) });
+      resolve({
+        port: uws.us_socket_local_port(token as never),
+        stop: (graceMs) => {
+          uws.us_listen_socket_close(token);
+          inFlight.stopping = true;
+          return inFlight.drained(graceMs);
+        },
+      });
     });
   });
 }
 
-function registerRoutes(app: TemplatedApp, routes: Route[], options: EdgeOptions): void {
+function registerRoutes(app: TemplatedApp, routes: Route[], options: EdgeOptions, inFlight: InFlight): void {
   const byPattern = new Map<string, Route[]>();
   for (const route of routes) byPattern.set(route.pattern, [...(byPattern.get(route.pattern) ?? []), route]);
   for (const [pattern, group] of byPattern) {
-    for (const route of group) app[UWS_METHOD[route.method]](pattern, edgeHandler(route, options));
+    for (const route of group) app[UWS_METHOD[route.method]](pattern, edgeHandler(route, options, inFlight));
     const allowed = group.map((route) => route.method.toUpperCase());
     // Method-specific handlers take precedence over `any` for the same pattern in uWS.
-    app.any(pattern, fixedHandler(methodNotAllowed(allowed)));
+    app.any(pattern, fixedHandler(methodNotAllowed(allowed), inFlight));
   }
-  app.any('/*', fixedHandler(notFound()));
+  app.any('/*', fixedHandler(notFound(), inFlight));
 }
 
-function fixedHandler(response: PlainResponse) {
+function fixedHandler(response: PlainResponse, inFlight: InFlight) {
   return (res: HttpResponse, req: HttpRequest) => {
+    if (inFlight.stopping) return writeResponse(res, serviceStopping(), true);
     const refused = framingProblem(req, copyHeaders(req).conflictingLength);
     writeResponse(res, refused ?? response, refused !== null);
   };
@@ -92,9 +133,10 @@ function framingProblem(req: HttpRequest, conflictingLength: boolean): PlainResp
   return conflictingLength ? conflictingContentLength() : null;
 }
 
-function edgeHandler(route: Route, options: EdgeOptions) {
+function edgeHandler(route: Route, options: EdgeOptions, inFlight: InFlight) {
   const names = route.pattern.split('/').filter((part) => part.startsWith(':')).map((part) => part.slice(1));
   return (res: HttpResponse, req: HttpRequest) => {
+    if (inFlight.stopping) return writeResponse(res, serviceStopping(), true);
     const state = { aborted: false, started: performance.now(), route: route.pattern };
     res.onAborted(() => {
       state.aborted = true;
@@ -106,7 +148,8 @@ function edgeHandler(route: Route, options: EdgeOptions) {
       if (refused) return writeResponse(res, refused, true);
       const request = copyRequest(res, req, names, headers);
       const body = route.readsBody ? readBody(res, request.headers, options.maxBodyBytes) : Promise.resolve(null);
-      void respond(res, state, route.handler, request, body, options);
+      inFlight.begin();
+      void respond(res, state, route.handler, request, body, options, inFlight).finally(() => inFlight.end());
     } catch (error) {
       // Nothing thrown in a uWS callback may reach the process: answer 500 and log.
       options.onHandlerError(error, { method: req.getMethod(), path: req.getUrl() } as PlainRequest);
@@ -122,6 +165,7 @@ async function respond(
   request: PlainRequest,
   body: Promise<Buffer | null>,
   options: EdgeOptions,
+  inFlight: InFlight,
 ): Promise<void> {
   let response: PlainResponse;
   let close = false;
@@ -143,7 +187,8 @@ async function respond(
     wire = toWire(internalError());
   }
   wire.headers.push(['x-request-id', request.id]);
-  res.cork(() => writeWire(res, wire, close));
+  // Once the service is stopping, a keep-alive client is sent to reconnect (elsewhere, or after the restart).
+  res.cork(() => writeWire(res, wire, close || inFlight.stopping));
   if (options.observe) {
     const ms = performance.now() - state.started;
     options.observe({ route: state.route, method: request.method, status: response.status, ms, requestId: request.id, ip: request.ip });

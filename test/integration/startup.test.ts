@@ -1,7 +1,8 @@
 // `npm start`'s entry point as a user meets it: bad configuration, refusing the slow fallback, clean stop.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -97,6 +98,41 @@ describe('start-up', () => {
     }
   });
 
+  it('stops under load without a failed answer, every record under its last checkpoint', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'startup-'));
+    const port = await freePort();
+    const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+    const answers: { status: number; code?: string; seq?: number | null }[] = [];
+    /** One client on a keep-alive connection, sending until the service is gone. */
+    const client = async (k: number) => {
+      for (let i = 0; ; i++) {
+        const wallet = `0x${(0x57000000 + k * 100_000 + i).toString(16).padStart(40, '0')}`;
+        const answer = await post(agent, port, JSON.stringify(sampleTrade({ wallet }))).catch(() => null);
+        if (answer === null) return;
+        answers.push({ status: answer.status, code: answer.json?.code, seq: answer.json?.audit_seq });
+      }
+    };
+    let clients: Promise<unknown> = Promise.resolve();
+    try {
+      const run = await runMain({ PORT: String(port), DATA_DIR: dataDir, REGISTRY_FILE: SAMPLE_REGISTRY, RATE_LIMITS: 'off', REQUEST_LOG: 'off' }, async () => {
+        clients = Promise.all(Array.from({ length: 16 }, (_, k) => client(k)));
+        // SIGTERM (sent when this returns) lands while every client has a request in flight or on its way.
+        while (answers.length < 300) await new Promise((resolve) => setImmediate(resolve));
+      });
+      assert.equal(run.code, 0, run.output);
+      await clients; // each ends once the service is gone
+      const failed = answers.filter((a) => !(a.status === 200 && typeof a.seq === 'number') && !(a.status === 503 && a.code === 'service_stopping'));
+      assert.deepEqual(failed.slice(0, 5), [], `${failed.length} answers were neither a verdict nor service_stopping`);
+      const records = readFileSync(join(dataDir, 'audit', 'audit.log'), 'utf8').trim().split('\n').length;
+      const last = JSON.parse(readFileSync(join(dataDir, 'audit', 'checkpoints.log'), 'utf8').trim().split('\n').at(-1)!);
+      assert.equal(last.tree_size, records, 'the clean stop signed every record');
+      assert.equal(Math.max(...answers.map((a) => a.seq ?? 0)), records, 'every verdict sent is recorded');
+    } finally {
+      agent.destroy();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses a second service on the same DATA_DIR, which would fork the audit chain', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'startup-'));
     const env = { DATA_DIR: dataDir, REGISTRY_FILE: SAMPLE_REGISTRY };
@@ -141,3 +177,17 @@ describe('start-up', () => {
     }
   });
 });
+
+/** POST to analyze/free over `agent` (keep-alive): the status and the parsed body. */
+function post(agent: Agent, port: number, body: string): Promise<{ status: number; json: any }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path: '/api/v1/analyze/free', method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString() || 'null') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}

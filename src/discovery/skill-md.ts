@@ -81,7 +81,7 @@ function retryStep(config: Readonly<Config>): string[] {
     '## 4. Slow down and retry safely',
     '',
     '- HTTP 429: wait the `Retry-After` seconds before sending again. In steady state send at most one request per second per wallet.',
-    '- HTTP 503: a dependency did not answer; retry later with backoff.',
+    '- HTTP 503: a dependency did not answer; retry later with backoff. `service_stopping` means the service is restarting: reconnect and send again after its `Retry-After`.',
     `- Give every new trade a new \`request_id\`. When you never saw the answer (timeout, dropped connection), retry with the **same**`,
     `  \`request_id\` and body: you get the same verdict and one audit record. The key is kept ${config.idempotencyTtlMs / 1000} s; the same key with another`,
     '  body is refused (422 `idempotency_conflict`).',

@@ -15,13 +15,24 @@ export class BodyTooLarge extends Error {
   }
 }
 
+/** Thrown when the client went away before its body arrived: there is no one to answer. */
+export class BodyAborted extends Error {
+  constructor() {
+    super('the client closed the connection before its body arrived');
+  }
+}
+
 /**
  * Must be called synchronously inside the route handler (uWS requires onData to be
  * attached before returning). A body over the cap is read to its end and discarded
  * (up to DISCARD_LIMIT_BYTES more) before the promise rejects with BodyTooLarge; a
- * declared Content-Length beyond that is refused before any byte is read.
+ * declared Content-Length beyond that is refused before any byte is read. `onAborted`
+ * is handed the rejection for a client that goes away mid-body (uWS takes one abort
+ * handler per response, which the edge holds), so no read is left waiting forever.
  */
-export function readBody(res: HttpResponse, headers: Record<string, string>, limit: number): Promise<Buffer | null> {
+export function readBody(
+  res: HttpResponse, headers: Record<string, string>, limit: number, onAborted: (abort: () => void) => void,
+): Promise<Buffer | null> {
   const declared = headers['content-length'];
   if (declared !== undefined && Number(declared) > limit + DISCARD_LIMIT_BYTES) return Promise.reject(new BodyTooLarge(limit));
   if (declared === '0' || (declared === undefined && headers['transfer-encoding'] === undefined)) {
@@ -31,6 +42,11 @@ export function readBody(res: HttpResponse, headers: Record<string, string>, lim
     const chunks: Buffer[] = [];
     let size = 0;
     let done = false;
+    onAborted(() => {
+      if (done) return;
+      done = true;
+      reject(new BodyAborted());
+    });
     res.onData((chunk, isLast) => {
       if (done) return;
       size += chunk.byteLength;

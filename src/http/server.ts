@@ -2,7 +2,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import { loadNativeUws } from './uws.js';
-import { readBody, BodyTooLarge } from './body.js';
+import { readBody, BodyAborted, BodyTooLarge } from './body.js';
 import { conflictingContentLength, internalError, methodNotAllowed, notFound, payloadTooLarge, serviceStopping, uriTooLong } from './responses.js';
 import type { Handler, PlainRequest, PlainResponse, Route } from './types.js';
 
@@ -36,12 +36,14 @@ export interface RunningEdge {
    * `graceMs`: what closes after the edge (scoring, the audit tree, the log) then closes under no request.
    */
   stop(graceMs: number): Promise<void>;
+  /** Requests taken and not yet answered or given up (a client gone mid-body is given up at once). */
+  inFlight(): number;
 }
 
 /** Requests the edge has taken and not yet answered, and whether it has begun to stop. */
 class InFlight {
   stopping = false;
-  private count = 0;
+  count = 0;
   private idle: (() => void) | null = null;
 
   begin(): void {
@@ -98,6 +100,7 @@ export function startEdge(routes: Route[], options: EdgeOptions): Promise<Runnin
           inFlight.stopping = true;
           return inFlight.drained(graceMs);
         },
+        inFlight: () => inFlight.count,
       });
     });
   });
@@ -138,8 +141,10 @@ function edgeHandler(route: Route, options: EdgeOptions, inFlight: InFlight) {
   return (res: HttpResponse, req: HttpRequest) => {
     if (inFlight.stopping) return writeResponse(res, serviceStopping(), true);
     const state = { aborted: false, started: performance.now(), route: route.pattern };
+    let abortBody = () => {};
     res.onAborted(() => {
       state.aborted = true;
+      abortBody();
     });
     try {
       // uWS request objects live on the stack: copy everything before the first await.
@@ -147,7 +152,9 @@ function edgeHandler(route: Route, options: EdgeOptions, inFlight: InFlight) {
       const refused = framingProblem(req, conflictingLength);
       if (refused) return writeResponse(res, refused, true);
       const request = copyRequest(res, req, names, headers);
-      const body = route.readsBody ? readBody(res, request.headers, options.maxBodyBytes) : Promise.resolve(null);
+      const body = route.readsBody
+        ? readBody(res, request.headers, options.maxBodyBytes, (abort) => (abortBody = abort))
+        : Promise.resolve(null);
       inFlight.begin();
       void respond(res, state, route.handler, request, body, options, inFlight).finally(() => inFlight.end());
     } catch (error) {
@@ -173,6 +180,8 @@ async function respond(
     request.body = await body;
     response = await handler(request);
   } catch (error) {
+    // The client left mid-body: nothing was handled and no one is there to answer.
+    if (error instanceof BodyAborted) return;
     close = error instanceof BodyTooLarge;
     if (!close) options.onHandlerError(error, request);
     response = close ? payloadTooLarge(options.maxBodyBytes) : internalError();

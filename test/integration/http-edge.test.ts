@@ -1,8 +1,11 @@
 // The uWS edge over real loopback sockets: routing, body limits, malformed input, content types.
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { startEdge } from '../../src/http/server.js';
 import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../support/service.js';
+import { waitUntil } from '../support/wait-until.js';
 
 let running: TestService;
 
@@ -131,5 +134,45 @@ describe('malformed bodies', () => {
       'transfer-encoding': 'chunked',
     });
     assert.equal(response.status, 200, response.body);
+  });
+});
+
+describe('the edge when it stops', () => {
+  it('gives up a request whose client left mid-body, so a stop does not wait for it', async () => {
+    const edge = await startEdge(
+      [{ method: 'post', pattern: '/upload', readsBody: true, handler: async (request) => ({ status: 200, body: { bytes: request.body?.length ?? 0 } }) }],
+      { host: '127.0.0.1', port: 0, maxBodyBytes: 4096, onHandlerError: (error) => assert.fail(`no handler error expected: ${String(error)}`) },
+    );
+    try {
+      const socket = connect(edge.port, '127.0.0.1');
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.write('POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"partial":');
+      await waitUntil(() => edge.inFlight() === 1, 'the edge never took the upload');
+      socket.destroy();
+      await waitUntil(() => edge.inFlight() === 0, 'the edge still waits for a body whose client is gone');
+    } finally {
+      await edge.stop(0);
+    }
+  });
+
+  it('refuses requests on open connections once stopping, and closes them', async () => {
+    const edge = await startEdge(
+      [{ method: 'get', pattern: '/ping', handler: async () => ({ status: 200, body: { ok: true } }) }],
+      { host: '127.0.0.1', port: 0, maxBodyBytes: 4096, onHandlerError: (error) => assert.fail(String(error)) },
+    );
+    const socket = connect(edge.port, '127.0.0.1');
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write('GET /ping HTTP/1.1\r\nHost: x\r\n\r\n');
+    await waitUntil(() => received.includes('{"ok":true}'), 'no answer before the stop');
+    await edge.stop(1_000);
+    socket.write('GET /ping HTTP/1.1\r\nHost: x\r\n\r\n');
+    await closed;
+    const second = received.slice(received.indexOf('{"ok":true}') + '{"ok":true}'.length);
+    assert.match(second, /^HTTP\/1\.1 503 Service Unavailable\r\n/);
+    assert.match(second, /\r\nretry-after: 1\r\n/i);
+    assert.match(second, /"code":"service_stopping"/);
   });
 });

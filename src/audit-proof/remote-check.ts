@@ -102,16 +102,25 @@ export async function proveRecord(base: string, seq: number, key?: PublishedKey)
   return { seq, hash, checkpoint };
 }
 
+export interface ExtendOptions {
+  /** The service's published key, when the caller already holds it. */
+  key?: PublishedKey;
+  /** Records checked so far of the `total` after the trusted checkpoint, every few thousand and at the end. */
+  onProgress?: (checked: number, total: number) => void;
+}
+
+const PROGRESS_EVERY = 4_096;
+
 /**
  * `audit:verify --since`: from a checkpoint the caller trusts (null: from the first record), reads
  * only the records after it, checks each one's bytes and link, rebuilds the tree's new root from
  * the trusted tree's frontier plus them, and checks the latest signed checkpoint and the service's
  * consistency proof against it. Work grows with the new records, not the chain.
  */
-export async function extendCheckpoint(base: string, trusted: Checkpoint | null, key?: PublishedKey): Promise<ExtendedCheckpoint> {
+export async function extendCheckpoint(base: string, trusted: Checkpoint | null, options: ExtendOptions = {}): Promise<ExtendedCheckpoint> {
   const latest = getJson(base, PATHS.auditCheckpoint);
   latest.catch(() => undefined); // awaited below, once the trusted checkpoint is checked
-  const pinned = key ?? await publishedKey(base);
+  const pinned = options.key ?? await publishedKey(base);
   const from = trusted === null ? null : signedCheckpoint(trusted, pinned, 'the trusted checkpoint');
   const to = signedCheckpoint(await latest, pinned, 'the latest checkpoint');
   const fromSize = from?.tree_size ?? 0;
@@ -123,11 +132,13 @@ export async function extendCheckpoint(base: string, trusted: Checkpoint | null,
   const lines = new ExportLines(base, fromSize + 1, to.tree_size);
   try {
     const frontier = await edge;
+    const total = to.tree_size - fromSize;
     let records = 0;
     await checkLines(lines, fromSize + 1, to.tree_size, from?.last_hash ?? '0'.repeat(64), (recordHash) => {
       frontier.appendLeaf(leafHashBinary(recordHash));
-      records++;
+      if (++records % PROGRESS_EVERY === 0) options.onProgress?.(records, total);
     });
+    options.onProgress?.(records, total);
     if (to.tree_size > fromSize && frontier.root() !== to.root_hash) refuse('the records after the trusted checkpoint do not build the signed root');
     if (to.tree_size === fromSize && to.root_hash !== from?.root_hash) refuse('two checkpoints of one size have different roots');
     return { from: from ?? to, to, records };

@@ -5,8 +5,17 @@ import { PATHS } from '../catalogue/published-facts.js';
 
 /** Records a page of the export asks for: small enough that the first arrives while the service reads the rest. */
 export const PAGE_RECORDS = 1000;
+/**
+ * Past the first SMALL_PAGES pages a page asks for the export's most (10,000 records): a long run
+ * then makes a tenth of the requests, which the service's per-IP window for audit reads counts.
+ */
+export const LARGE_PAGE_RECORDS = 10_000;
+const SMALL_PAGES = 10;
 /** Pages asked for before the one being read is done: the service reads the next while this side hashes the last. */
 const PAGES_AHEAD = 3;
+/** 429 answers in a row waited out (each as its Retry-After asks) before the read gives up. */
+const RATE_LIMITED_TRIES = 20;
+const RATE_LIMITED = -1;
 
 // node:http rather than fetch: a first request costs a tenth of fetch's (undici loads on first use),
 // and it hands over a page of the export in half the time.
@@ -52,9 +61,12 @@ interface Page extends PendingGet {
 export class ExportLines implements AsyncIterable<Buffer> {
   private readonly pages: Page[] = [];
   private requested: number;
+  private readonly smallUpTo: number;
+  private limitedInARow = 0;
 
   constructor(private readonly base: string, from: number, private readonly to: number) {
     this.requested = from;
+    this.smallUpTo = from + SMALL_PAGES * PAGE_RECORDS;
     this.askAhead();
   }
 
@@ -63,6 +75,11 @@ export class ExportLines implements AsyncIterable<Buffer> {
       for (let page = this.pages.shift(); page; page = this.pages.shift()) {
         this.askAhead();
         const lines = yield* this.read(page);
+        if (lines === RATE_LIMITED) {
+          this.restartAt(page.from);
+          continue;
+        }
+        this.limitedInARow = 0;
         if (lines === 0) return;
         if (lines < page.count) this.restartAt(page.from + lines);
       }
@@ -77,7 +94,8 @@ export class ExportLines implements AsyncIterable<Buffer> {
 
   private askAhead(): void {
     while (this.pages.length < PAGES_AHEAD && this.requested <= this.to) {
-      const count = Math.min(PAGE_RECORDS, this.to - this.requested + 1);
+      const size = this.requested < this.smallUpTo ? PAGE_RECORDS : LARGE_PAGE_RECORDS;
+      const count = Math.min(size, this.to - this.requested + 1);
       this.pages.push({ from: this.requested, count, ...startGet(this.base, `${PATHS.auditExport}?from_seq=${this.requested}&limit=${count}`) });
       this.requested += count;
     }
@@ -89,9 +107,15 @@ export class ExportLines implements AsyncIterable<Buffer> {
     this.askAhead();
   }
 
-  /** One page's lines, in runs of whole lines as the chunks arrive; returns how many. */
+  /** One page's lines, in runs of whole lines as the chunks arrive; returns how many, or RATE_LIMITED once its 429 is waited out. */
   private async *read(page: Page): AsyncGenerator<Buffer, number> {
     const response = await page.response;
+    if (response.statusCode === 429 && ++this.limitedInARow < RATE_LIMITED_TRIES) {
+      response.resume();
+      const seconds = Number(response.headers['retry-after']);
+      await new Promise((resolve) => setTimeout(resolve, 1000 * (Number.isFinite(seconds) && seconds >= 0 ? seconds : 1)));
+      return RATE_LIMITED;
+    }
     if (response.statusCode !== 200) {
       response.resume();
       throw new Error(`GET ${PATHS.auditExport} answered ${response.statusCode}`);

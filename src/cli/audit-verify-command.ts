@@ -168,7 +168,7 @@ function problemLine(problem: ChainProblem): string {
 async function runProofCheck(options: Options, io: CliIo): Promise<number> {
   const began = performance.now();
   try {
-    const report = options.prove !== undefined ? await proveOne(options.location, options.prove) : await extendTrusted(options);
+    const report = options.prove !== undefined ? await proveOne(options.location, options.prove) : await extendTrusted(options, io);
     const seconds = (performance.now() - began) / 1000;
     io.stdout.write(options.json ? `${JSON.stringify({ source: options.location, ok: true, ...report.json, seconds })}\n` : `${report.text}  time              ${seconds.toFixed(3)} s\n`);
     return EXIT_HEALTHY;
@@ -202,10 +202,18 @@ async function proveOne(base: string, seq: number): Promise<ProofReport> {
   };
 }
 
-async function extendTrusted(options: Options): Promise<ProofReport> {
+async function extendTrusted(options: Options, io: CliIo): Promise<ProofReport> {
   const since = options.since!;
   const trusted = since === 'genesis' ? null : JSON.parse(await readFile(since, 'utf8')) as Checkpoint;
-  const extended = await extendCheckpoint(options.location, trusted);
+  // The bar starts once the latest checkpoint says how many records follow the trusted one.
+  let bar: ProgressBar | null = null;
+  const extended = await extendCheckpoint(options.location, trusted, {
+    onProgress: (checked, total) => {
+      bar ??= new ProgressBar({ stream: io.stderr, total, label: 'verifying' });
+      if (checked === total) bar.finish(checked, checked);
+      else bar.update(checked, checked);
+    },
+  });
   if (options.save) await writeFile(options.save, `${JSON.stringify(extended.to, null, 2)}\n`);
   const { from, to, records } = extended;
   return {

@@ -38,10 +38,12 @@ async function checkpointOf(target: TestService, size: number): Promise<Checkpoi
   return answer.json as Checkpoint;
 }
 
-function cli(args: string[]): Promise<{ status: number; out: string }> {
+/** The report on stdout (`out`), progress and errors on stderr (`err`). */
+function cli(args: string[]): Promise<{ status: number; out: string; err: string }> {
   let out = '';
-  const io = { stdout: { write: (text: string) => (out += text) }, stderr: { write: (text: string) => (out += text), isTTY: false } };
-  return runAuditVerify(args, io).then((status) => ({ status, out }));
+  let err = '';
+  const io = { stdout: { write: (text: string) => (out += text) }, stderr: { write: (text: string) => (err += text), isTTY: false } };
+  return runAuditVerify(args, io).then((status) => ({ status, out, err }));
 }
 
 /** Runs the README's verifier as a child process; asynchronously, since the service answers from this process. */
@@ -175,8 +177,9 @@ describe('verifying on the client side', () => {
     const dir = mkdtempSync(join(tmpdir(), 'guardrail-proof-'));
     const saved = join(dir, 'checkpoint.json');
     const start = await cli([running.base, '--since', 'genesis', '--save', saved, '--json']);
-    assert.equal(start.status, EXIT_HEALTHY, start.out);
+    assert.equal(start.status, EXIT_HEALTHY, start.out + start.err);
     assert.equal(JSON.parse(start.out).records, 10);
+    assert.match(start.err, /^verifying: 100% 10 records, [\d,]+ records\/s, ETA 0\.0 s\n$/, 'progress on stderr, the report alone on stdout');
     for (let n = 13; n <= 16; n++) await evaluate(running, n);
     await checkpointOf(running, 15);
     const next = await cli([running.base, '--since', saved, '--save', saved, '--json']);

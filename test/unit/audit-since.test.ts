@@ -7,7 +7,7 @@ import { sealRecord } from '../../src/audit/record.js';
 import { CheckpointSigner, type Checkpoint } from '../../src/audit-proof/checkpoint.js';
 import { MerkleTree } from '../../src/audit-proof/merkle.js';
 import { ProofRefused, extendCheckpoint } from '../../src/audit-proof/remote-check.js';
-import { PAGE_RECORDS } from '../../src/audit-proof/service-reads.js';
+import { ExportLines, LARGE_PAGE_RECORDS, PAGE_RECORDS } from '../../src/audit-proof/service-reads.js';
 import { WALLET_A, sampleEntry } from '../support/audit-fixtures.js';
 import { buildChain, flipByte, nodeHex } from './audit-verify-chains.js';
 
@@ -43,13 +43,15 @@ interface Behaviour {
   lines: Buffer[];
   /** At most this many lines a page, whatever the limit asked; Infinity to ignore the limit. */
   pageCap?: number;
+  /** Export requests answered 429 (Retry-After: 0) before any is served. */
+  rateLimited?: number;
   lastLeafPath?: (path: string[]) => string[];
 }
 
 let behaviour: Behaviour = { lines };
 const asked: string[] = [];
 
-function answer(url: URL): { status: number; body: string } {
+function answer(url: URL): { status: number; body: string; headers?: Record<string, string> } {
   const query = (name: string) => Number(url.searchParams.get(name));
   if (url.pathname === '/.well-known/audit-key.json') return { status: 200, body: JSON.stringify(signer.published) };
   if (url.pathname === '/api/v1/audit/checkpoint') return { status: 200, body: JSON.stringify(checkpointAt(TOTAL)) };
@@ -63,6 +65,10 @@ function answer(url: URL): { status: number; body: string } {
     return { status: 200, body: JSON.stringify({ seq, leaf_index: seq - 1, tree_size: size, audit_path: behaviour.lastLeafPath?.(path) ?? path }) };
   }
   if (url.pathname === '/api/v1/audit/export') {
+    if ((behaviour.rateLimited ?? 0) > 0) {
+      behaviour.rateLimited!--;
+      return { status: 429, body: '{"detail":"Rate limit exceeded","code":"rate_limited"}', headers: { 'retry-after': '0' } };
+    }
     const from = query('from_seq');
     const count = behaviour.pageCap === Infinity ? behaviour.lines.length : Math.min(query('limit'), behaviour.pageCap ?? Infinity);
     const page = behaviour.lines.slice(from - 1, from - 1 + count);
@@ -77,8 +83,8 @@ before(async () => {
   server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
     asked.push(`${url.pathname}${url.search}`);
-    const { status, body } = answer(url);
-    response.writeHead(status, { 'content-type': url.pathname === '/api/v1/audit/export' ? 'text/plain' : 'application/json' });
+    const { status, body, headers } = answer(url);
+    response.writeHead(status, { 'content-type': url.pathname === '/api/v1/audit/export' ? 'text/plain' : 'application/json', ...headers });
     response.end(body, 'latin1');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -111,6 +117,32 @@ describe('audit:verify --since against a service on a socket', () => {
     behaviour = { lines, pageCap: 700 };
     assert.equal((await extendCheckpoint(base, trusted)).records, TOTAL - TRUSTED);
     assert.ok(exports().includes(`/api/v1/audit/export?from_seq=${TRUSTED + 701}&limit=${PAGE_RECORDS}`), exports().join('\n'));
+  });
+
+  it('waits out 429s as their Retry-After asks and asks for the same page again', async () => {
+    behaviour = { lines, rateLimited: 2 };
+    assert.equal((await extendCheckpoint(base, trusted)).records, TOTAL - TRUSTED);
+    const first = `/api/v1/audit/export?from_seq=${TRUSTED + 1}&limit=${PAGE_RECORDS}`;
+    // The first two pages, asked at once, were refused; the first is asked again, with the pages after it.
+    assert.equal(exports().filter((path) => path === first).length, 2, exports().join('\n'));
+  });
+
+  it('gives up after 20 429s in a row, saying so', async () => {
+    behaviour = { lines, rateLimited: Infinity };
+    await assert.rejects(extendCheckpoint(base, trusted), /GET \/api\/v1\/audit\/export answered 429/);
+  });
+
+  it('asks for the export\'s largest pages after the first ten, so a long run makes few requests', async () => {
+    const long = buildChain(21_000).lines;
+    behaviour = { lines: long };
+    let count = 0;
+    for await (const run of new ExportLines(base, 1, long.length)) count += run.toString('latin1').split('\n').length - 1;
+    assert.equal(count, long.length);
+    // Pages a test before this one gave up on may still reach the server; they start at TRUSTED + 1 + k * 1000.
+    const ours = exports().map((path) => new URL(path, base).searchParams).filter((query) => Number(query.get('from_seq')) % PAGE_RECORDS === 1);
+    assert.deepEqual(ours.map((query) => query.get('limit')), [
+      ...Array(10).fill(String(PAGE_RECORDS)), String(LARGE_PAGE_RECORDS), String(21_000 - 10 * PAGE_RECORDS - LARGE_PAGE_RECORDS),
+    ]);
   });
 
   it('reads no more lines than it asked for from a service that ignores the limit', async () => {

@@ -2,7 +2,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { factsHashOf } from '../audit/record.js';
-import { logPath } from '../audit-verify/bulk-sources.js';
+import { fetchAuditPage, logPath } from '../audit-verify/bulk-sources.js';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { FactsLine } from '../audit/audit-log.js';
@@ -100,9 +100,6 @@ async function serviceSource(base: string, from: number, to: number): Promise<Re
 }
 
 async function fetchText(base: string, path: string, from: number, limit: number): Promise<{ text: string; head: string | null }> {
-  const url = new URL(`${path}?from_seq=${from}&limit=${limit}`, base);
-  const response = await fetch(url);
-  const text = await response.text();
-  if (response.status !== 200) throw new Error(`GET ${url.pathname} answered ${response.status}: ${text.slice(0, 300)}`);
-  return { text, head: response.headers.get('x-audit-head-seq') };
+  const response = await fetchAuditPage(new URL(`${path}?from_seq=${from}&limit=${limit}`, base));
+  return { text: await response.text(), head: response.headers.get('x-audit-head-seq') };
 }

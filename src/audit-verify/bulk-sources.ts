@@ -105,14 +105,21 @@ async function serviceSource(base: string, pageSize: number): Promise<ChainSourc
   return { name: base, unit: 'records', total: head.seq, head, chunks: pages() };
 }
 
-/** One page; waits out a 429 as its Retry-After asks. */
-async function fetchPage(base: string, from: number, limit: number): Promise<Response> {
-  const url = new URL(`/api/v1/audit/export?from_seq=${from}&limit=${limit}`, base);
+/** One page of the export. */
+function fetchPage(base: string, from: number, limit: number): Promise<Response> {
+  return fetchAuditPage(new URL(`/api/v1/audit/export?from_seq=${from}&limit=${limit}`, base));
+}
+
+/**
+ * GET one page of an audit export (records or facts), waiting out up to 19 answers of 429 as their
+ * Retry-After asks: the service's per-IP window for audit reads must slow a long run, not end it.
+ */
+export async function fetchAuditPage(url: URL): Promise<Response> {
   for (let attempt = 1; ; attempt++) {
     const response = await fetch(url);
     if (response.status === 200) return response;
     const detail = await response.text();
-    if (response.status !== 429 || attempt === 20) throw new Error(`GET ${url.pathname} answered ${response.status}: ${detail}`);
+    if (response.status !== 429 || attempt === 20) throw new Error(`GET ${url.pathname} answered ${response.status}: ${detail.slice(0, 300)}`);
     await sleep(1000 * Number(response.headers.get('retry-after') ?? 1));
   }
 }

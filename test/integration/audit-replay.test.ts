@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { ZERO_HASH } from '../../src/audit/audit-log.js';
 import { canonicalJson, parseLine, sealRecord, type AuditRecordBody } from '../../src/audit/record.js';
 import { sha256Hex } from '../../src/audit/sha256.js';
@@ -76,6 +78,36 @@ describe('the facts behind each record', () => {
     assert.deepEqual([one.json.records, one.json.reproduced], [1, 1]);
     const range = await run(runAuditReplay, [running.dataDir, '--from', '2', '--to', '3', '--json']);
     assert.deepEqual([range.json.records, range.json.reproduced], [2, 2]);
+  });
+
+  it('waits out the service\'s rate limit: a 429 slows a replay or a verification, it does not end it', async () => {
+    // In front of the service, every audit read is refused once (429, Retry-After: 0) before it is served.
+    const refused = new Set<string>();
+    const proxy = createServer((request, response) => {
+      const target = request.url ?? '/';
+      if (target.startsWith('/api/v1/audit/') && !refused.has(target)) {
+        refused.add(target);
+        response.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' }).end('{"detail":"Rate limit exceeded","code":"rate_limited"}');
+        return;
+      }
+      fetch(`${running.base}${target}`).then(async (answer) => {
+        response.writeHead(answer.status, Object.fromEntries(answer.headers)).end(Buffer.from(await answer.arrayBuffer()));
+      }, () => response.destroy());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    try {
+      const replayed = await run(runAuditReplay, [base, '--json']);
+      assert.equal(replayed.status, EXIT_REPRODUCED, replayed.out);
+      assert.deepEqual([replayed.json.records, replayed.json.reproduced], [3, 3]);
+      let out = '';
+      const verified = await runAuditVerify([base, '--threads', '1'], { stdout: { write: (text: string) => (out += text) }, stderr: { write: () => true } });
+      assert.equal(verified, EXIT_HEALTHY, out);
+      assert.ok(refused.size >= 3, [...refused].join('\n'));
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise((resolve) => proxy.close(resolve));
+    }
   });
 
   it('refuses bad arguments and unreadable sources with exit status 2', async () => {

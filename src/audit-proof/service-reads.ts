@@ -1,7 +1,9 @@
 // What a verifier reads from the service it checks: JSON documents and the audit export, the export a few pages ahead.
 import { Agent, get as httpGet, type ClientRequest, type IncomingMessage } from 'node:http';
 import { get as httpsGet } from 'node:https';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { PATHS } from '../catalogue/published-facts.js';
+import { RATE_LIMITED_TRIES, retryAfterMs } from '../audit-verify/bulk-sources.js';
 
 /** Records a page of the export asks for: small enough that the first arrives while the service reads the rest. */
 export const PAGE_RECORDS = 1000;
@@ -13,8 +15,6 @@ export const LARGE_PAGE_RECORDS = 10_000;
 const SMALL_PAGES = 10;
 /** Pages asked for before the one being read is done: the service reads the next while this side hashes the last. */
 const PAGES_AHEAD = 3;
-/** 429 answers in a row waited out (each as its Retry-After asks) before the read gives up. */
-const RATE_LIMITED_TRIES = 20;
 const RATE_LIMITED = -1;
 
 // node:http rather than fetch: a first request costs a tenth of fetch's (undici loads on first use),
@@ -112,8 +112,7 @@ export class ExportLines implements AsyncIterable<Buffer> {
     const response = await page.response;
     if (response.statusCode === 429 && ++this.limitedInARow < RATE_LIMITED_TRIES) {
       response.resume();
-      const seconds = Number(response.headers['retry-after']);
-      await new Promise((resolve) => setTimeout(resolve, 1000 * (Number.isFinite(seconds) && seconds >= 0 ? seconds : 1)));
+      await sleep(retryAfterMs(response.headers['retry-after']));
       return RATE_LIMITED;
     }
     if (response.statusCode !== 200) {

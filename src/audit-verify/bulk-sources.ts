@@ -111,15 +111,24 @@ function fetchPage(base: string, from: number, limit: number): Promise<Response>
 }
 
 /**
- * GET one page of an audit export (records or facts), waiting out up to 19 answers of 429 as their
- * Retry-After asks: the service's per-IP window for audit reads must slow a long run, not end it.
+ * How a reader of the audit exports meets the service's per-IP window for audit reads, which must
+ * slow a long run, not end it: up to RATE_LIMITED_TRIES - 1 answers of 429 in a row are waited out,
+ * each for the seconds its Retry-After names (1 when it names none).
  */
+export const RATE_LIMITED_TRIES = 20;
+
+export function retryAfterMs(header: string | null | undefined): number {
+  const seconds = Number(header ?? 1);
+  return 1000 * (Number.isFinite(seconds) && seconds >= 0 ? seconds : 1);
+}
+
+/** GET one page of an audit export (records or facts), waiting out 429s as above. */
 export async function fetchAuditPage(url: URL): Promise<Response> {
   for (let attempt = 1; ; attempt++) {
     const response = await fetch(url);
     if (response.status === 200) return response;
     const detail = await response.text();
-    if (response.status !== 429 || attempt === 20) throw new Error(`GET ${url.pathname} answered ${response.status}: ${detail.slice(0, 300)}`);
-    await sleep(1000 * Number(response.headers.get('retry-after') ?? 1));
+    if (response.status !== 429 || attempt === RATE_LIMITED_TRIES) throw new Error(`GET ${url.pathname} answered ${response.status}: ${detail.slice(0, 300)}`);
+    await sleep(retryAfterMs(response.headers.get('retry-after')));
   }
 }

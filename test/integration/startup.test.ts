@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -107,7 +107,7 @@ describe('start-up', () => {
     const client = async (k: number) => {
       for (let i = 0; ; i++) {
         const wallet = `0x${(0x57000000 + k * 100_000 + i).toString(16).padStart(40, '0')}`;
-        const answer = await post(agent, port, JSON.stringify(sampleTrade({ wallet }))).catch(() => null);
+        const answer = await postJson(`http://127.0.0.1:${port}/api/v1/analyze/free`, sampleTrade({ wallet }), {}, agent).catch(() => null);
         if (answer === null) return;
         answers.push({ status: answer.status, code: answer.json?.code, seq: answer.json?.audit_seq });
       }
@@ -178,16 +178,3 @@ describe('start-up', () => {
   });
 });
 
-/** POST to analyze/free over `agent` (keep-alive): the status and the parsed body. */
-function post(agent: Agent, port: number, body: string): Promise<{ status: number; json: any }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: '/api/v1/analyze/free', method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString() || 'null') }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}

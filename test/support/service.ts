@@ -1,6 +1,6 @@
 // Starts the real service in-process on a free loopback port with a throwaway data folder.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
+import { request, type Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -61,11 +61,12 @@ export interface HttpResult {
 
 /**
  * One request on a fresh connection that closes afterwards, so no keep-alive
- * socket holds the test process open once the suite is done.
+ * socket holds the test process open once the suite is done; or over `agent`,
+ * for a test that wants its connections kept alive (and destroys the agent itself).
  */
-export function send(method: string, url: string, body?: string | Buffer, headers: Record<string, string> = {}): Promise<HttpResult> {
+export function send(method: string, url: string, body?: string | Buffer, headers: Record<string, string> = {}, agent: Agent | false = false): Promise<HttpResult> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers, agent: false }, (res) => {
+    const req = request(url, { method, headers, agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
@@ -88,9 +89,9 @@ function parseOrNull(text: string): any {
   }
 }
 
-export function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<HttpResult> {
+export function postJson(url: string, body: unknown, headers: Record<string, string> = {}, agent: Agent | false = false): Promise<HttpResult> {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
-  return send('POST', url, text, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), ...headers });
+  return send('POST', url, text, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), ...headers }, agent);
 }
 
 export function getJson(url: string, headers: Record<string, string> = {}): Promise<HttpResult> {

@@ -143,29 +143,33 @@ describe('audit:verify usage', () => {
 });
 
 describe('progress bar', () => {
-  it('draws a plain line every 2 s, with rate and ETA, then the final one', () => {
+  /** A bar on a plain (non-terminal) stream, its clock moved by hand. */
+  function plainBar(total: number) {
     let clock = 0;
     let out = '';
-    const bar = new ProgressBar({ stream: { write: (t: string) => (out += t) }, total: 1000, label: 'verifying', now: () => clock });
-    clock = 1000;
+    const bar = new ProgressBar({ stream: { write: (t: string) => (out += t) }, total, label: 'verifying', now: () => clock });
+    return { bar, at: (ms: number) => void (clock = ms), out: () => out };
+  }
+
+  it('draws a plain line every 2 s, with rate and ETA, then the final one', () => {
+    const { bar, at, out } = plainBar(1000);
+    at(1000);
     bar.update(100, 10_000);
-    assert.equal(out, '', 'nothing before the first interval');
-    clock = 2000;
+    assert.equal(out(), '', 'nothing before the first interval');
+    at(2000);
     bar.update(250, 50_000);
-    clock = 3500;
+    at(3500);
     bar.update(300, 60_000);
-    clock = 4000;
+    at(4000);
     bar.finish(1000, 100_000);
-    assert.equal(out, 'verifying: 25% 50,000 records, 25,000 records/s, ETA 6.0 s\nverifying: 100% 100,000 records, 25,000 records/s, ETA 0.0 s\n');
+    assert.equal(out(), 'verifying: 25% 50,000 records, 25,000 records/s, ETA 6.0 s\nverifying: 100% 100,000 records, 25,000 records/s, ETA 0.0 s\n');
   });
 
   it('shows a run shorter than one interval by its final line only', () => {
-    let clock = 0;
-    let out = '';
-    const bar = new ProgressBar({ stream: { write: (t: string) => (out += t) }, total: 10, label: 'verifying', now: () => clock });
-    clock = 200;
+    const { bar, at, out } = plainBar(10);
+    at(200);
     bar.update(10, 10);
     bar.finish(10, 10);
-    assert.equal(out, 'verifying: 100% 10 records, 50 records/s, ETA 0.0 s\n');
+    assert.equal(out(), 'verifying: 100% 10 records, 50 records/s, ETA 0.0 s\n');
   });
 });

@@ -53,9 +53,7 @@ export async function attachChain(config: Readonly<Config>, log: (line: string) 
   const client = createChainClient(devnet.rpcUrl, undefined, () => supervisor.downReason());
   const batchClient = createChainClient(devnet.rpcUrl, undefined, () => supervisor.downReason(), true);
   // anvil streams new heads on its HTTP port; a restarted anvil takes the same port, and the watch reconnects to it.
-  const reads = await openChainReads(client, registry, {
-    wsUrl: webSocketUrlOf(devnet.rpcUrl), refuse: () => supervisor.downReason(), epoch: () => supervisor.generation, log,
-  });
+  const reads = await openChainReads(client, registry, { wsUrl: webSocketUrlOf(devnet.rpcUrl), refuse: () => supervisor.downReason(), log });
   return {
     registry, client, batchClient, reads, rpcUrl: devnet.rpcUrl, supervisor,
     get devnet() {

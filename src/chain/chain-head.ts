@@ -30,14 +30,12 @@ export interface ChainHeadOptions {
   nativeBalances: boolean;
   /** A WebSocket URL that streams `newHeads`; null polls `client` instead. */
   wsUrl: string | null;
-  /** While this names a reason the node must not be read (the embedded devnet restarting), no head is current. */
-  refuse?: () => string | null;
   /**
-   * Changes whenever the chain behind the node was replaced (the embedded devnet restarted and
-   * redeployed): a head applied before it changed, say one mined halfway through the redeployment,
-   * is not current, so the first read after it confirms the latest block.
+   * While this names a reason the node must not be read (the embedded devnet restarting), no head
+   * is current; nor, afterwards, is a head applied meanwhile (one mined halfway through the
+   * redeployment), until a read confirms the latest block.
    */
-  epoch?: () => number;
+  refuse?: () => string | null;
   log: (line: string) => void;
   /** Polling interval without a stream; default 250 ms. */
   pollMs?: number;
@@ -65,8 +63,8 @@ export class ChainHead {
   /** The hashes of the last heads applied, by number, so a late copy of one is known for what it is. */
   private readonly recent = new Map<bigint, Hex>();
   private lastAnswerAt = -Infinity;
-  /** The `epoch` the head was applied or confirmed in. */
-  private headEpoch = 0;
+  /** False when the head was applied while `refuse` named a reason: it waits for a confirming read. */
+  private headVouched = true;
   private reason = 'the chain head has not been read yet';
   private readonly listeners: HeadListener[] = [];
   private applying: Promise<void> = Promise.resolve();
@@ -105,8 +103,7 @@ export class ChainHead {
   /** The head, when the watch can vouch that it is the chain's newest block; null otherwise. */
   current(): Head | null {
     if (this.head === null || performance.now() - this.lastAnswerAt > this.silenceMs) return null;
-    if (this.options.refuse?.()) return null;
-    if (this.options.epoch && this.options.epoch() !== this.headEpoch) return null;
+    if (!this.headVouched || this.options.refuse?.()) return null;
     return this.head;
   }
 
@@ -144,7 +141,6 @@ export class ChainHead {
 
   private async confirm(): Promise<Head> {
     // A refusing supervisor refuses this read too (the client is gated), so it fails as every other read does.
-    const epoch = this.options.epoch?.() ?? 0;
     let header: HeaderLike;
     try {
       header = await this.client.getBlock({ blockTag: 'latest' });
@@ -152,8 +148,8 @@ export class ChainHead {
       throw new ChainUnavailableError('reading the chain head', error);
     }
     const head = await this.apply(header);
-    // Read after the epoch began, so the head (even one already applied, at the same block) is of this chain.
-    if (this.head === head) this.headEpoch = epoch;
+    // Read through the gated client, so not while refused: the head (even one already applied) is confirmed.
+    if (this.head === head) this.headVouched = true;
     return head;
   }
 
@@ -170,10 +166,10 @@ export class ChainHead {
     // A block already applied, arriving late (a probe's or a new subscription's read overtaken by
     // the stream): nothing to do. An older block that is not the one applied is a rewind or reorg.
     if (previous !== null && next.number <= previous.number && this.recent.get(next.number) === next.hash) return previous;
-    const epoch = this.options.epoch?.() ?? 0;
+    const refused = this.options.refuse?.() != null;
     const touched = await this.touchedSince(previous, next, header.parentHash);
     this.head = next;
-    this.headEpoch = epoch;
+    this.headVouched = !refused && !this.options.refuse?.();
     if (touched === 'all') this.recent.clear();
     for (const number of this.recent.keys()) if (number >= next.number) this.recent.delete(number);
     this.recent.set(next.number, next.hash);

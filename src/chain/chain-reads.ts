@@ -14,8 +14,6 @@ export interface ChainReadsOptions {
   /** A WebSocket URL streaming new heads; null polls the node over `client`. */
   wsUrl: string | null;
   refuse?: () => string | null;
-  /** See ChainHeadOptions.epoch: the embedded devnet's restart count. */
-  epoch?: () => number;
   log: (line: string) => void;
 }
 
@@ -25,7 +23,7 @@ export async function openChainReads(client: PublicClient, registry: Registry, o
   if (registry.settlementAsset) tokens.push(getAddress(registry.settlementAsset.address));
   if (registry.serviceToken) tokens.push(getAddress(registry.serviceToken.address));
   const head = new ChainHead(client, {
-    tokens, nativeBalances: registry.assets.some((asset) => asset.is_native), wsUrl: options.wsUrl, refuse: options.refuse, epoch: options.epoch, log: options.log,
+    tokens, nativeBalances: registry.assets.some((asset) => asset.is_native), wsUrl: options.wsUrl, refuse: options.refuse, log: options.log,
   });
   await head.start();
   return { head, reads: new ReadBatcher(client, getAddress(registry.multicall3)), close: () => head.close() };

@@ -59,11 +59,6 @@ export class DevnetSupervisor {
     return this.devnet;
   }
 
-  /** Completed restarts: a new number is a new chain at the same addresses. Cheap: read on every evaluation. */
-  get generation(): number {
-    return this.restarts;
-  }
-
   /** Null while the devnet runs as deployed; else why not. Cheap: read on every chain request. */
   downReason(): string | null {
     return this.phase === 'running' ? null : this.reason;

@@ -151,16 +151,20 @@ describe('the chain head on the devnet', () => {
     assert.equal(count(wallet), 2, 'read again after the reorg, though no Transfer touched it');
   });
 
-  it('vouches for no head applied before the chain was replaced, until it reads the latest block again', async () => {
-    // The epoch is what the embedded devnet's supervisor counts: restarts, each a new chain at the same addresses.
-    let epoch = 0;
-    const watched = await openChainReads(client, registry, { wsUrl: webSocketUrlOf(devnet.rpcUrl), epoch: () => epoch, log: (line) => logged.push(line) });
+  it('vouches for no head applied while reads were refused, until it reads the latest block again', async () => {
+    // The refusal is what the embedded devnet's supervisor gives while it redeploys, which mines blocks of its own.
+    let refusal: string | null = null;
+    const watched = await openChainReads(client, registry, { wsUrl: webSocketUrlOf(devnet.rpcUrl), refuse: () => refusal, log: (line) => logged.push(line) });
     try {
       await waitUntil(() => watched.head.current() !== null, 'the watch never vouched for a head', 5_000, 5);
-      epoch = 1;
-      assert.equal(watched.head.current(), null, 'a head from before the replacement is not current');
+      refusal = 'the devnet is redeploying';
+      await client.request({ method: 'evm_mine' as never });
+      const mined = await client.getBlock({ blockTag: 'latest' });
+      await watched.head.reached(mined.number);
+      refusal = null;
+      assert.equal(watched.head.current(), null, 'a head applied during the refusal is not current once it ends');
       const confirmed = await watched.head.use();
-      assert.equal(confirmed.number, (await client.getBlock({ blockTag: 'latest' })).number);
+      assert.equal(confirmed.number, mined.number);
       assert.equal(watched.head.current(), confirmed, 'the latest block, read again, is current');
     } finally {
       watched.close();

@@ -84,8 +84,8 @@ async function checkLines(
 }
 
 /** `audit:verify --prove SEQ`: the record's bytes, its leaf, its path and the signed checkpoint, all checked here. */
-export async function proveRecord(base: string, seq: number, key?: PublishedKey): Promise<ProvenRecord> {
-  const trusted = key ?? await publishedKey(base);
+export async function proveRecord(base: string, seq: number): Promise<ProvenRecord> {
+  const trusted = await publishedKey(base);
   const proof = await getJson(base, `${PATHS.auditProof}/${seq}`) as Record<string, unknown>;
   const checkpoint = signedCheckpoint(proof.checkpoint, trusted, 'the checkpoint');
   if (proof.seq !== seq || proof.leaf_index !== seq - 1) refuse(`the proof is for record ${String(proof.seq)}, not ${seq}`);
@@ -103,8 +103,6 @@ export async function proveRecord(base: string, seq: number, key?: PublishedKey)
 }
 
 export interface ExtendOptions {
-  /** The service's published key, when the caller already holds it. */
-  key?: PublishedKey;
   /** Records checked so far of the `total` after the trusted checkpoint, every few thousand and at the end. */
   onProgress?: (checked: number, total: number) => void;
 }
@@ -120,7 +118,7 @@ const PROGRESS_EVERY = 4_096;
 export async function extendCheckpoint(base: string, trusted: Checkpoint | null, options: ExtendOptions = {}): Promise<ExtendedCheckpoint> {
   const latest = getJson(base, PATHS.auditCheckpoint);
   latest.catch(() => undefined); // awaited below, once the trusted checkpoint is checked
-  const pinned = options.key ?? await publishedKey(base);
+  const pinned = await publishedKey(base);
   const from = trusted === null ? null : signedCheckpoint(trusted, pinned, 'the trusted checkpoint');
   const to = signedCheckpoint(await latest, pinned, 'the latest checkpoint');
   const fromSize = from?.tree_size ?? 0;

@@ -79,9 +79,12 @@ export class ChainDailyPnl implements DailyPnlReader {
     return roundCents(total);
   }
 
+  /** ARCHITECTURE.md "Prices that disagree": holdings are valued at the lower price read, the one that shows the larger loss. */
   private async value(asset: RegistryAsset, amount: number): Promise<number> {
     const price = await this.prices.quote(asset);
-    return price.source === 'unavailable' ? 0 : amount * price.usd;
+    if (price.source === 'unavailable') return 0;
+    const other = price.alternative?.usd;
+    return amount * (other !== undefined && Number.isFinite(other) && other > 0 && other < price.usd ? other : price.usd);
   }
 
   /** Every registry asset's balance then the settlement asset's, in whole units, as of `head`. */

@@ -90,6 +90,8 @@ export async function evaluateTrade(deps: EvaluationDeps, request: EvaluationReq
     step = 'fact gathering';
     const facts = { windowCount: window.count, windowLimit, windowSeconds: deps.limits.windowMs / 1000, nowMs: deps.now(), windowHitsMs: window.hitsMs };
     const input = await gatherFacts(deps, request.trade, tierPolicy(request.tier), facts, request.entitledTier);
+    // The engine refuses a permit on a flagged price (PERMIT_ON_FLAGGED_PRICE), so it must know one was asked for.
+    if (request.permit) input.permitRequested = true;
     step = 'scoring';
     const result = await deps.scorer.score(input);
     let payment: AuditPayment | undefined;

@@ -6,11 +6,9 @@ import { UNAVAILABLE, type PriceProvider } from './price-provider.js';
 import type { VenuePriceProvider, VenueReading } from './venue-price.js';
 
 /**
- * - oracle reading: `oracle` (stale as the oracle says), with `deviationBps` against the venue when both exist;
- * - no oracle reading (no feed, revert, non-positive answer): `venue_v4`;
- * - neither: `unavailable`, so a chained default may follow;
- * - neither, and a read failed because the node did not answer: rejects, so the chain stops
- *   at `unavailable` instead of a built-in default (fail closed).
+ * The two readings, or `unavailable` so a chained default may follow; when neither gave a reading
+ * and a read failed because the node did not answer, it rejects, so the chain stops at
+ * `unavailable` instead of a built-in default (fail closed).
  */
 export class OracleWithVenueCheck implements PriceProvider {
   constructor(private readonly oracle: OraclePriceProvider, private readonly venue: VenuePriceProvider | null) {}
@@ -22,15 +20,33 @@ export class OracleWithVenueCheck implements PriceProvider {
     ]);
     const o: OracleReading | null = oracle.status === 'fulfilled' ? oracle.value : null;
     const v: VenueReading | null = venue.status === 'fulfilled' ? venue.value : null;
-    if (o !== null) {
-      const origin = v ? { ...o.origin, venue: { pool_id: v.poolId, price_usd: v.usd } } : o.origin;
-      return { usd: o.usd, source: 'oracle', stale: o.stale, deviationBps: v ? deviationBps(o.usd, v.usd) : null, origin };
-    }
-    if (v !== null) return { usd: v.usd, source: 'venue_v4', stale: false, deviationBps: null, origin: { kind: 'venue_v4', pool_id: v.poolId, price_usd: v.usd } };
+    const fact = combineReadings(o, v);
+    if (fact !== null) return fact;
     const failed = [oracle, venue].find((result) => result.status === 'rejected');
     if (failed) throw (failed as PromiseRejectedResult).reason;
     return UNAVAILABLE;
   }
+}
+
+/**
+ * ARCHITECTURE.md "Prices that disagree". The quoted price (`usd`, `source`):
+ * - a live oracle round: `oracle`, the venue's price beside it as the alternative;
+ * - a stale round and a venue price: `venue_v4` (a stale oracle is no quote when a live price
+ *   exists), `stale` still set, the stale round's price beside it as the alternative;
+ * - a stale round alone: `oracle`, stale;
+ * - no round: `venue_v4`; neither: null.
+ * `deviationBps` compares the two whenever both exist; the engine judges ceilings at the higher.
+ */
+export function combineReadings(o: OracleReading | null, v: VenueReading | null): PriceFact | null {
+  const venueOrigin = v ? { pool_id: v.poolId, price_usd: v.usd } : null;
+  if (o === null) {
+    return v ? { usd: v.usd, source: 'venue_v4', stale: false, deviationBps: null, alternative: null, origin: { kind: 'venue_v4', ...venueOrigin! } } : null;
+  }
+  const origin = venueOrigin ? { ...o.origin, venue: venueOrigin } : o.origin;
+  if (v === null) return { usd: o.usd, source: 'oracle', stale: o.stale, deviationBps: null, alternative: null, origin };
+  const deviation = deviationBps(o.usd, v.usd);
+  if (o.stale) return { usd: v.usd, source: 'venue_v4', stale: true, deviationBps: deviation, alternative: { usd: o.usd, source: 'oracle' }, origin };
+  return { usd: o.usd, source: 'oracle', stale: false, deviationBps: deviation, alternative: { usd: v.usd, source: 'venue_v4' }, origin };
 }
 
 /** |oracle - venue| / oracle in whole basis points. */

@@ -1,5 +1,5 @@
 // The five score categories of the spec's "Risk score" table, one function each, capped at their maxima.
-import type { Derived } from './derived.js';
+import { judgedNote, type Derived } from './derived.js';
 import { formatNumber, formatShare } from './format.js';
 import { reason, type OverrideCode } from './reason-codes.js';
 import type { CategoryScores, RiskInput } from './types.js';
@@ -87,8 +87,9 @@ export function scorePrice(input: RiskInput, d: Derived, fired: Fired): Category
   }
   if (stale) signals.push({ points: w.stale, reason: reason('PRICE_STALE', 'the oracle round is older than its staleness limit') });
   if (deviationBps !== null && deviationBps > THRESHOLDS.deviationBps) {
-    const words = `oracle and venue prices differ by ${formatNumber(deviationBps)} bps (threshold ${THRESHOLDS.deviationBps} bps)`;
-    signals.push({ points: w.deviation, reason: reason('PRICE_DEVIATION', words) });
+    const words = `oracle and venue prices differ by ${formatNumber(deviationBps)} bps (threshold ${THRESHOLDS.deviationBps} bps)${judgedNote(input, d)}`;
+    // Beyond the disagreement bound the PRICE_SOURCES_DISAGREE override says it.
+    signals.push({ points: w.deviation, reason: fired.has('PRICE_SOURCES_DISAGREE') ? null : reason('PRICE_DEVIATION', words) });
   }
   return capped(CATEGORY_MAX.price, [...signals, ...marketSignal(d)]);
 }
@@ -129,7 +130,7 @@ export function scoreTrade(input: RiskInput, d: Derived, fired: Fired): Category
   }
   if (d.notionalUsd > THRESHOLDS.nearCeilingShare * ceiling) {
     const share = formatShare(d.notionalUsd / ceiling);
-    const words = `${usd(d.notionalUsd)} is ${share} of the Tier ${input.policy.tier} ceiling of ${usd(ceiling)}`;
+    const words = `${usd(d.notionalUsd)}${judgedNote(input, d)} is ${share} of the Tier ${input.policy.tier} ceiling of ${usd(ceiling)}`;
     // Above the ceiling the NOTIONAL_OVER_TIER_LIMIT override explains these points.
     const covered = fired.has('NOTIONAL_OVER_TIER_LIMIT');
     signals.push({ points: WEIGHTS.trade.nearCeiling, reason: covered ? null : reason('NOTIONAL_NEAR_TIER_LIMIT', words) });

@@ -1,5 +1,6 @@
 // What would go right: for a verdict that is not `allow`, the amount, tier, time or window that would make it one.
 import { largestAllowed, maxGridUnits, unitsAtLeast, unitsToAmount } from './amount-grid.js';
+import { judgedPrice } from './derived.js';
 import { evaluateRisk } from './evaluate-risk.js';
 import { marketSession } from './market-hours.js';
 import { nextMarketOpen } from './next-market-open.js';
@@ -64,7 +65,7 @@ export function maxAllowedAmount(input: RiskInput): number | null | undefined {
  * steps instead of about 65. Only hints: each is scored by the engine.
  */
 function sizeHints(input: RiskInput, decimals: number): bigint[] {
-  const price = input.price.usd;
+  const price = judgedPrice(input.price).usd;
   if (!(Number.isFinite(price) && price > 0)) return [];
   const { advisoryFloorUsd, maxTradeUsd } = input.policy;
   const hints: bigint[] = [];

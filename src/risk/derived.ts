@@ -1,7 +1,8 @@
 // Facts the engine derives once from a RiskInput and shares between the overrides and the categories.
 import { marketSession, type MarketSession } from './market-hours.js';
-import { roundCents } from './format.js';
-import type { RiskInput } from './types.js';
+import { formatNumber, roundCents } from './format.js';
+import type { PriceFact, RiskInput } from './types.js';
+import { THRESHOLDS } from './weights.js';
 
 /** How the requested asset / contract_address pair relates to the official registry. */
 export type RegistryState = 'match' | 'mismatch' | 'unregistered';
@@ -16,8 +17,12 @@ export interface Derived {
   registryContract: boolean;
   /** A finite, positive USD price exists; anything else fails closed (ARCHITECTURE.md "Advisory floor"). */
   priceKnown: boolean;
-  /** amount * price rounded to cents; 0 when no price is known. */
+  /** The price the notional is judged at: the higher of the prices read (judgedPrice). */
+  judged: { usd: number; source: PriceFact['source'] };
+  /** amount * the judged price, rounded to cents; 0 when no price is known. */
   notionalUsd: number;
+  /** The sources disagree by more than THRESHOLDS.deviationBps, or the oracle round is stale. */
+  priceFlagged: boolean;
   /** Positive USD loss since the start of the UTC day; 0 on a gain. */
   lossUsd: number;
   session: MarketSession;
@@ -35,12 +40,36 @@ export function registryState(input: RiskInput, symbol: string, address: string)
   return byAddress.symbol.toUpperCase() === symbol ? 'match' : 'mismatch';
 }
 
+/**
+ * ARCHITECTURE.md "Prices that disagree": a notional is never judged on the cheaper of two prices.
+ * When a second source priced the asset and its price is higher, ceilings use it.
+ */
+export function judgedPrice(price: PriceFact): { usd: number; source: PriceFact['source'] } {
+  const other = price.alternative;
+  if (other && Number.isFinite(other.usd) && other.usd > price.usd) return { usd: other.usd, source: other.source };
+  return { usd: price.usd, source: price.source };
+}
+
+/** A price the service itself doubts: a stale oracle round, sources apart beyond the bound, or a built-in default. */
+export function priceFlagged(price: PriceFact): boolean {
+  return price.stale || price.source === 'fallback_default' || (price.deviationBps !== null && price.deviationBps > THRESHOLDS.deviationBps);
+}
+
+const SOURCE_WORDS: Readonly<Record<PriceFact['source'], string>> = { oracle: 'oracle', venue_v4: 'venue', fallback_default: 'default', unavailable: 'unavailable' };
+
+/** Words for a reason when the notional was judged at the other source's price; '' when at the quoted one. */
+export function judgedNote(input: RiskInput, d: Derived): string {
+  if (d.judged.source === input.price.source) return '';
+  return ` (judged at the ${SOURCE_WORDS[d.judged.source]} price of ${formatNumber(d.judged.usd)} USD, the higher of the prices read)`;
+}
+
 export function deriveFacts(input: RiskInput): Derived {
   const symbol = input.trade.asset.toUpperCase();
   const address = input.trade.contract_address.toLowerCase();
   const registry = registryState(input, symbol, address);
   const { usd, source } = input.price;
   const priceKnown = source !== 'unavailable' && Number.isFinite(usd) && usd > 0;
+  const judged = priceKnown ? judgedPrice(input.price) : { usd, source };
   const pnl = input.wallet.dailyPnlUsd;
   return {
     symbol,
@@ -48,7 +77,9 @@ export function deriveFacts(input: RiskInput): Derived {
     registry,
     registryContract: registry === 'match' || input.registryByAddress !== null,
     priceKnown,
-    notionalUsd: priceKnown ? roundCents(input.trade.amount * usd) : 0,
+    judged,
+    notionalUsd: priceKnown ? roundCents(input.trade.amount * judged.usd) : 0,
+    priceFlagged: priceFlagged(input.price),
     lossUsd: pnl < 0 ? -pnl : 0,
     session: marketSession(input.nowMs),
   };

@@ -1,8 +1,9 @@
 // Hard overrides: conditions that force `deny` whatever the score band, checked in a fixed priority order.
-import type { Derived } from './derived.js';
+import { judgedNote, type Derived } from './derived.js';
 import { formatNumber, formatUnixSeconds } from './format.js';
 import { OVERRIDE_PRIORITY, reason, type OverrideCode } from './reason-codes.js';
 import type { RiskInput } from './types.js';
+import { THRESHOLDS } from './weights.js';
 
 export interface FiredOverride {
   code: OverrideCode;
@@ -22,6 +23,13 @@ function fakeToken(input: RiskInput, d: Derived): string | null {
     return `contract ${d.address} does not match the registry address ${expected} for ${bySymbol.symbol}`;
   }
   return `contract ${d.address} is the registry address of ${input.registryByAddress!.symbol}, not of ${input.trade.asset}`;
+}
+
+function flagWords(input: RiskInput): string {
+  const { stale, source, deviationBps } = input.price;
+  if (source === 'fallback_default') return 'the price is a built-in default, not a live quote';
+  if (stale) return 'the oracle round is stale';
+  return `oracle and venue prices differ by ${formatNumber(deviationBps ?? 0)} bps`;
 }
 
 const CHECKS: Readonly<Record<OverrideCode, Check>> = {
@@ -57,10 +65,16 @@ const CHECKS: Readonly<Record<OverrideCode, Check>> = {
     if (!d.priceKnown || input.price.source !== 'fallback_default' || d.notionalUsd <= floor) return null;
     return `${usd(d.notionalUsd)} priced from a built-in default exceeds the ${tierLabel(input)} advisory floor of ${usd(floor)}`;
   },
-  // Spec "Tiers" / "Limits": max notional per trade.
+  // ARCHITECTURE.md "Prices that disagree": sources this far apart leave no notional to trust.
+  PRICE_SOURCES_DISAGREE: (input, d) => {
+    const bps = input.price.deviationBps;
+    if (!d.priceKnown || bps === null || bps <= THRESHOLDS.disagreementBps) return null;
+    return `oracle and venue prices differ by ${formatNumber(bps)} bps (limit ${formatNumber(THRESHOLDS.disagreementBps)} bps), so neither can price this trade`;
+  },
+  // Spec "Tiers" / "Limits": max notional per trade, judged at the higher price read (ARCHITECTURE.md "Prices that disagree").
   NOTIONAL_OVER_TIER_LIMIT: (input, d) =>
     d.notionalUsd > input.policy.maxTradeUsd
-      ? `${usd(d.notionalUsd)} exceeds the ${tierLabel(input)} ceiling of ${usd(input.policy.maxTradeUsd)}`
+      ? `${usd(d.notionalUsd)}${judgedNote(input, d)} exceeds the ${tierLabel(input)} ceiling of ${usd(input.policy.maxTradeUsd)}`
       : null,
   // Spec "PolicyConfig": blocked_assets, matched by upper-case symbol or lower-case address.
   ASSET_BLOCKED_BY_POLICY: (input, d) => {
@@ -75,6 +89,11 @@ const CHECKS: Readonly<Record<OverrideCode, Check>> = {
       ? `daily loss of ${usd(d.lossUsd)} reaches the ${tierLabel(input)} limit of ${usd(input.policy.dailyLossLimitUsd)}`
       : null,
   // Spec leaves the deadline unit open; the team reads it as unix seconds (types.ts).
+  // ARCHITECTURE.md "Prices that disagree": a permit is a promise the chain enforces, so never on a doubted price.
+  PERMIT_ON_FLAGGED_PRICE: (input, d) => {
+    if (input.permitRequested !== true || !d.priceKnown || !d.priceFlagged) return null;
+    return `a TradePermit was asked for, but ${flagWords(input)}; no permit is signed on a flagged price`;
+  },
   DEADLINE_PASSED: (input) => {
     const deadline = input.trade.deadline;
     if (deadline === null || input.nowMs <= deadline * 1000) return null;

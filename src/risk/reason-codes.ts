@@ -65,8 +65,16 @@ export const REASON_CODES = {
     kind: 'blocking', category: 'price', forcesDeny: false,
   },
   PRICE_DEVIATION: {
-    meaning: 'Oracle and venue prices disagree by more than 200 basis points.',
+    meaning: 'Oracle and venue prices disagree by more than 200 basis points; the notional is judged at the higher of the two.',
     kind: 'blocking', category: 'price', forcesDeny: false,
+  },
+  PRICE_SOURCES_DISAGREE: {
+    meaning: 'Oracle and venue prices disagree by more than 1,000 basis points: at least one source is wrong, so no notional can be trusted.',
+    kind: 'blocking', category: 'price', forcesDeny: true,
+  },
+  PERMIT_ON_FLAGGED_PRICE: {
+    meaning: 'A TradePermit was asked for and the price is flagged (a stale oracle round, sources more than 200 basis points apart, or a built-in default); no permit is signed on such a price.',
+    kind: 'blocking', category: 'price', forcesDeny: true,
   },
   MARKET_CLOSED: {
     meaning: 'The NYSE regular session is closed (weekend, holiday or outside hours); the 24/5 feed may lag.',
@@ -123,10 +131,12 @@ export const OVERRIDE_PRIORITY: readonly OverrideCode[] = Object.freeze([
   'CONTRACT_FLAGGED_DANGER',
   'PRICE_UNAVAILABLE',
   'PRICE_FALLBACK_OVER_FLOOR',
+  'PRICE_SOURCES_DISAGREE',
   'NOTIONAL_OVER_TIER_LIMIT',
   'ASSET_BLOCKED_BY_POLICY',
   'DAILY_LOSS_LIMIT',
   'DEADLINE_PASSED',
+  'PERMIT_ON_FLAGGED_PRICE',
 ] as const);
 
 const ADVISORY_PREFIX = 'ADVISORY: ';

@@ -31,8 +31,19 @@ export interface PriceFact {
   stale: boolean;
   /** Oracle-vs-venue disagreement in basis points, when both were read. */
   deviationBps: number | null;
+  /**
+   * The other source's price when two sources priced the asset (the venue beside a live oracle,
+   * a stale oracle beside the venue): ceilings judge the notional at the higher of the two
+   * (ARCHITECTURE.md "Prices that disagree"). Absent in facts recorded before the rule.
+   */
+  alternative?: AlternativePrice | null;
   /** Where the price was read; the engine does not use it, the audit record keeps it. */
   origin?: PriceOrigin;
+}
+
+export interface AlternativePrice {
+  usd: number;
+  source: 'oracle' | 'venue_v4';
 }
 
 /** The oracle round (and the block it was read at) or the venue pool a price came from. */
@@ -106,6 +117,8 @@ export interface RiskInput {
   blockedAssets: string[];
   /** Evaluation time in ms since the epoch (market hours, deadline). */
   nowMs: number;
+  /** The caller asked for a signed TradePermit; none is signed on a flagged price. Absent means false. */
+  permitRequested?: boolean;
 }
 
 export interface CategoryScores {

@@ -21,6 +21,8 @@ export const WEIGHTS = Object.freeze({
 
 export const THRESHOLDS = Object.freeze({
   deviationBps: 200,
+  /** Sources this far apart cannot both be right: a hard deny (PRICE_SOURCES_DISAGREE). */
+  disagreementBps: 1_000,
   windowShare: 0.8,
   dailyLossShare: 0.5,
   nearCeilingShare: 0.8,

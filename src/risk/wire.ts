@@ -33,6 +33,7 @@ function inputOut(input: RiskInput): unknown[] {
     safety.severity, safety.flaggedDanger, safety.riskFactors,
     wallet.windowCount, wallet.windowLimit, wallet.dailyPnlUsd, wallet.windowSeconds,
     input.blockedAssets, input.nowMs, input.entitledTier, wallet.windowHitsMs ?? null,
+    price.alternative ?? null, input.permitRequested === true,
   ];
 }
 
@@ -48,11 +49,12 @@ function inputIn(w: any[]): RiskInput {
     entitledTier: w[27],
     registryBySymbol: bySymbol,
     registryByAddress: w[13] === SAME_AS_SYMBOL ? bySymbol : registryIn(w[13]),
-    price: { usd: w[14], source: w[15], stale: w[16], deviationBps: w[17] },
+    price: { usd: w[14], source: w[15], stale: w[16], deviationBps: w[17], alternative: w[29] },
     safety: { severity: w[18], flaggedDanger: w[19], riskFactors: w[20] },
     wallet: { windowCount: w[21], windowLimit: w[22], dailyPnlUsd: w[23], windowSeconds: w[24], ...(w[28] ? { windowHitsMs: w[28] } : {}) },
     blockedAssets: w[25],
     nowMs: w[26],
+    permitRequested: w[30],
   };
 }
 

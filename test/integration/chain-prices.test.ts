@@ -32,7 +32,7 @@ let reads: ChainReads;
 /** Heads that must have seen a block before a test reads on: this file's own, and a running service's. */
 const watchers: ChainReads[] = [];
 
-const feedAbi = parseAbi(['function updateAnswer(int256 answer)']);
+const feedAbi = parseAbi(['function updateAnswer(int256 answer)', 'function updateRoundData(int256 answer, uint256 updatedAt)']);
 
 before(async () => {
   devnet = await startDevnet();
@@ -82,8 +82,14 @@ describe('price sources on the devnet', () => {
     const { chain, venue } = sources();
     for (const { symbol, default_price_usd } of registry.assets) {
       const fact = await chain.quote(asset(symbol));
-      assert.deepEqual(scored(fact), { usd: default_price_usd, source: 'oracle', stale: symbol === 'MSFT', deviationBps: 0 }, symbol);
       const pool = await venue.reading(asset(symbol));
+      assert.ok(pool, symbol);
+      const oracleUsd = default_price_usd!;
+      // A stale round beside a live pool is no quote: the pool's price is, the round beside it (ARCHITECTURE.md "Prices that disagree").
+      const expected = symbol === 'MSFT'
+        ? { usd: pool.usd, source: 'venue_v4', stale: true, deviationBps: 0, alternative: { usd: oracleUsd, source: 'oracle' } }
+        : { usd: oracleUsd, source: 'oracle', stale: false, deviationBps: 0, alternative: { usd: pool.usd, source: 'venue_v4' } };
+      assert.deepEqual(scored(fact), expected, symbol);
       // The audit record keeps the round and the block it was read at, with the venue's price beside it.
       assert.equal(fact.origin?.kind, 'oracle');
       if (fact.origin?.kind === 'oracle') {
@@ -103,7 +109,7 @@ describe('price sources on the devnet', () => {
   });
 
   it('falls to the venue when the asset has no feed, its feed reverts, or it answers a non-positive value', async () => {
-    const venuePrice = { source: 'venue_v4', stale: false, deviationBps: null };
+    const venuePrice = { source: 'venue_v4', stale: false, deviationBps: null, alternative: null };
     const noFeed = await sources().chain.quote(asset('AMZN', { price_feed: null }));
     assert.deepEqual({ ...scored(noFeed), usd: Math.round(noFeed.usd * 100) / 100 }, { usd: 214.3, ...venuePrice });
     assert.equal(noFeed.origin?.kind, 'venue_v4');
@@ -121,7 +127,10 @@ describe('price sources on the devnet', () => {
   it('reports oracle-venue disagreement in basis points', async () => {
     await setFeed('AAPL', 229.87 * 1.05);
     try {
-      assert.deepEqual(scored(await sources().chain.quote(asset('AAPL'))), { usd: 241.3635, source: 'oracle', stale: false, deviationBps: 476 });
+      const pool = (await sources().venue.reading(asset('AAPL')))!;
+      assert.deepEqual(scored(await sources().chain.quote(asset('AAPL'))), {
+        usd: 241.3635, source: 'oracle', stale: false, deviationBps: 476, alternative: { usd: pool.usd, source: 'venue_v4' },
+      });
     } finally {
       await setFeed('AAPL', 229.87);
     }
@@ -232,6 +241,30 @@ describe('evaluations on a node given by RPC_URL and REGISTRY_FILE', () => {
     } finally {
       // Restored, as the other feed tests do: the restoring block is the head the next test reads at.
       await setFeed('NVDA', 181.4);
+    }
+  });
+
+  it('never judges a notional on the cheaper of two prices that disagree: a stale or a fresh round at a tenth of the pool price denies', async () => {
+    const owner = walletClientFor(devnet, devnet.deployerPrivateKey);
+    const feed = devnet.contracts.aggregators.AMZN;
+    const twoHoursAgo = (await client.getBlock()).timestamp - 7_200n;
+    const expectReason = (reasons: string[]) =>
+      assert.ok(reasons.includes('PRICE_SOURCES_DISAGREE: oracle and venue prices differ by 90,000 bps (limit 1,000 bps), so neither can price this trade'), JSON.stringify(reasons));
+    try {
+      await mined(await owner.writeContract({ address: feed, abi: feedAbi, functionName: 'updateRoundData', args: [2_143_000_000n, twoHoursAgo] }));
+      // A stale round is no quote beside a live pool: the pool prices it, 200 AMZN are 42,860 USD, and the disagreement denies.
+      const stale = (await postJson(free(), trade('0x00000000000000000000000000000000005a1e01', 'AMZN', 200))).json;
+      assert.deepEqual([stale.decision, stale.price_source, Math.round(stale.price_usd * 100) / 100, stale.calculated_notional_usd], ['deny', 'venue_v4', 214.3, 42_860]);
+      expectReason(stale.reasons);
+      await setFeed('AMZN', 21.43);
+      // A fresh round quotes the trade, but the ceiling is judged at the pool's higher price, and the gap denies even one share.
+      for (const [amount, notional] of [[200, 42_860], [1, 214.3]] as const) {
+        const fresh = (await postJson(free(), trade('0x00000000000000000000000000000000005a1e02', 'AMZN', amount))).json;
+        assert.deepEqual([fresh.decision, fresh.price_source, fresh.price_usd, fresh.calculated_notional_usd], ['deny', 'oracle', 21.43, notional]);
+        expectReason(fresh.reasons);
+      }
+    } finally {
+      await setFeed('AMZN', 214.3);
     }
   });
 

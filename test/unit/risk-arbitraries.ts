@@ -46,7 +46,8 @@ const rawInput: fc.Arbitrary<RiskInput> = fc.record({
     usd: price,
     source: mostly(fc.constantFrom('oracle' as const, 'venue_v4' as const, 'fallback_default' as const), fc.constant('unavailable' as const)),
     stale: fc.boolean(),
-    deviationBps: fc.option(fc.oneof(fc.constantFrom(200, 201), fc.double({ min: 0, max: 1e6, noNaN: true })), { nil: null }),
+    deviationBps: fc.option(fc.oneof(fc.constantFrom(200, 201, 1000, 1001), fc.double({ min: 0, max: 1e6, noNaN: true })), { nil: null }),
+    alternative: fc.option(fc.record({ usd: price, source: fc.constantFrom('oracle' as const, 'venue_v4' as const) }), { nil: null, freq: 2 }),
   }),
   safety: fc.record({
     severity: mostly(fc.constantFrom('safe' as const, 'warn' as const, 'unchecked' as const), fc.constant('danger' as const)),
@@ -61,6 +62,7 @@ const rawInput: fc.Arbitrary<RiskInput> = fc.record({
   }),
   blockedAssets: mostly(fc.constant([]), fc.array(fc.oneof(fc.constantFrom('TSLA', 'NVDA', TSLA.contract_address), address.map((a) => a.toLowerCase())), { maxLength: 3 })),
   nowMs,
+  permitRequested: fc.boolean(),
 });
 
 /**

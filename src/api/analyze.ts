@@ -47,7 +47,9 @@ async function analyzeSignedIn(deps: AnalyzeDeps, caller: SignedInCaller, reques
   const wallet = bearer.claims.wallet;
   // Holdings unknown (chain down): Tier 1, the entitlement nobody has to prove.
   const entitlement = await entitlementOf(caller.holdings, wallet, preview.tier).catch(() => entitlementOf(null, wallet, preview.tier));
-  return analyze(deps, request, { channel: 'rest', tier: entitlement.effective, entitledTier: entitlement.entitled, holdings: entitlement.holdings }, wallet);
+  // The body's wallet must be the bearer's (wallet_mismatch otherwise), so the call proves its wallet.
+  const proven: Caller = { channel: 'rest', tier: entitlement.effective, entitledTier: entitlement.entitled, holdings: entitlement.holdings, provenWallet: true };
+  return analyze(deps, request, proven, wallet);
 }
 
 function publicAnalyzeRoute(deps: AnalyzeDeps, pattern: string, channel: 'free' | 'demo', bucket: IpBucket): Route {

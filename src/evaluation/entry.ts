@@ -37,6 +37,8 @@ export interface Caller {
   holdings?: number | null;
   /** Paid channels: collects the payment between scoring and recording (see EvaluationRequest). */
   settle?: Settle;
+  /** The caller proved the trade's wallet: a bearer token for it, or a payment signed by it (wallet-window.ts). */
+  provenWallet?: boolean;
 }
 
 /** What every channel renders: a verdict, or a catalogued refusal with what the caller needs to act on it. */
@@ -95,6 +97,7 @@ function evaluationRequest(trade: ChannelTrade, caller: Caller): EvaluationReque
     entitledTier: caller.entitledTier,
     holdings: caller.holdings,
     channel: caller.channel,
+    provenWallet: caller.provenWallet === true,
     permit: trade.permit === true,
     settle: caller.settle,
   };

@@ -51,6 +51,8 @@ export interface EvaluationRequest {
   /** REST only: the service-token holdings the tier was read from; null when they could not be read. */
   holdings?: number | null;
   channel: Channel;
+  /** The caller proved it controls `trade.wallet` (bearer token, its own payment): its own window (wallet-window.ts). */
+  provenWallet?: boolean;
   /** The caller asked for a signed TradePermit with an `allow` (README "Enforcing verdicts on chain"). */
   permit?: boolean;
   /**
@@ -83,7 +85,7 @@ export async function evaluateTrade(deps: EvaluationDeps, request: EvaluationReq
   if (problem?.code === 'store_lost_state') return { kind: 'error', verdict: errorVerdict(request, `${problem.code}: ${problem.detail}`, deps.now(), problem.code) };
   let step = 'rate window';
   try {
-    const window = await countEvaluation(deps, wallet, windowLimit);
+    const window = await countEvaluation(deps, wallet, windowLimit, request.provenWallet === true);
     if (!window.allowed) {
       return { kind: 'limited', retryAfterMs: window.retryAfterMs, limit: windowLimit, windowMs: deps.limits.windowMs };
     }

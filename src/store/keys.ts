@@ -24,8 +24,11 @@ export const revokedTokenKey = (jti: string) => `revoked:${jti}`;
 /** The first valuation of a wallet's holdings on a UTC day, the daily P&L baseline. */
 export const pnlSnapshotKey = (wallet: string, day: string) => `pnl:${wallet.toLowerCase()}:${day}`;
 
-/** A wallet's sliding evaluation window, shared by every evaluating channel. */
+/** A wallet's sliding evaluation window, shared by the channels that carry no proof of the wallet (spec "Limits"). */
 export const walletWindowKey = (wallet: string) => `rl:wallet:${wallet.toLowerCase()}`;
+
+/** The window of a wallet's proven calls (its bearer token, its own x402 payment), which unproven calls cannot fill. */
+export const provenWindowKey = (wallet: string) => `rl:wallet:${wallet.toLowerCase()}:proven`;
 
 /** One per-IP sliding window of one route family. */
 export const ipWindowKey = (bucket: string, ip: string) => `rl:ip:${bucket}:${ip}`;

@@ -123,7 +123,9 @@ async function buyVerdict(deps: PaidDeps, trade: ChannelTrade, payment: ReadPaym
       payment: { payer: payer.toLowerCase(), nonce, transaction, network, asset: deps.terms.asset, amount: deps.terms.amount, pay_to: deps.terms.payTo },
     };
   };
-  const answer = await evaluateOnce(deps.entry, trade, { channel: 'x402', tier: PAYMENT.tierGranted, settle });
+  // A payment signed by the trade's own wallet proves it; one from another payer proves nothing about the wallet.
+  const provenWallet = payment.authorization.from.toLowerCase() === trade.wallet.toLowerCase();
+  const answer = await evaluateOnce(deps.entry, trade, { channel: 'x402', tier: PAYMENT.tierGranted, settle, provenWallet });
   if (answer.kind === 'unsettled') {
     return settleRefusal ? { kind: 'refused', refusal: settleRefusal } : { kind: 'failed', code: answer.code, message: answer.message };
   }

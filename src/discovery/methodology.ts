@@ -8,6 +8,7 @@ import { ERRORS } from '../catalogue/errors.js';
 import type { Config } from '../config.js';
 import { REASON_CODES } from '../risk/reason-codes.js';
 import { TIER_POLICIES } from '../risk/tiers.js';
+import { THRESHOLDS } from '../risk/weights.js';
 import { TOKEN_LIFETIME_S } from '../auth/access-tokens.js';
 import { MAX_PENDING_MESSAGES, NONCE_TTL_MS } from '../auth/sign-in.js';
 import { MAX_ECHO_CHARS, MAX_JSON_DEPTH } from '../schemas/json-shape.js';
@@ -62,7 +63,9 @@ function tierSection(config: Readonly<Config>): string {
     '|---|---|---|---|---|',
     ...rows,
     '',
-    `The per-wallet window is ${config.rateLimits.windowMs / 1000} s, sliding, shared by every channel.`,
+    `The per-wallet window is ${config.rateLimits.windowMs / 1000} s, sliding. Calls that carry no proof of the wallet (analyze/free, demo, MCP, a payment from another payer) share one window per wallet;`,
+    'calls that prove it (the bearer of analyze/trade, a payment signed by the wallet) have a window of the same size that unproven calls cannot fill.',
+    'A proven call is also counted in the shared window, so unproven calls naming the wallet see its own use; `RATE_WINDOW_NEAR_LIMIT` counts the window that limited the call.',
     'The advisory floor: a trade priced only by a built-in default (`fallback_default`) may proceed below it;',
     'above it the trade is denied. Without any price (`unavailable`) every trade is denied.',
     '',
@@ -110,7 +113,9 @@ function decisionsSection(config: Readonly<Config>): string {
     '- `deadline` is a Unix time in seconds; a deadline already passed denies.',
     '- A `danger` token-safety finding forces deny on that contract for 24 hours.',
     '- Market hours: NYSE regular session 09:30-16:00 America/New_York, exchange holidays and 13:00 early closes included.',
-    '- Daily loss: registry holdings marked to market against the first snapshot of the UTC day (`daily_pnl_usd`).',
+    '- Daily loss: registry holdings marked to market against the first snapshot of the UTC day (`daily_pnl_usd`), each asset at the lower of its oracle and venue prices.',
+    `- Prices that disagree: \`price_usd\` is the live oracle round, else the venue pool (a stale round beside a live pool is no quote), else the stale round. When both priced the asset, the notional is judged at the higher of the two (the ceiling, \`NOTIONAL_NEAR_TIER_LIMIT\`, \`max_allowed_amount\`), never the cheaper; more than ${THRESHOLDS.deviationBps} bps apart is \`PRICE_DEVIATION\`, more than ${THRESHOLDS.disagreementBps.toLocaleString('en-US')} bps apart denies (\`PRICE_SOURCES_DISAGREE\`). The recorded facts keep both prices, so a replay re-derives the rule.`,
+    `- No TradePermit on a doubted price: \`permit: true\` with a stale round, sources more than ${THRESHOLDS.deviationBps} bps apart or a built-in default is denied (\`PERMIT_ON_FLAGGED_PRICE\`).`,
     `- Per-IP limits per window: analyze/free ${ip.free}, demo ${ip.demo}, token-safety ${ip.tokenSafety}, audit listing ${ip.auditList}, audit verification ${ip.auditVerify}, MCP ${ip.mcp}. Over a limit: HTTP 429 with \`Retry-After\`.`,
     `- \`request_id\` is an idempotency key kept ${config.idempotencyTtlMs / 1000} s per wallet and channel; the same key with another body is refused with 422 at \`["body","request_id"]\`.`,
     '- REST bodies accept no undeclared fields (`extra_forbidden`), and types are strict: `"1"` is not a number.',

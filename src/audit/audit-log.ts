@@ -81,6 +81,12 @@ export interface AuditLog {
    * record that is not on disk. Concurrent appends are grouped into one write.
    */
   append(entry: AuditEntry): Promise<AuditRecord>;
+  /**
+   * Null when an append can be taken now; otherwise why not, in words a client may read. Cheap and
+   * synchronous: the paid evaluation asks before it settles, so nothing is charged for a verdict
+   * the log cannot take.
+   */
+  readiness?(): string | null;
   head(): Promise<AuditHead>;
   /** Newest first, at most `limit`. */
   listGlobal(limit: number): Promise<AuditRecord[]>;

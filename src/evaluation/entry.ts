@@ -5,7 +5,7 @@ import type { ErrorCode } from '../catalogue/errors.js';
 import { describeFailure, logFailure } from '../failures.js';
 import type { Tier } from '../risk/types.js';
 import type { Verdict } from '../schemas/trade.js';
-import { errorVerdict, evaluateTrade, type Channel, type ErrorVerdict, type EvaluationDeps, type EvaluationRequest, type Settle } from './evaluate-trade.js';
+import { errorVerdict, evaluateTrade, type Channel, type ErrorVerdict, type EvaluationDeps, type EvaluationRequest, type Settle, type UnrecordedVerdict } from './evaluate-trade.js';
 import type { IdempotencyCache } from './idempotency.js';
 
 export interface EntryDeps {
@@ -44,7 +44,8 @@ export interface Caller {
 /** What every channel renders: a verdict, or a catalogued refusal with what the caller needs to act on it. */
 export type EvaluationAnswer =
   | { kind: 'verdict'; verdict: Verdict }
-  | { kind: 'error'; code: ErrorCode; verdict: ErrorVerdict }
+  /** `unrecorded`: a paid verdict settled and not recorded, which the paid channel keeps for the payer (evaluate-trade.ts). */
+  | { kind: 'error'; code: ErrorCode; verdict: ErrorVerdict; unrecorded?: UnrecordedVerdict }
   | { kind: 'limited'; code: 'rate_limited'; message: string; retryAfterMs: number; limit: number; windowMs: number }
   | { kind: 'conflict'; code: 'idempotency_conflict'; message: string; requestId: string | null }
   | { kind: 'unsettled'; code: ErrorCode; message: string };
@@ -62,7 +63,7 @@ export async function evaluateOnce(deps: EntryDeps, trade: ChannelTrade, caller:
     case 'unsettled':
       return outcome;
     case 'error':
-      return { kind: 'error', code: outcome.verdict.code, verdict: outcome.verdict };
+      return { kind: 'error', code: outcome.verdict.code, verdict: outcome.verdict, ...(outcome.unrecorded ? { unrecorded: outcome.unrecorded } : {}) };
     case 'limited': {
       const seconds = Math.max(1, Math.ceil(outcome.retryAfterMs / 1000));
       const message = `rate limited: ${outcome.limit} evaluations per ${outcome.windowMs / 1000} s for this wallet; retry after ${seconds} s`;

@@ -1,12 +1,12 @@
 // The evaluation pipeline: rate window -> gather facts -> score in the pool -> audit -> verdict.
-import type { AuditLog, AuditPayment, AuditRecord } from '../audit/audit-log.js';
+import type { AuditEntry, AuditLog, AuditPayment } from '../audit/audit-log.js';
 import type { RateLimits } from '../config.js';
-import type { RiskResult, Tier, TradeInput } from '../risk/types.js';
+import type { Counterfactuals, RiskInput, RiskResult, Tier, TradeInput } from '../risk/types.js';
 import { tierPolicy } from '../risk/tiers.js';
 import type { ErrorCode } from '../catalogue/errors.js';
 import type { Verdict } from '../schemas/trade.js';
 import type { CacheStore } from '../store/cache-store.js';
-import { describeFailure, failureOf, INTERNAL_ERROR, logFailure, type Failure, type Logger } from '../failures.js';
+import { DependencyError, describeFailure, failureOf, INTERNAL_ERROR, logFailure, type Failure, type Logger } from '../failures.js';
 import type { StoreState } from '../store/store-state.js';
 import { gatherFacts, type FactSources } from './gather-facts.js';
 import { sealFacts, type TierOrigin } from './recorded-facts.js';
@@ -73,7 +73,8 @@ export type Settlement =
 export type EvaluationOutcome =
   | { kind: 'verdict'; verdict: Verdict }
   | { kind: 'limited'; retryAfterMs: number; limit: number; windowMs: number }
-  | { kind: 'error'; verdict: ErrorVerdict }
+  /** `unrecorded`: a paid verdict scored and settled whose record could not be written. */
+  | { kind: 'error'; verdict: ErrorVerdict; unrecorded?: UnrecordedVerdict }
   | { kind: 'unsettled'; code: ErrorCode; message: string };
 
 /** Fails closed: any fact, store, pool or audit failure becomes an `error` outcome, never a verdict. */
@@ -96,6 +97,10 @@ export async function evaluateTrade(deps: EvaluationDeps, request: EvaluationReq
     if (request.permit) input.permitRequested = true;
     step = 'scoring';
     const result = await deps.scorer.score(input);
+    step = 'audit append';
+    // Nothing is charged for a verdict the log cannot take: a failed or full log is known before settling.
+    const unready = deps.audit.readiness?.() ?? null;
+    if (unready !== null) throw new DependencyError(AUDIT_UNAVAILABLE, `the audit log cannot take a record: ${unready}`);
     let payment: AuditPayment | undefined;
     if (request.settle) {
       step = 'payment settlement';
@@ -104,23 +109,35 @@ export async function evaluateTrade(deps: EvaluationDeps, request: EvaluationReq
       payment = settlement.payment;
     }
     step = 'audit append';
-    const recorded = sealFacts(input, tierOrigin(request));
-    const record = await deps.audit.append({
-      wallet,
-      channel: request.channel,
-      request: request.body,
-      decision: result.decision,
-      risk_score: result.risk_score,
-      reasons: result.reasons,
-      tier: request.tier,
-      price_usd: input.price.usd,
-      price_source: input.price.source,
-      ...(payment ? { payment } : {}),
-      facts: recorded,
-    });
-    deps.metrics?.decision(request.channel, result.decision);
-    const verdict = toVerdict(request, result, record, input.safety, input.wallet.dailyPnlUsd);
-    if (!request.permit || !deps.permits) return { kind: 'verdict', verdict };
+    const owed: UnrecordedVerdict = {
+      entry: {
+        wallet,
+        channel: request.channel,
+        request: request.body,
+        decision: result.decision,
+        risk_score: result.risk_score,
+        reasons: result.reasons,
+        tier: request.tier,
+        price_usd: input.price.usd,
+        price_source: input.price.source,
+        ...(payment ? { payment } : {}),
+        facts: sealFacts(input, tierOrigin(request)),
+      },
+      verdict: verdictParts(request, result, input.safety, input.wallet.dailyPnlUsd),
+      permit: request.permit === true,
+    };
+    let verdict: Verdict;
+    try {
+      verdict = await recordVerdict(deps, owed);
+    } catch (error) {
+      if (!payment) throw error;
+      // Paid and not recorded (a race with the disk): the caller keeps what it paid for (paid-evaluation.ts).
+      const failure = describeFailure(error, AUDIT_UNAVAILABLE);
+      logFailure(deps.log, `evaluation (${request.channel}) audit append after settlement`, failure, error);
+      deps.metrics?.evaluationError(request.channel, failure.code);
+      return { kind: 'error', verdict: errorVerdict(request, `${step} failed: ${failure.words}`, deps.now(), failure.code), unrecorded: owed };
+    }
+    if (!owed.permit || !deps.permits) return { kind: 'verdict', verdict };
     step = 'permit signing';
     return { kind: 'verdict', verdict: await withPermit(deps.permits, input, verdict) };
   } catch (error) {
@@ -138,40 +155,89 @@ function tierOrigin(request: EvaluationRequest): TierOrigin {
   return { basis: 'channel', channel: request.channel };
 }
 
-function toVerdict(
+/** What a verdict adds to its record's fields (the rest comes from the record: seq, hash, time, price). */
+interface VerdictParts {
+  tier: Tier;
+  max_trade_usd: number;
+  calculated_notional_usd: number;
+  request_id: string | null;
+  contract_risk: { severity: string; flagged_danger: boolean; risk_factors: string[] };
+  daily_pnl_usd: number;
+  counterfactuals?: Counterfactuals;
+}
+
+/**
+ * A scored verdict and the record that must precede it. Paid verdicts whose append failed after
+ * settlement are kept in this form until they are recorded (ARCHITECTURE.md "Paid evaluation").
+ */
+export interface UnrecordedVerdict {
+  entry: AuditEntry;
+  verdict: VerdictParts;
+  /** The request asked for a TradePermit, signed once the record exists. */
+  permit: boolean;
+}
+
+function verdictParts(
   request: EvaluationRequest,
   result: RiskResult,
-  record: AuditRecord,
   safety: { severity: string; flaggedDanger: boolean; riskFactors: string[] },
   dailyPnlUsd: number,
-): Verdict {
+): VerdictParts {
   return {
-    decision: result.decision,
-    reasons: result.reasons,
     tier: request.tier,
     max_trade_usd: tierPolicy(request.tier).maxTradeUsd,
     calculated_notional_usd: result.calculated_notional_usd,
-    price_usd: record.price_usd,
-    price_source: record.price_source as Verdict['price_source'],
-    risk_score: result.risk_score,
-    timestamp: Math.floor(record.ts / 1000),
     request_id: request.trade.request_id,
-    contract_risk: {
-      severity: safety.severity,
-      flagged_danger: safety.flaggedDanger,
-      risk_factors: safety.riskFactors,
-    },
+    contract_risk: { severity: safety.severity, flagged_danger: safety.flaggedDanger, risk_factors: safety.riskFactors },
     daily_pnl_usd: dailyPnlUsd,
-    audit_hash: record.hash,
-    audit_seq: record.seq,
-    ...result.counterfactuals,
+    ...(result.counterfactuals ? { counterfactuals: result.counterfactuals } : {}),
   };
 }
 
+/** Appends the record, then builds the verdict the record vouches for (without a permit). */
+async function recordVerdict(deps: EvaluationDeps, owed: UnrecordedVerdict): Promise<Verdict> {
+  const record = await deps.audit.append(owed.entry);
+  deps.metrics?.decision(owed.entry.channel, owed.entry.decision);
+  const parts = owed.verdict;
+  return {
+    decision: record.decision as Verdict['decision'],
+    reasons: record.reasons,
+    tier: parts.tier,
+    max_trade_usd: parts.max_trade_usd,
+    calculated_notional_usd: parts.calculated_notional_usd,
+    price_usd: record.price_usd,
+    price_source: record.price_source as Verdict['price_source'],
+    risk_score: record.risk_score,
+    timestamp: Math.floor(record.ts / 1000),
+    request_id: parts.request_id,
+    contract_risk: parts.contract_risk,
+    daily_pnl_usd: parts.daily_pnl_usd,
+    audit_hash: record.hash,
+    audit_seq: record.seq,
+    ...parts.counterfactuals,
+  };
+}
+
+/**
+ * Records a paid verdict that was settled but not recorded, and answers it as it would have been
+ * answered then; a permit it asked for is signed from its recorded facts, the engine's input.
+ * Rejects when the log still cannot take it.
+ */
+export async function recordOwedVerdict(deps: EvaluationDeps, owed: UnrecordedVerdict): Promise<Verdict> {
+  const unready = deps.audit.readiness?.() ?? null;
+  if (unready !== null) throw new DependencyError(AUDIT_UNAVAILABLE, `the audit log cannot take a record: ${unready}`);
+  const verdict = await recordVerdict(deps, owed);
+  if (!owed.permit || !deps.permits || !owed.entry.facts) return verdict;
+  const { input } = JSON.parse(owed.entry.facts.text) as { input: RiskInput };
+  return withPermit(deps.permits, input, verdict);
+}
+
 /** What a step's failure is called when the error does not name its dependency itself. */
+const AUDIT_UNAVAILABLE = failureOf('audit_unavailable');
+
 const STEP_FAILURES: Readonly<Record<string, Failure>> = {
   scoring: failureOf('scoring_unavailable'),
-  'audit append': failureOf('audit_unavailable'),
+  'audit append': AUDIT_UNAVAILABLE,
 };
 
 /** A Verdict with `error` and its `code` (what failed, e.g. `chain_unavailable`). */

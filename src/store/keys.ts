@@ -15,6 +15,9 @@ export const idempotencyKey = (scope: string, requestId: string) => `idem:${scop
 /** An x402 payment (payer and authorization nonce): its claim and, once settled, the verdict it bought. */
 export const paymentKey = (payer: string, nonce: string) => `x402:${payer.toLowerCase()}:${nonce.toLowerCase()}`;
 
+/** A paid verdict settled but not recorded (the log failed in between): kept until the payer's retry records it. */
+export const owedPaymentKey = (payer: string, nonce: string) => `x402owed:${payer.toLowerCase()}:${nonce.toLowerCase()}`;
+
 /** The sign-in messages pending for an address. */
 export const pendingSignInKey = (address: string) => `siwe:${address.toLowerCase()}`;
 

@@ -2,11 +2,11 @@
 import { PAYMENT } from '../catalogue/published-facts.js';
 import type { ErrorCode } from '../catalogue/errors.js';
 import { evaluateOnce, fingerprint, type ChannelTrade, type EntryDeps, type EvaluationAnswer } from '../evaluation/entry.js';
-import type { Settle } from '../evaluation/evaluate-trade.js';
-import { describeFailure, logFailure, type Logger } from '../failures.js';
+import { recordOwedVerdict, type Settle, type UnrecordedVerdict } from '../evaluation/evaluate-trade.js';
+import { describeFailure, failureOf, logFailure, type Logger } from '../failures.js';
 import type { CacheStore } from '../store/cache-store.js';
 import { ClaimBusyError, ClaimOnce } from '../store/claim-once.js';
-import { paymentKey } from '../store/keys.js';
+import { owedPaymentKey, paymentKey } from '../store/keys.js';
 import type { FacilitatorPort, Settled } from './facilitator-client.js';
 import { readPayment, type Authorization, type ReadPayment } from './payment-payload.js';
 import { refusal, type Refusal } from './refusals.js';
@@ -53,11 +53,37 @@ const PAYMENT_WAIT_MS = 70_000;
 export class PaymentLedger {
   readonly once: ClaimOnce<PaidAnswer>;
 
-  constructor(store: CacheStore) {
-    const charged = (answer: PaidAnswer) => answer.kind === 'answered' && answer.receipt !== null;
+  constructor(private readonly store: CacheStore) {
+    // A verdict charged and not recorded is not kept here: its owed entry is, until it is recorded.
+    const charged = (answer: PaidAnswer) => answer.kind === 'answered' && answer.receipt !== null && !isOwed(answer.answer);
     this.once = new ClaimOnce(store, PAYMENT_REPLAY_MS, PAYMENT_WAIT_MS, charged, 'this payment is still being settled');
   }
+
+  async owed(authorization: Authorization): Promise<OwedVerdict | null> {
+    const stored = await this.store.get(owedPaymentKey(authorization.from, authorization.nonce));
+    return stored === null ? null : (JSON.parse(stored) as OwedVerdict);
+  }
+
+  keepOwed(authorization: Authorization, owed: OwedVerdict): Promise<void> {
+    return this.store.set(owedPaymentKey(authorization.from, authorization.nonce), JSON.stringify(owed), OWED_KEEP_MS);
+  }
+
+  forgetOwed(authorization: Authorization): Promise<void> {
+    return this.store.delete(owedPaymentKey(authorization.from, authorization.nonce));
+  }
 }
+
+/** How long a settled, unrecorded verdict waits for its payer's retry. */
+export const OWED_KEEP_MS = 30 * 24 * 3_600_000;
+
+/** What the payer was charged for and has not received: the body it paid with, the receipt, the scored verdict. */
+export interface OwedVerdict {
+  fingerprint: string;
+  receipt: Receipt;
+  unrecorded: UnrecordedVerdict;
+}
+
+const isOwed = (answer: EvaluationAnswer): boolean => answer.kind === 'error' && answer.unrecorded !== undefined;
 
 /**
  * The paid evaluation (README "Paying per call (x402)"):
@@ -84,7 +110,8 @@ async function paidAnswer(deps: PaidDeps, trade: ChannelTrade, encodedPayment: s
   if (!read.ok) return { kind: 'refused', refusal: read.refusal };
   const { from, nonce } = read.payment.authorization;
   try {
-    const claimed = await deps.ledger.once.run(paymentKey(from, nonce), fingerprint(trade), () => buyVerdict(deps, trade, read.payment));
+    const print = fingerprint(trade);
+    const claimed = await deps.ledger.once.run(paymentKey(from, nonce), print, () => buyOrRedeem(deps, trade, read.payment, print));
     if (claimed.kind === 'conflict') return { kind: 'refused', refusal: refusal('payment_used') };
     return claimed.value;
   } catch (error) {
@@ -95,7 +122,28 @@ async function paidAnswer(deps: PaidDeps, trade: ChannelTrade, encodedPayment: s
   }
 }
 
-async function buyVerdict(deps: PaidDeps, trade: ChannelTrade, payment: ReadPayment): Promise<PaidAnswer> {
+/** Inside the payment's claim: a verdict this payment already paid for and is owed is recorded now; otherwise one is bought. */
+async function buyOrRedeem(deps: PaidDeps, trade: ChannelTrade, payment: ReadPayment, print: string): Promise<PaidAnswer> {
+  const owed = await deps.ledger.owed(payment.authorization);
+  if (owed === null) return buyVerdict(deps, trade, payment, print);
+  if (owed.fingerprint !== print) return { kind: 'refused', refusal: refusal('payment_used') };
+  try {
+    const verdict = await recordOwedVerdict(deps.entry.evaluation, owed.unrecorded);
+    deps.log(`x402: the verdict paid in ${owed.receipt.transaction} was recorded on the payer's retry (seq ${verdict.audit_seq})`);
+    // Recorded: the claim now keeps the answer for replays; the owed entry must go, or a later retry would record it again.
+    await deps.ledger.forgetOwed(payment.authorization).catch((error: unknown) => {
+      logFailure(deps.log, `x402 owed verdict ${owed.receipt.transaction} recorded but not cleared`, describeFailure(error), error);
+    });
+    return { kind: 'answered', answer: { kind: 'verdict', verdict }, receipt: owed.receipt };
+  } catch (error) {
+    const failure = describeFailure(error, failureOf('audit_unavailable'));
+    logFailure(deps.log, 'x402 owed verdict', failure, error);
+    const message = `the verdict this payment bought (transaction ${owed.receipt.transaction}) is still not recorded: ${failure.words}; nothing more was charged; retry with the same payment`;
+    return { kind: 'failed', code: failure.code, message };
+  }
+}
+
+async function buyVerdict(deps: PaidDeps, trade: ChannelTrade, payment: ReadPayment, print: string): Promise<PaidAnswer> {
   const requirements = requirementsV2(deps.terms);
   const verified = await deps.facilitator.verify(payment.payload, requirements);
   if (verified.kind === 'refused') return { kind: 'refused', refusal: verified.refusal };
@@ -129,10 +177,10 @@ async function buyVerdict(deps: PaidDeps, trade: ChannelTrade, payment: ReadPaym
   if (answer.kind === 'unsettled') {
     return settleRefusal ? { kind: 'refused', refusal: settleRefusal } : { kind: 'failed', code: answer.code, message: answer.message };
   }
+  if (receipt && answer.kind === 'error' && answer.unrecorded) return keepOwed(deps, payment, { fingerprint: print, receipt, unrecorded: answer.unrecorded }, answer);
   if (receipt && answer.kind === 'error') {
-    // Charged, then the record could not be written: the receipt goes back with the error and the
-    // claim keeps both, so a retry with this payment is told the same and never charged twice.
-    deps.log(`x402: payment ${(receipt as Receipt).transaction} settled but the verdict was not recorded: ${answer.verdict.error}`);
+    // Charged and recorded, then the permit could not be signed: the claim keeps the answer, so a retry is told the same and never charged twice.
+    deps.log(`x402: payment ${(receipt as Receipt).transaction} settled but the verdict was not released: ${answer.verdict.error}`);
   }
   return { kind: 'answered', answer, receipt };
 }
@@ -166,4 +214,23 @@ function facilitatorDown(deps: PaidDeps, detail: string): PaidAnswer {
 
 function unavailableMessage(): string {
   return 'the x402 facilitator did not answer; no verdict was released and nothing was charged; retry with the same payment';
+}
+
+/**
+ * Charged, then the record could not be written (ARCHITECTURE.md "Paid evaluation"): the scored
+ * verdict is kept with the receipt, and the same request with the same payment records and
+ * returns it later, never charging again. The answer now is the 503 with the receipt.
+ */
+async function keepOwed(deps: PaidDeps, payment: ReadPayment, owed: OwedVerdict, answer: EvaluationAnswer & { kind: 'error' }): Promise<PaidAnswer> {
+  const { transaction } = owed.receipt;
+  try {
+    await deps.ledger.keepOwed(payment.authorization, owed);
+    deps.log(`x402: payment ${transaction} settled but the verdict was not recorded; it is kept for the payer's retry`);
+  } catch (error) {
+    // The last trace of what was bought: the log line carries payer, nonce and transaction.
+    logFailure(deps.log, `x402 payment ${transaction} by ${payment.authorization.from} nonce ${payment.authorization.nonce} settled, not recorded and not kept`, describeFailure(error), error);
+    return { kind: 'answered', answer, receipt: owed.receipt };
+  }
+  const error = `${answer.verdict.error}; the verdict this payment bought is kept: send the same request with the same payment again to have it recorded and returned, with no second charge`;
+  return { kind: 'answered', answer: { ...answer, verdict: { ...answer.verdict, error } }, receipt: owed.receipt };
 }

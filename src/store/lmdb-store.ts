@@ -50,7 +50,14 @@ export class LmdbStore implements CacheStore {
     const interval = options.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS;
     this.windows = new MemoryStore(now, { sweepIntervalMs: interval });
     const batch = options.sweepBatch ?? DEFAULT_SWEEP_BATCH;
-    this.sweepTimer = setInterval(() => this.sweep(this.now(), batch), interval);
+    this.sweepTimer = setInterval(() => {
+      // A sweep that cannot read is retried by the next one; the requests meanwhile see the failure themselves.
+      try {
+        this.sweep(this.now(), batch);
+      } catch {
+        // nothing to do here: an unhandled throw in a timer would end the process
+      }
+    }, interval);
     // The sweep only bounds the file; it must never keep the process alive.
     this.sweepTimer.unref();
   }

@@ -50,6 +50,7 @@ import type { PlainRequest, Route } from './http/types.js';
 import { RateLimiter } from './limits/rate-limiter.js';
 import type { Registry } from './registry/registry.js';
 import type { CacheStore } from './store/cache-store.js';
+import { LmdbStore } from './store/lmdb-store.js';
 import { MemoryStore } from './store/memory-store.js';
 import { RedisStore } from './store/redis-store.js';
 import { ALWAYS_USABLE } from './store/store-state.js';
@@ -104,8 +105,9 @@ export async function startService(config: Readonly<Config>, log: Logger, overri
     const permitSigner = await loadPermitSigner(config.permits.signerKey, config.dataDir);
     const chain = closers.add(await attachChain(config, log, permitSigner.address), (c) => c.close());
     const permits = permitsFor(config, chain, permitSigner);
-    const store = closers.add(await openStore(config, now), (s) => s.close());
     const audit = closers.add(await openAudit(config, log, now), (a) => a.close());
+    // After the audit log, whose lock makes this the only process on DATA_DIR: the LMDB store's check-and-set relies on it.
+    const store = closers.add(await openStore(config, now), (s) => s.close());
     const proofs = closers.add(await openAuditTree(config, audit, log, now), (p) => p.tree?.close());
     const scorer = closers.add(new ScoreBatcher(config.workers), (s) => s.close());
     const verifier = closers.add(new AuditVerifier(audit, config.workers), (v) => v.close());
@@ -201,7 +203,7 @@ async function buildRoutes(
   const identity = { name: SERVICE.name, version: VERSIONS.service };
   const sessions = closers.add(new McpSessions(config.mcpSessions, () => createMcpServer(identity, mcp), now), (s) => s.closeAll());
   return [
-    ...rootRoutes({ chainId: chain.registry.chainId, store: config.redisUrl ? 'redis' : 'memory', auditKey: proofs.key, permitSigner: permitSignerDocument(permits) }),
+    ...rootRoutes({ chainId: chain.registry.chainId, store: config.store, auditKey: proofs.key, permitSigner: permitSignerDocument(permits) }),
     ...permitSignerRoutes(permits),
     ...healthRoutes(store),
     ...statusRoutes(statusSources(config, chain, evaluation, facts, observed, paidChannel, proofs)),
@@ -231,7 +233,7 @@ function statusSources(
   const watched = audit instanceof RedisAuditLog ? audit : null;
   return {
     service: { version: VERSIONS.service, startedAt: observed.startedAt },
-    store: { kind: config.redisUrl ? 'redis' : 'memory', cache: store, state: evaluation.storeState ?? ALWAYS_USABLE },
+    store: { kind: config.store, cache: store, state: evaluation.storeState ?? ALWAYS_USABLE },
     audit: { kind: watched ? 'redis' : 'file', fsync: watched ? 'redis' : config.auditFsync, head: () => audit.head(), watch: () => watched?.watchStatus() ?? null,
       proofs: () => proofs.tree?.status() ?? null,
     },
@@ -284,9 +286,12 @@ function signInSettings(config: Readonly<Config>, chainId: number) {
 }
 
 async function openStore(config: Readonly<Config>, now: () => number): Promise<CacheStore> {
-  // Redis failures are marked as the store's, so routes answer 503 store_unavailable; memory cannot fail.
-  // Memory TTLs run on the service's clock; Redis TTLs run on Redis's own.
-  return config.redisUrl ? new GuardedStore(await RedisStore.connect(config.redisUrl)) : new MemoryStore(now);
+  // Redis failures are marked as the store's, so routes answer 503 store_unavailable; LMDB marks its own; memory cannot fail.
+  // Memory and LMDB TTLs run on the service's clock; Redis TTLs run on Redis's own.
+  if (config.store === 'redis' && config.redisUrl) return new GuardedStore(await RedisStore.connect(config.redisUrl));
+  // On disk beside the audit log, so what users set survives a restart (ARCHITECTURE.md "Embedded store").
+  if (config.store === 'lmdb') return LmdbStore.open(join(config.dataDir, 'store'), now);
+  return new MemoryStore(now);
 }
 
 /** The signing key is always loaded (it is published); the tree only when a checkpoint cadence is set. */

@@ -16,6 +16,7 @@ export const ConfigSchema = Type.Object({
   RPC_URL: Type.Optional(Url),
   RPC_WS_URL: Type.Optional(Type.String({ pattern: '^wss?://' })),
   REDIS_URL: Type.Optional(Url),
+  STORE: Type.Optional(Type.Union([Type.Literal('lmdb'), Type.Literal('memory'), Type.Literal('redis')])),
   DATA_DIR: Type.Optional(Type.String({ minLength: 1 })),
   REGISTRY_FILE: Type.Optional(Type.String({ minLength: 1 })),
   JWT_SECRET: Type.Optional(Type.String({ minLength: 32 })),
@@ -68,6 +69,11 @@ export interface Config {
   /** The node's WebSocket endpoint for new heads; null polls RPC_URL (ARCHITECTURE.md "Chain facts by block"). */
   rpcWsUrl: string | null;
   redisUrl: string | null;
+  /**
+   * The cache store (README "Stores"): `redis` with REDIS_URL, else `lmdb` on disk under DATA_DIR;
+   * `memory` forgets everything on a restart (benchmarks, throwaway runs).
+   */
+  store: 'lmdb' | 'memory' | 'redis';
   dataDir: string;
   registryFile: string | null;
   jwtSecret: string | null;
@@ -139,6 +145,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   const original = { ...raw };
   if (!validate(raw)) throw new ConfigError(describeProblems(validate.errors ?? [], original));
   if (raw.AUDIT_STORE === 'redis' && !raw.REDIS_URL) throw new ConfigError(['AUDIT_STORE=redis: needs REDIS_URL']);
+  if (raw.STORE === 'redis' && !raw.REDIS_URL) throw new ConfigError(['STORE=redis: needs REDIS_URL']);
+  // Instances sharing a Redis must share its revocations and policies: a store of their own would split them.
+  if (raw.STORE && raw.STORE !== 'redis' && raw.REDIS_URL) throw new ConfigError([`STORE=${raw.STORE}: REDIS_URL is set, and then the store is Redis`]);
   return Object.freeze(resolveConfig(raw as RawConfig));
 }
 
@@ -149,6 +158,7 @@ function resolveConfig(raw: RawConfig): Config {
     rpcUrl: raw.RPC_URL ?? null,
     rpcWsUrl: raw.RPC_WS_URL ?? null,
     redisUrl: raw.REDIS_URL ?? null,
+    store: raw.REDIS_URL ? 'redis' : (raw.STORE ?? 'lmdb'),
     dataDir: resolve(raw.DATA_DIR ?? './data'),
     registryFile: raw.REGISTRY_FILE ? resolve(raw.REGISTRY_FILE) : null,
     jwtSecret: raw.JWT_SECRET ?? null,

@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   log(`  registry (${service.registry.assets.length} assets, chain ${service.registry.chainId}): ${registry}`);
   // AUDIT_FSYNC governs the file log only; on Redis the chain is as durable as Redis's own persistence.
   const audit = config.auditStore === 'redis' ? 'redis' : `file (fsync ${config.auditFsync}) in ${config.dataDir}`;
-  log(`  store: ${config.redisUrl ? 'redis' : 'memory'}; audit: ${audit}`);
+  log(`  store: ${config.store}; audit: ${audit}`);
   for (const line of chainNotes(service.chain, Date.now())) log(line);
   let stopping = false;
   const stop = (signal: string) => {

@@ -10,7 +10,7 @@ import type { PermitSigner } from '../schemas/permits.js';
 
 export interface ServiceInfo {
   chainId: number;
-  store: 'memory' | 'redis';
+  store: 'lmdb' | 'memory' | 'redis';
   auditKey: PublishedKey;
   permitSigner: PermitSigner;
 }

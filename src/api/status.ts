@@ -18,7 +18,7 @@ export interface ComponentStatus {
 
 export interface StatusSources {
   service: { version: string; startedAt: number };
-  store: { kind: 'redis' | 'memory'; cache: CacheStore; state: StoreState };
+  store: { kind: 'lmdb' | 'memory' | 'redis'; cache: CacheStore; state: StoreState };
   audit: {
     kind: 'file' | 'redis'; fsync: string; head: () => Promise<AuditHead>; watch: () => Record<string, unknown> | null;
     /** The proof tree and its checkpoints; null when checkpoints are off. */

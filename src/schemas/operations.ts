@@ -9,7 +9,7 @@ export const ServiceInfo = Type.Object({
   version: Type.String(),
   description: Type.String(),
   chain: Type.Object({ id: Type.Integer(), caip2: Type.String(), name: Type.String() }),
-  store: Type.Union([Type.Literal('memory'), Type.Literal('redis')]),
+  store: Type.Union([Type.Literal('lmdb'), Type.Literal('memory'), Type.Literal('redis')]),
   /** Paths of the documents an agent or operator reads first, by name. */
   links: Type.Object({}, { additionalProperties: Type.String() }),
   /** The key that signs audit checkpoints, as `/.well-known/audit-key.json` has it. */

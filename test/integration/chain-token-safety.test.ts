@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Devnet } from '../../src/devnet/devnet.js';
 import { callMcpTool } from '../support/mcp-client.js';
 import { TokenSafety } from '../../src/schemas/resources.js';
-import type { MemoryStore } from '../../src/store/memory-store.js';
+import type { LmdbStore } from '../../src/store/lmdb-store.js';
 import { compileValidator } from '../../src/schemas/validator.js';
 import { postJson, startTestService, type TestService } from '../support/service.js';
 import { writeRegistryFile } from './chain-support.js';
@@ -182,7 +182,7 @@ describe('findings in evaluations', () => {
       const honeypot = devnet.contracts.hostile.honeypot;
       const answer = await postJson(`${own.base}/api/v1/token-safety`, { contract_address: honeypot });
       assert.equal(answer.json.severity, 'danger');
-      const store = own.service.store as MemoryStore;
+      const store = own.service.store as LmdbStore;
       const [danger, latest] = [`danger:${honeypot.toLowerCase()}`, `safety:${honeypot.toLowerCase()}`];
       // TTLs run on the service's clock: sweep at instants measured from it.
       store.sweep(OPEN_MARKET + 9 * 60_000);

@@ -9,6 +9,7 @@ describe('loadConfig', () => {
     assert.equal(config.port, 8080);
     assert.equal(config.host, '127.0.0.1');
     assert.equal(config.redisUrl, null);
+    assert.equal(config.store, 'lmdb');
     assert.equal(config.auditStore, 'file');
     assert.equal(config.auditFsync, 'batch');
     assert.equal(config.maxBodyBytes, 65536);
@@ -28,6 +29,7 @@ describe('loadConfig', () => {
     assert.equal(config.rateLimits.enabled, false);
     assert.equal(config.rateLimits.walletPerTier[2], 40);
     assert.equal(config.auditStore, 'redis');
+    assert.equal(config.store, 'redis');
   });
 
   it('names every bad variable and hides secrets', () => {
@@ -44,6 +46,13 @@ describe('loadConfig', () => {
         return true;
       },
     );
+  });
+
+  it('keeps the store in memory only when asked, and refuses a store that contradicts REDIS_URL', () => {
+    assert.equal(loadConfig({ STORE: 'memory' }).store, 'memory');
+    assert.throws(() => loadConfig({ STORE: 'redis' }), /STORE=redis: needs REDIS_URL/);
+    assert.throws(() => loadConfig({ STORE: 'lmdb', REDIS_URL: 'redis://127.0.0.1:6379' }), /STORE=lmdb: REDIS_URL is set, and then the store is Redis/);
+    assert.throws(() => loadConfig({ STORE: 'disk' }), /STORE="disk": must be one of lmdb, memory, redis/);
   });
 
   it('refuses a Redis audit store without Redis', () => {

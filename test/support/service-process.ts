@@ -1,0 +1,50 @@
+// Runs the real service as `npm start` does, in a process of its own, for tests that crash or restart it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { after } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  /** http://HOST:PORT as the service printed it. */
+  base: string;
+  /** What it wrote to stderr so far (its log). */
+  output(): string;
+  /** Sends `signal` and resolves once the process has exited. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+const started: ChildProcess[] = [];
+// A test that failed halfway must not leave a service running: every process is ended by its own id.
+after(() => {
+  for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+
+function exited(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+}
+
+/** Starts `node dist/src/main.js` with `env` over this process's environment; resolves once it listens. */
+export async function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, [MAIN], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  started.push(child);
+  let output = '';
+  const base = await new Promise<string>((resolve, reject) => {
+    child.stderr!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const listening = /listening on (http:\/\/[^\s"]+)/.exec(output);
+      if (listening) resolve(listening[1]);
+    });
+    child.once('exit', (code, signal) => reject(new Error(`service exited (${code ?? signal}) before listening:\n${output}`)));
+  });
+  return {
+    child,
+    base,
+    output: () => output,
+    stop: async (signal = 'SIGTERM') => {
+      child.kill(signal);
+      await exited(child);
+    },
+  };
+}

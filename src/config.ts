@@ -50,6 +50,7 @@ export const ConfigSchema = Type.Object({
   RATE_LIMIT_IP_MCP: Type.Optional(Count),
   RATE_LIMIT_IP_AUTH: Type.Optional(Count),
   MCP_SESSIONS_PER_IP: Type.Optional(Count),
+  MCP_SESSIONS_MAX: Type.Optional(Count),
   MCP_SESSION_IDLE_SECONDS: Type.Optional(Count),
 });
 
@@ -99,7 +100,8 @@ export interface Config {
   permits: Readonly<{ signerKey: string | null; guard: string | null; ttlSeconds: number }>;
   idempotencyTtlMs: number;
   rateLimits: RateLimits;
-  mcpSessions: Readonly<{ perIp: number; idleMs: number }>;
+  /** `max`: open sessions across all clients (each holds an SDK server, about 93 kB). */
+  mcpSessions: Readonly<{ perIp: number; max: number; idleMs: number }>;
 }
 
 /** A bad environment, with one line per offending variable. */
@@ -180,7 +182,11 @@ function resolveConfig(raw: RawConfig): Config {
     permits: Object.freeze({ signerKey: raw.PERMIT_SIGNER_KEY ?? null, guard: raw.PERMIT_GUARD_ADDRESS ?? null, ttlSeconds: raw.PERMIT_TTL_SECONDS ?? 120 }),
     idempotencyTtlMs: (raw.IDEMPOTENCY_TTL_SECONDS ?? 300) * 1000,
     rateLimits: resolveRateLimits(raw),
-    mcpSessions: Object.freeze({ perIp: raw.MCP_SESSIONS_PER_IP ?? 5, idleMs: (raw.MCP_SESSION_IDLE_SECONDS ?? 300) * 1000 }),
+    mcpSessions: Object.freeze({
+      perIp: raw.MCP_SESSIONS_PER_IP ?? 5,
+      max: raw.MCP_SESSIONS_MAX ?? 1000,
+      idleMs: (raw.MCP_SESSION_IDLE_SECONDS ?? 300) * 1000,
+    }),
   };
 }
 

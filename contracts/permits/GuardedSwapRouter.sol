@@ -13,7 +13,8 @@ import {TradePermitGuard} from "./TradePermitGuard.sol";
 /// @notice Swaps exactly `amountIn` on a v4 pool, paying from and delivering to the caller. Paying in
 /// the permit's token is a sell (side 1) of what the pool received; otherwise it is a buy (side 0) of
 /// what the pool paid out. The guard judges that leg, and if the permit does not cover it the whole
-/// swap reverts.
+/// swap reverts. The guard trusts this router (its `router`) to consume only for the router's own
+/// caller: the wallet is always `msg.sender`, never an argument.
 contract GuardedSwapRouter {
     using SafeERC20 for IERC20;
 

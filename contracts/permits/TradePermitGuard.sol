@@ -7,7 +7,9 @@ import {SignatureChecker} from "@openzeppelin/contracts/utils/cryptography/Signa
 
 /// @notice A smart wallet or an execution router calls `consume` before (or within the same
 /// transaction as) a swap. The permit is what an `allow` verdict carried; the signer is the
-/// address the service publishes at /.well-known/permit-signer.json.
+/// address the service publishes at /.well-known/permit-signer.json. Only the permit's wallet
+/// itself, or the one router the guard was built for (which passes its own caller as the wallet),
+/// may spend a permit: anyone else could otherwise cancel a permit seen in the mempool.
 /// @dev The struct, its field order and the domain ("TradePermitGuard", "1") are the service's
 /// src/permits/trade-permit.ts; change both together.
 contract TradePermitGuard is EIP712 {
@@ -30,6 +32,10 @@ contract TradePermitGuard is EIP712 {
     /// @notice The service's permit signer (an EOA, or a contract through ERC-1271).
     address public immutable signer;
 
+    /// @notice The execution router trusted to consume for the wallet that called it (GuardedSwapRouter);
+    /// address(0): only wallets consume their own permits.
+    address public immutable router;
+
     /// @notice Nonces already consumed: each permit authorises one trade.
     mapping(uint256 nonce => bool) public nonceUsed;
 
@@ -43,13 +49,16 @@ contract TradePermitGuard is EIP712 {
     error PermitSideMismatch(uint8 side, uint8 permitted);
     error PermitAmountExceeded(uint256 amount, uint256 maxAmount);
     error PermitSignatureInvalid();
+    error PermitCallerNotAllowed(address caller, address wallet);
 
-    constructor(address permitSigner) EIP712("TradePermitGuard", "1") {
+    constructor(address permitSigner, address trustedRouter) EIP712("TradePermitGuard", "1") {
         signer = permitSigner;
+        router = trustedRouter;
     }
 
     /// @notice Checks the trade against the permit and spends its nonce; reverts with a named error otherwise.
     /// @param wallet Whose funds the trade moves (a router passes its caller, a smart wallet itself).
+    /// @dev The caller must be `wallet` or the trusted router; `check` then requires `wallet` to be the permit's.
     function consume(
         TradePermit calldata permit,
         bytes calldata signature,
@@ -58,6 +67,7 @@ contract TradePermitGuard is EIP712 {
         uint8 side,
         uint256 amount
     ) external {
+        if (msg.sender != wallet && msg.sender != router) revert PermitCallerNotAllowed(msg.sender, wallet);
         check(permit, signature, wallet, token, side, amount);
         nonceUsed[permit.nonce] = true;
         emit PermitConsumed(wallet, permit.nonce, permit.auditSeq, permit.auditHash, amount);

@@ -93,5 +93,7 @@ export function restAnswer(answer: EvaluationAnswer): PlainResponse {
       );
     case 'unsettled':
       return errorResponse(answer.code, answer.message);
+    case 'invalid':
+      return validationFailed(answer.detail, answer.code);
   }
 }

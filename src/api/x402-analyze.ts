@@ -2,6 +2,7 @@
 import { encodePaymentRequiredHeader, encodePaymentResponseHeader } from '@x402/core/http';
 import type { PaymentRequired } from '@x402/core/types';
 import { PATHS } from '../catalogue/published-facts.js';
+import { invalidTrade } from '../evaluation/entry.js';
 import { parseJsonBody } from '../http/json-body.js';
 import { errorResponse, json } from '../http/responses.js';
 import type { PlainRequest, PlainResponse, Route } from '../http/types.js';
@@ -29,6 +30,8 @@ async function analyzePaid({ paid, off }: { paid: PaidDeps | null; off: string |
   const parsed = parseJsonBody(request, validateTrade);
   if (!parsed.ok) return parsed.response;
   if (!paid) return errorResponse('facilitator_unavailable', `paid evaluation is off on this service: ${off ?? 'not configured'}`);
+  const invalid = invalidTrade(paid.entry, parsed.value);
+  if (invalid) return restAnswer(invalid);
   const header = paymentHeader(request);
   if (header === null) return challenge(paid.terms, NO_PAYMENT);
   if (typeof header !== 'string') return challenge(paid.terms, header.message, header.reason);

@@ -96,6 +96,8 @@ export const PAYMENT = Object.freeze({
   amountBaseUnits: '100000',
   assetDecimals: 6,
   maxTimeoutSeconds: 300,
+  /** How far a payer's clock may run ahead when it signs validBefore as its now + maxTimeoutSeconds. */
+  clockSkewSeconds: 30,
   tierGranted: CHANNEL_TIERS.x402,
 });
 

@@ -117,7 +117,8 @@ async function deployAll(rpcUrl: string, chain: Chain, artifacts: Artifacts, per
   const hostile = await deployHostile(sender, artifacts, wallets, uniswap.poolManager);
   const pools = await seedPools(sender, artifacts, uniswap, tokens.stablecoin, poolPlans(tokens, hostile));
   // Last, so every address above stays where it was; two transactions in the same confirmation batch.
-  const permitGuard = await sender.deploy('TradePermitGuard', artifacts.TradePermitGuard, [permitSigner]);
+  // The guard trusts the router deployed right after it (ARCHITECTURE.md "Trade permits"): its address is known before either is mined.
+  const permitGuard = await sender.deploy('TradePermitGuard', artifacts.TradePermitGuard, [permitSigner, sender.addressAhead(1)]);
   const guardedSwapRouter = await sender.deploy('GuardedSwapRouter', artifacts.GuardedSwapRouter, [permitGuard, uniswap.swapHelper]);
   await sender.confirmAll();
   const testClient = createTestClient({ mode: 'anvil', transport: http(rpcUrl) });

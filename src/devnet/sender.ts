@@ -41,9 +41,14 @@ export class TxSender {
     return this.account.address;
   }
 
+  /** The address CREATE will give the deployment `ahead` transactions after the next one (0: the next). */
+  addressAhead(ahead: number): Address {
+    return getContractAddress({ from: this.account.address, nonce: BigInt(this.nonce + ahead) });
+  }
+
   /** Deploys and returns the address CREATE gives (sender, nonce), known before mining. */
   async deploy(label: string, artifact: { abi: Abi; bytecode: Hex }, args: readonly unknown[] = []): Promise<Address> {
-    const address = getContractAddress({ from: this.account.address, nonce: BigInt(this.nonce) });
+    const address = this.addressAhead(0);
     const data = encodeDeployData({ abi: artifact.abi, bytecode: artifact.bytecode, args: args as unknown[] });
     await this.send(label, undefined, data);
     return address;

@@ -25,6 +25,9 @@ export function permitsSection(config: Readonly<Config>): string {
     '  already consumed (`PermitNonceUsed`), another wallet (`PermitWalletMismatch`), token (`PermitTokenMismatch`) or side',
     '  (`PermitSideMismatch`), more than the permitted amount (`PermitAmountExceeded`), or a signature not from the published',
     '  signer (`PermitSignatureInvalid`; ERC-1271 signers are accepted). A consumed permit emits `PermitConsumed`.',
+    '- Only the permit\'s wallet, or the one router the guard was deployed for (`router()`, which consumes for its own caller),',
+    '  may consume a permit; anyone else\'s call reverts with `PermitCallerNotAllowed`, so a permit seen in the mempool cannot',
+    '  be spent or cancelled by a third party.',
     '- The notional is signed for routers that price the trade themselves; the guard checks amounts, not prices.',
     '',
   ].join('\n');

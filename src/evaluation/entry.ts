@@ -5,8 +5,10 @@ import type { ErrorCode } from '../catalogue/errors.js';
 import { describeFailure, logFailure } from '../failures.js';
 import type { Tier } from '../risk/types.js';
 import type { Verdict } from '../schemas/trade.js';
+import type { ValidationIssue } from '../schemas/validator.js';
 import { errorVerdict, evaluateTrade, type Channel, type ErrorVerdict, type EvaluationDeps, type EvaluationRequest, type Settle, type UnrecordedVerdict } from './evaluate-trade.js';
 import type { IdempotencyCache } from './idempotency.js';
+import { amountIssue } from './trade-amount.js';
 
 export interface EntryDeps {
   evaluation: EvaluationDeps;
@@ -48,9 +50,13 @@ export type EvaluationAnswer =
   | { kind: 'error'; code: ErrorCode; verdict: ErrorVerdict; unrecorded?: UnrecordedVerdict }
   | { kind: 'limited'; code: 'rate_limited'; message: string; retryAfterMs: number; limit: number; windowMs: number }
   | { kind: 'conflict'; code: 'idempotency_conflict'; message: string; requestId: string | null }
+  /** Input the schema could not judge alone (the amount on the token's grid): REST 422, an MCP tool error. */
+  | { kind: 'invalid'; code: 'validation_failed'; message: string; detail: ValidationIssue[] }
   | { kind: 'unsettled'; code: ErrorCode; message: string };
 
 export async function evaluateOnce(deps: EntryDeps, trade: ChannelTrade, caller: Caller): Promise<EvaluationAnswer> {
+  const invalid = invalidTrade(deps, trade);
+  if (invalid) return invalid;
   const request = evaluationRequest(trade, caller);
   // Fail closed before anything is counted or charged: a permit asked for and impossible to sign is an error, not a bare verdict.
   if (request.permit && !deps.evaluation.permits) {
@@ -77,6 +83,15 @@ export async function evaluateOnce(deps: EntryDeps, trade: ChannelTrade, caller:
         requestId: request.trade.request_id,
       };
   }
+}
+
+/**
+ * What the schema cannot check without the registry: an amount of less than one base unit of the
+ * token. Paid channels call it before the payment is read, so such a request is never charged.
+ */
+export function invalidTrade(deps: EntryDeps, trade: ChannelTrade): Extract<EvaluationAnswer, { kind: 'invalid' }> | null {
+  const issue = amountIssue(deps.evaluation.registry, trade);
+  return issue ? { kind: 'invalid', code: 'validation_failed', message: String(issue.ctx?.error), detail: [issue] } : null;
 }
 
 /** The channel's trade with the spec's defaults; `body` is what the audit record keeps and the key's fingerprint covers. */

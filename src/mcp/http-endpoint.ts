@@ -31,20 +31,40 @@ async function limited(deps: McpRouteDeps, request: PlainRequest): Promise<Plain
 async function route(deps: McpRouteDeps, request: PlainRequest): Promise<PlainResponse> {
   const id = request.headers['mcp-session-id'];
   if (id !== undefined) {
-    const session = deps.sessions.use(id);
+    // Another address with this id is told what an unknown id is told (README "MCP").
+    const session = deps.sessions.use(id, request.ip);
     if (!session) return rpcFault('sessionExpired');
     return session.transport.handle(request);
   }
   if (request.method !== 'POST') return rpcFault('sessionRequired');
-  if (deps.sessions.countFor(request.ip) >= deps.limits.perIp) {
+  const full = sessionsFull(deps, request.ip);
+  if (full) return full;
+  const { transport, server, done } = await deps.sessions.start(request.ip);
+  try {
+    const response = await transport.handle(request);
+    // Anything but a successful initialize leaves no session behind.
+    if (transport.sessionId === undefined) await server.close().catch(() => undefined);
+    return response;
+  } finally {
+    done();
+  }
+}
+
+/** The 429 for a client at its own cap, or for anyone while the service holds its cap of sessions. */
+function sessionsFull(deps: McpRouteDeps, ip: string): PlainResponse | null {
+  if (deps.sessions.countFor(ip) >= deps.limits.perIp) {
     return rpcFault('tooManySessions', {
       message: `Too many MCP sessions for this client (at most ${deps.limits.perIp}); end one with DELETE`,
       headers: { 'retry-after': String(Math.ceil(deps.limits.idleMs / 1000)) },
     });
   }
-  const { transport, server } = await deps.sessions.start(request.ip);
-  const response = await transport.handle(request);
-  // Anything but a successful initialize leaves no session behind.
-  if (transport.sessionId === undefined) await server.close().catch(() => undefined);
-  return response;
+  if (deps.sessions.total() >= deps.limits.max) {
+    // The earliest a session frees by idling out; a DELETE anywhere may free one sooner.
+    const seconds = Math.max(1, Math.ceil(deps.sessions.msUntilOneFrees() / 1000));
+    return rpcFault('tooManySessions', {
+      message: `Too many MCP sessions on this service (at most ${deps.limits.max}); retry after ${seconds} s`,
+      headers: { 'retry-after': String(seconds) },
+    });
+  }
+  return null;
 }

@@ -8,7 +8,7 @@ import type { PlainResponse } from '../http/types.js';
  * Word for word what the SDK's WebStandardStreamableHTTPServerTransport answers
  * (node_modules/@modelcontextprotocol/sdk/dist/esm/server/webStandardStreamableHttp.js),
  * since clients written against it match on the status, the code and sometimes the text.
- * The first three are the endpoint's own (session table and per-IP cap).
+ * The first three are the endpoint's own (session table, per-IP and service-wide caps).
  */
 const FAULTS = {
   sessionExpired: [404, -32001, 'Session not found or expired; initialize a new session'],

@@ -1,4 +1,4 @@
-// MCP sessions: at most N per client IP, closed after an idle period or by DELETE.
+// MCP sessions: at most N per client IP and M in all, each bound to the address that opened it, closed after an idle period or by DELETE.
 import { randomUUID } from 'node:crypto';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { JsonTransport } from './json-transport.js';
@@ -6,6 +6,8 @@ import { offeredProtocolVersion } from './server.js';
 
 export interface SessionLimits {
   perIp: number;
+  /** Across all clients: each session holds an SDK server (about 93 kB), and addresses are cheap. */
+  max: number;
   idleMs: number;
 }
 
@@ -31,10 +33,17 @@ export class McpSessions {
     this.sweeper.unref();
   }
 
-  /** The live session with this id, marked as used now; undefined when unknown or expired. */
-  use(id: string): Session | undefined {
+  /** Initializations under way, per IP and in all: counted against the caps before their session exists. */
+  private readonly starting = new Map<string, number>();
+  private startingTotal = 0;
+
+  /**
+   * The live session with this id, marked as used now; undefined when unknown, expired, or opened
+   * from another address: a session id seen elsewhere (a log, a proxy) does not carry the session.
+   */
+  use(id: string, ip: string): Session | undefined {
     const session = this.sessions.get(id);
-    if (!session) return undefined;
+    if (!session || session.ip !== ip) return undefined;
     if (this.now() - session.lastSeen > this.limits.idleMs) {
       void this.close(id);
       return undefined;
@@ -44,13 +53,48 @@ export class McpSessions {
   }
 
   countFor(ip: string): number {
-    let count = 0;
+    let count = this.starting.get(ip) ?? 0;
     for (const session of this.sessions.values()) if (session.ip === ip) count += 1;
     return count;
   }
 
-  /** A transport ready to answer an initialize request; it registers itself once the session exists. */
-  async start(ip: string): Promise<{ transport: JsonTransport; server: Server }> {
+  /** Open sessions and initializations under way, across all clients. */
+  total(): number {
+    return this.sessions.size + this.startingTotal;
+  }
+
+  /** When the least recently used session will have idled out: the earliest a slot frees without a DELETE. */
+  msUntilOneFrees(): number {
+    let oldest = Infinity;
+    for (const session of this.sessions.values()) oldest = Math.min(oldest, session.lastSeen);
+    return oldest === Infinity ? 0 : Math.max(0, oldest + this.limits.idleMs - this.now());
+  }
+
+  /**
+   * A transport ready to answer an initialize request; it registers itself once the session exists.
+   * Counted from this call until `done()`, so concurrent initializations cannot pass a cap together.
+   */
+  async start(ip: string): Promise<{ transport: JsonTransport; server: Server; done: () => void }> {
+    this.starting.set(ip, (this.starting.get(ip) ?? 0) + 1);
+    this.startingTotal += 1;
+    let counted = true;
+    const done = () => {
+      if (!counted) return;
+      counted = false;
+      this.startingTotal -= 1;
+      const left = (this.starting.get(ip) ?? 1) - 1;
+      if (left === 0) this.starting.delete(ip);
+      else this.starting.set(ip, left);
+    };
+    try {
+      return { ...(await this.connect(ip)), done };
+    } catch (error) {
+      done();
+      throw error;
+    }
+  }
+
+  private async connect(ip: string): Promise<{ transport: JsonTransport; server: Server }> {
     const server = this.createServer();
     const transport: JsonTransport = new JsonTransport({
       newSessionId: randomUUID,

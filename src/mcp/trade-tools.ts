@@ -1,7 +1,7 @@
 // evaluate_trade and evaluate_trade_paid: the MCP adapter over the evaluation entry.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { CHANNEL_TIERS } from '../catalogue/published-facts.js';
-import { evaluateOnce, type ChannelTrade, type EntryDeps, type EvaluationAnswer } from '../evaluation/entry.js';
+import { evaluateOnce, invalidTrade, type ChannelTrade, type EntryDeps, type EvaluationAnswer } from '../evaluation/entry.js';
 import { evaluatePaid, type PaidDeps } from '../x402/paid-evaluation.js';
 import { mcpChallenge } from '../x402/terms.js';
 import { failure, result } from './tool-results.js';
@@ -20,6 +20,9 @@ export async function evaluateTradePaid(paid: PaidDeps | null, args: Record<stri
     return failure('paid evaluation is not configured on this service (no settlement asset, PAY_TO_ADDRESS or facilitator)', { code: 'facilitator_unavailable' });
   }
   const { payment_proof: proof, ...trade } = args;
+  // The trade first, as REST checks its body before the payment: an invalid one is never charged.
+  const invalid = invalidTrade(paid.entry, trade as unknown as ChannelTrade);
+  if (invalid) return mcpAnswer(invalid);
   if (proof === undefined) return result(mcpChallenge(paid.terms));
   const answer = await evaluatePaid(paid, trade as unknown as ChannelTrade, String(proof));
   switch (answer.kind) {
@@ -49,5 +52,8 @@ function mcpAnswer(answer: EvaluationAnswer): CallToolResult {
     case 'conflict':
     case 'unsettled':
       return failure(answer.message, { code: answer.code });
+    case 'invalid':
+      // The shape of a tool's argument errors (tool-handlers.ts): loc without REST's 'body'.
+      return failure('invalid arguments', { code: answer.code, detail: answer.detail.map((issue) => ({ ...issue, loc: issue.loc.slice(1) })) });
   }
 }

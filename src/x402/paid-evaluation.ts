@@ -8,7 +8,7 @@ import type { CacheStore } from '../store/cache-store.js';
 import { ClaimBusyError, ClaimOnce } from '../store/claim-once.js';
 import { owedPaymentKey, paymentKey } from '../store/keys.js';
 import type { FacilitatorPort, Settled } from './facilitator-client.js';
-import { readPayment, type Authorization, type ReadPayment } from './payment-payload.js';
+import { readPayment, windowRefusal, type Authorization, type ReadPayment } from './payment-payload.js';
 import { refusal, type Refusal } from './refusals.js';
 import { requirementsV2, type PaymentTerms } from './terms.js';
 
@@ -35,6 +35,8 @@ export interface PaidDeps {
    * facilitator that does not answer /settle is taken at its word: nothing settled.
    */
   settledOnChain?: (authorization: Authorization) => Promise<string | null>;
+  /** The wall clock payment windows are judged by, as the facilitator and the chain judge them; default Date.now. */
+  paymentNow?: () => number;
   /** Counts payments by outcome (Prometheus). */
   metrics?: { payment(outcome: 'settled' | 'refused' | 'failed', reason: string): void };
 }
@@ -87,7 +89,8 @@ const isOwed = (answer: EvaluationAnswer): boolean => answer.kind === 'error' &&
 
 /**
  * The paid evaluation (README "Paying per call (x402)"):
- * 1. the trade was validated by the channel; the payment is read and checked for its envelope;
+ * 1. the trade was validated by the channel; the payment is read and checked for its envelope and
+ *    for a validity window no longer than the challenge's maxTimeoutSeconds;
  * 2. the payment is claimed: the same payment with the same body replays the saved verdict,
  *    with another body it is refused (`payment_used`);
  * 3. the facilitator verifies it (signature, amount, recipient, window, funds, nonce unused);
@@ -108,6 +111,8 @@ export async function evaluatePaid(deps: PaidDeps, trade: ChannelTrade, encodedP
 async function paidAnswer(deps: PaidDeps, trade: ChannelTrade, encodedPayment: string): Promise<PaidAnswer> {
   const read = readPayment(encodedPayment, deps.terms);
   if (!read.ok) return { kind: 'refused', refusal: read.refusal };
+  const tooLong = windowRefusal(read.payment.authorization, deps.terms.maxTimeoutSeconds, (deps.paymentNow ?? Date.now)());
+  if (tooLong) return { kind: 'refused', refusal: tooLong };
   const { from, nonce } = read.payment.authorization;
   try {
     const print = fingerprint(trade);

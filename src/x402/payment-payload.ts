@@ -1,5 +1,6 @@
 // Reads a payment as a client sends it (v1 X-PAYMENT, v2 PAYMENT-SIGNATURE, or MCP payment_proof) into one v2 form.
 import { decodePaymentSignatureHeader } from '@x402/core/http';
+import { PAYMENT } from '../catalogue/published-facts.js';
 import type { PaymentPayload } from '@x402/core/types';
 import { refusal, type Refusal } from './refusals.js';
 import { requirementsV2, type PaymentTerms } from './terms.js';
@@ -68,6 +69,18 @@ export function readPayment(encoded: string, terms: PaymentTerms): { ok: true; p
     payload: { signature: inner.signature, authorization: { ...authorization } },
   };
   return { ok: true, payment: { version: raw.x402Version, payload, authorization } };
+}
+
+/**
+ * The challenge's maxTimeoutSeconds bounds how long an authorization stays spendable: x402's exact
+ * clients sign validBefore = now + maxTimeoutSeconds, and its facilitator checks only that validBefore
+ * is not past. A validBefore further away is a payment anyone holding it could settle for years, so it
+ * is refused here, against the wall clock the facilitator and the chain judge windows by.
+ */
+export function windowRefusal(authorization: Authorization, maxTimeoutSeconds: number, nowMs: number): Refusal | null {
+  const latest = BigInt(Math.floor(nowMs / 1000) + maxTimeoutSeconds + PAYMENT.clockSkewSeconds);
+  if (BigInt(authorization.validBefore) <= latest) return null;
+  return refusal('authorization_window_too_long', `validBefore ${short(authorization.validBefore)}, at most ${latest}`);
 }
 
 function readAuthorization(value: unknown): Authorization | null {

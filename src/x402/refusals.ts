@@ -1,4 +1,5 @@
 // Why a payment was refused: a stable reason, its words, and the facilitator's reasons mapped onto them.
+import { PAYMENT } from '../catalogue/published-facts.js';
 
 /** Every refusal is a 402 that carries the challenge again; the README's refusal table lists these. */
 export const PAYMENT_REFUSALS = {
@@ -11,6 +12,7 @@ export const PAYMENT_REFUSALS = {
   wrong_amount: 'the authorization\'s value is not exactly the amount the challenge requires',
   authorization_expired: 'the authorization\'s validBefore has passed (or is less than 6 seconds away); sign a new one',
   authorization_not_yet_valid: 'the authorization\'s validAfter is in the future',
+  authorization_window_too_long: `the authorization's validBefore is further away than the challenge's maxTimeoutSeconds (plus ${PAYMENT.clockSkewSeconds} s of clock skew); sign one valid for at most that long`,
   invalid_signature: 'the EIP-712 signature does not recover to the payer for this token, chain and authorization',
   insufficient_funds: 'the payer does not hold the amount in the settlement stablecoin',
   authorization_used: 'this authorization nonce was already used on chain; sign a new one',

@@ -131,6 +131,42 @@ describe('the same trade through every channel', () => {
   });
 });
 
+describe('an amount below one base unit of the token', () => {
+  /** FastAPI's 422 for `amount` at `decimals`; MCP's tool error carries the same issue without REST's 'body'. */
+  const issue = (amount: number, decimals = 18) => {
+    const error = `amount is less than one base unit of the token (10^-${decimals} at ${decimals} decimals)`;
+    return { loc: ['body', 'amount'], msg: `Value error, ${error}`, type: 'value_error', input: amount, ctx: { error } };
+  };
+
+  it('is a 422 at amount on every channel, and nothing is counted or recorded; one base unit is a trade', async () => {
+    const signer = privateKeyToAccount(generatePrivateKey());
+    // 1e-30 and 5e-324 (the smallest double) were `allow`, with a permit for 0 units when one was asked for.
+    for (const amount of [1e-30, 5e-324, 1e-19]) {
+      for (const channel of CHANNELS) {
+        const answer = await channel.evaluate(running.base, signer, tradeFor(signer, { amount }));
+        assert.deepEqual(answer, { kind: 'refused', code: 'validation_failed' }, `${channel.name} ${amount}`);
+      }
+    }
+    const rest = await postJson(`${running.base}/api/v1/analyze/free`, tradeFor(signer, { amount: 1e-30, permit: true }));
+    assert.deepEqual([rest.status, rest.json], [422, { detail: [issue(1e-30)], code: 'validation_failed' }]);
+    const mcp = await callMcpTool(running.base, 'evaluate_trade', tradeFor(signer, { amount: 5e-324 }));
+    const { loc: _loc, ...rest5e324 } = issue(5e-324);
+    assert.deepEqual(mcp.structured, { error: 'invalid arguments', code: 'validation_failed', detail: [{ ...rest5e324, loc: ['amount'] }] });
+    assert.deepEqual((await getJson(`${running.base}/api/v1/audit/wallet/${signer.address}`)).json.records, []);
+    for (const channel of CHANNELS) {
+      assert.equal((await channel.evaluate(running.base, signer, tradeFor(signer, { amount: 1e-18 }))).kind, 'verdict', channel.name);
+    }
+  });
+
+  it('is read at 18 decimals for a contract the registry does not list', async () => {
+    const signer = privateKeyToAccount(generatePrivateKey());
+    const unlisted = { asset: 'ZZZZ', contract_address: privateKeyToAccount(generatePrivateKey()).address, allow_unregistered: true };
+    const refused = await postJson(`${running.base}/api/v1/analyze/free`, tradeFor(signer, { ...unlisted, amount: 1e-19 }));
+    assert.deepEqual([refused.status, refused.json.detail], [422, [issue(1e-19)]]);
+    assert.equal((await postJson(`${running.base}/api/v1/analyze/free`, tradeFor(signer, { ...unlisted, amount: 1e-18 }))).status, 200);
+  });
+});
+
 describe('a dead chain node', () => {
   let dead: TestService;
 
@@ -185,6 +221,24 @@ describe('the paid channel (x402) at Tier 2', () => {
     // The facts differ by design: the window count, and the tier's basis (holdings against payment).
     const comparable = ({ channel: _c, seq: _s, ts: _t, hash: _h, prev_hash: _p, wallet_prev_hash: _w, payment: _m, facts_hash: _f, ...record }: any) => record;
     assert.deepEqual(comparable(paidRecord), comparable(restRecord));
+  });
+
+  it('refuses an amount below one base unit with 422 before the payment is read or charged, on REST and MCP', async () => {
+    const payer = world.devnet.wallets[0];
+    const before = await world.usdc(payer.address);
+    const trade = world.trade({ amount: 1e-30 });
+    const payment = await signPayment(payer.privateKey, await world.challenge(paid.base));
+    const answer = await payWith(paid.base, trade, payment);
+    assert.equal(answer.status, 422, answer.text);
+    assert.deepEqual(answer.json.detail.map((issue: { loc: unknown }) => issue.loc), [['body', 'amount']]);
+    assert.equal(answer.headers.get('payment-response'), null);
+    for (const args of [{ ...trade }, { ...trade, payment_proof: payment }]) {
+      const mcp = await callMcpTool(paid.base, 'evaluate_trade_paid', args);
+      assert.deepEqual([mcp.isError, mcp.structured.code, (mcp.structured.detail as { loc: unknown }[])[0]!.loc], [true, 'validation_failed', ['amount']]);
+    }
+    assert.equal(await world.usdc(payer.address), before);
+    // The same payment still buys a verdict for a valid trade.
+    assert.equal((await payWith(paid.base, world.trade({ amount: 1 }), payment)).status, 200);
   });
 
   it('shares the per-wallet window with the free channel', async () => {

@@ -1,8 +1,10 @@
 // The MCP endpoint's HTTP answers byte for byte over loopback: what the SDK's streamable-HTTP transport answers, which clients rely on.
 import assert from 'node:assert/strict';
+import { Agent } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { SERVICE, VERSIONS } from '../../src/catalogue/published-facts.js';
+import { ManualClock } from '../support/manual-clock.js';
 import { postJson, send, startTestService, type HttpResult, type TestService } from '../support/service.js';
 
 let running: TestService;
@@ -20,18 +22,28 @@ function initialize(protocolVersion: string, id: number | string = 1) {
   return { jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo: { name: 't', version: '1' } } };
 }
 
-function post(body: unknown, headers: Record<string, string> = {}): Promise<HttpResult> {
-  return postJson(url, body, { accept: ACCEPT, ...headers });
+/** `from`: a connection from another loopback address (127.0.0.2, ...), i.e. another client IP. */
+function post(body: unknown, headers: Record<string, string> = {}, from: Agent | false = false, to = url): Promise<HttpResult> {
+  return postJson(to, body, { accept: ACCEPT, ...headers }, from);
 }
 
 /** A session that has said notifications/initialized, and the headers every later request carries. */
-async function session(): Promise<Record<string, string>> {
-  const opened = await post(initialize('2025-06-18'));
+async function session(from: Agent | false = false, to = url): Promise<Record<string, string>> {
+  const opened = await post(initialize('2025-06-18'), {}, from, to);
   assert.equal(opened.status, 200, opened.text);
   const headers = { 'mcp-session-id': opened.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-06-18' };
-  assert.equal((await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, headers)).status, 202);
+  assert.equal((await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, headers, from, to)).status, 202);
   return headers;
 }
+
+/** Connections from one loopback address; destroyed by the suite that made it. */
+const agents: Agent[] = [];
+function clientAt(address: string): Agent {
+  const agent = new Agent({ localAddress: address });
+  agents.push(agent);
+  return agent;
+}
+after(() => agents.forEach((agent) => agent.destroy()));
 
 function fault(status: number, code: number, message: string) {
   return { status, body: { jsonrpc: '2.0', error: { code, message }, id: null } };
@@ -181,5 +193,40 @@ describe('MCP refusals', () => {
     assert.deepEqual(answer(await post({ jsonrpc: '2.0', id: 1, method: 'ping' }, headers)), expired);
     assert.deepEqual(answer(await send('DELETE', url, undefined, headers)), expired);
     assert.deepEqual(answer(await send('DELETE', url)), fault(400, -32000, 'Bad Request: Mcp-Session-Id header is required'));
+  });
+});
+
+describe('MCP sessions and client addresses', () => {
+  const ping = { jsonrpc: '2.0', id: 1, method: 'ping' };
+  const expired = fault(404, -32001, 'Session not found or expired; initialize a new session');
+
+  it('answers a session id used from another address as an unknown session, and keeps the session for its own', async () => {
+    const headers = await session();
+    const elsewhere = clientAt('127.0.0.2');
+    assert.deepEqual(answer(await post(ping, headers, elsewhere)), expired);
+    assert.deepEqual(answer(await send('DELETE', url, undefined, headers, elsewhere)), expired);
+    assert.deepEqual(answer(await post(ping, headers)), { status: 200, body: { jsonrpc: '2.0', id: 1, result: {} } });
+  });
+
+  it('caps sessions across all addresses (MCP_SESSIONS_MAX): 429 with Retry-After until the oldest idles out', async () => {
+    const clock = new ManualClock();
+    const capped = await startTestService(
+      { REGISTRY_FILE: '', RATE_LIMIT_IP_MCP: '1000', MCP_SESSIONS_PER_IP: '2', MCP_SESSIONS_MAX: '3' }, undefined, { now: clock.now },
+    );
+    try {
+      const to = `${capped.base}/mcp-http/mcp`;
+      const first = await session(false, to);
+      clock.advance(100_000);
+      await session(clientAt('127.0.0.2'), to);
+      await session(clientAt('127.0.0.3'), to);
+      const refused = await post(initialize('2025-06-18'), {}, clientAt('127.0.0.4'), to);
+      assert.deepEqual(answer(refused), fault(429, -32000, 'Too many MCP sessions on this service (at most 3); retry after 200 s'));
+      assert.equal(refused.headers.get('retry-after'), '200');
+      // Ending one frees a place for anyone.
+      assert.equal((await send('DELETE', to, undefined, first)).status, 200);
+      await session(clientAt('127.0.0.4'), to);
+    } finally {
+      await capped.stop();
+    }
   });
 });

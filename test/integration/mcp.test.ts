@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { encodePaymentSignatureHeader } from '@x402/core/http';
 import { privateKeyToAccount } from 'viem/accounts';
 import { ManualClock } from '../support/manual-clock.js';
-import { exactSchemeForV1 } from '../support/x402-payer.js';
+import { exactSchemeForV1, signPayment } from '../support/x402-payer.js';
 import { getJson, postJson, startTestService, type TestService } from '../support/service.js';
 
 const clock = new ManualClock();
@@ -175,6 +175,12 @@ describe('MCP server', () => {
     assert.equal(garbage.isError, true);
     assert.equal((garbage.structuredContent as Record<string, unknown>).reason, 'payment_malformed');
     assert.equal((garbage.structuredContent as Record<string, unknown>).decision, undefined);
+    // Signed for ten years instead of the challenge's 300 s: refused before it is verified or charged.
+    const decade = await signPayment(payer.privateKey, requirements as never, { authorization: { validBefore: BigInt(Math.floor(Date.now() / 1000) + 10 * 365 * 86_400) } });
+    const tooLong = await client.callTool({ name: 'evaluate_trade_paid', arguments: { ...args, amount: 22, payment_proof: decade } });
+    assert.equal(tooLong.isError, true);
+    const refusedLong = tooLong.structuredContent as Record<string, any>;
+    assert.deepEqual([refusedLong.code, refusedLong.reason, refusedLong.decision], ['payment_refused', 'authorization_window_too_long', undefined]);
   });
 });
 

@@ -115,6 +115,30 @@ describe('trade permits on the devnet', () => {
     assert.equal((await sell('TSLA', '1', permit)).status, 'success');
   });
 
+  it('only the permit\'s wallet or the router spends it: a third wallet\'s consume reverts and the permit still buys its swap', async () => {
+    const guard = devnet.contracts.permitGuard;
+    const permit = await permitFor('TSLA', 1);
+    const stranger = devnet.wallets[2]!;
+    const consume = (wallet: Address) => [onChain(permit), permit.signature as Hex, wallet, permit.message.token as Address, 1, 0n] as const;
+    // Sent for real, as a front-runner would: it reverts on chain and spends nothing.
+    const hash = await walletClientFor(devnet, stranger.privateKey).writeContract({ address: guard, abi: tradePermitGuardAbi, functionName: 'consume', args: consume(trader.address), gas: 300_000n });
+    assert.equal((await publicClientFor(devnet).waitForTransactionReceipt({ hash })).status, 'reverted');
+    const simulate = (wallet: Address) => publicClientFor(devnet).simulateContract({ address: guard, abi: tradePermitGuardAbi, functionName: 'consume', args: consume(wallet), account: stranger.address });
+    assert.equal(await revertOf(simulate(trader.address)), 'PermitCallerNotAllowed');
+    assert.equal(await revertOf(simulate(stranger.address)), 'PermitWalletMismatch');
+    assert.equal(await publicClientFor(devnet).readContract({ address: guard, abi: tradePermitGuardAbi, functionName: 'nonceUsed', args: [BigInt(permit.message.nonce)] }), false);
+    assert.equal((await sell('TSLA', '1', permit)).status, 'success');
+    assert.equal(await publicClientFor(devnet).readContract({ address: guard, abi: tradePermitGuardAbi, functionName: 'router' }), devnet.contracts.guardedSwapRouter);
+  });
+
+  it('the permit\'s own wallet may consume it directly, as a smart wallet does before its swap', async () => {
+    const permit = await permitFor('TSLA', 1);
+    const args = [onChain(permit), permit.signature as Hex, trader.address, permit.message.token as Address, 1, 10n ** 18n] as const;
+    const hash = await walletClientFor(devnet, trader.privateKey).writeContract({ address: devnet.contracts.permitGuard, abi: tradePermitGuardAbi, functionName: 'consume', args, gas: 300_000n });
+    assert.equal((await publicClientFor(devnet).waitForTransactionReceipt({ hash })).status, 'success');
+    assert.equal(await revertOf(simulateSell('TSLA', '1', permit)), 'PermitNonceUsed');
+  });
+
   it('the same permit through MCP; a warn or deny carries none', async () => {
     const token = devnet.pools.TSLA!.token;
     const answer = await callMcpTool(running.base, 'evaluate_trade', { wallet: trader.address, asset: 'TSLA', contract_address: token, side: 'sell', amount: 1, permit: true });

@@ -247,6 +247,9 @@ describe('refusals: a 402 with the challenge again and the reason, nothing charg
     { reason: 'wrong_amount', payment: (terms) => signPayment(walletB.privateKey, terms, { authorization: { value: PRICE * 10n } }) },
     { reason: 'authorization_expired', payment: (terms) => signPayment(walletB.privateKey, terms, { authorization: { validBefore: now() - 60n } }) },
     { reason: 'authorization_not_yet_valid', payment: (terms) => signPayment(walletB.privateKey, terms, { authorization: { validAfter: now() + 3600n } }) },
+    // Ten years instead of the challenge's 300 s: spendable by whoever holds it long after this request.
+    { reason: 'authorization_window_too_long', payment: (terms) => signPayment(walletB.privateKey, terms, { authorization: { validBefore: now() + 10n * 365n * 86_400n } }) },
+    { reason: 'authorization_window_too_long', payment: (terms) => signPayment(walletB.privateKey, terms, { version: 2, authorization: { validBefore: now() + 300n + 90n } }) },
     { reason: 'invalid_signature', payment: (terms) => signPayment(walletB.privateKey, terms, { signWith: walletC.privateKey }) },
     { reason: 'invalid_signature', payment: (terms) => signPayment(walletB.privateKey, terms, { chainId: 1 }) },
     { reason: 'insufficient_funds', payment: (terms) => signPayment(unfunded, terms) },

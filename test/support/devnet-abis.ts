@@ -82,10 +82,15 @@ export const guardedSwapRouterAbi = parseAbi([
   'error PermitSideMismatch(uint8 side, uint8 permitted)',
   'error PermitAmountExceeded(uint256 amount, uint256 maxAmount)',
   'error PermitSignatureInvalid()',
+  'error PermitCallerNotAllowed(address caller, address wallet)',
 ]);
 
 export const tradePermitGuardAbi = parseAbi([
   'function signer() view returns (address)',
+  'function router() view returns (address)',
+  `function consume(${TRADE_PERMIT} permit, bytes signature, address wallet, address token, uint8 side, uint256 amount)`,
+  'error PermitCallerNotAllowed(address caller, address wallet)',
+  'error PermitWalletMismatch(address wallet, address permitted)',
   `function nonceUsed(uint256 nonce) view returns (bool)`,
   `function hashPermit(${TRADE_PERMIT} permit) view returns (bytes32)`,
 ]);

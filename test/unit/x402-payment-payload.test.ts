@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { encodePaymentSignatureHeader } from '@x402/core/http';
-import { readPayment } from '../../src/x402/payment-payload.js';
+import { readPayment, windowRefusal } from '../../src/x402/payment-payload.js';
 import { facilitatorRefusal, PAYMENT_REFUSALS } from '../../src/x402/refusals.js';
 import { requirementsV2 } from '../../src/x402/terms.js';
 import { sampleTerms } from '../support/payment-terms.js';
@@ -65,6 +65,23 @@ describe('readPayment', () => {
       'A'.repeat(20_000),
     ];
     for (const encoded of malformed) assert.equal(reasonOf(encoded), 'payment_malformed', encoded.slice(0, 40));
+  });
+});
+
+describe('windowRefusal', () => {
+  const NOW_MS = 1_800_000_000_500;
+  const until = (validBefore: number) => windowRefusal({ ...AUTHORIZATION, validBefore: String(validBefore) }, 300, NOW_MS);
+
+  it('takes a validBefore up to maxTimeoutSeconds plus 30 s of clock skew away, and nothing further', () => {
+    assert.equal(until(1_800_000_300), null, 'what an x402 client signs: now + maxTimeoutSeconds');
+    assert.equal(until(1_800_000_330), null);
+    assert.equal(until(0), null, 'a past validBefore is the library\'s authorization_expired');
+    assert.deepEqual(until(1_800_000_331), {
+      reason: 'authorization_window_too_long',
+      message: 'authorization_window_too_long: the authorization\'s validBefore is further away than the challenge\'s maxTimeoutSeconds (plus 30 s of clock skew); sign one valid for at most that long (validBefore "1800000331", at most 1800000330)',
+    });
+    assert.equal(until(2_115_360_000)?.reason, 'authorization_window_too_long', 'ten years');
+    assert.equal(windowRefusal({ ...AUTHORIZATION, validBefore: '9'.repeat(78) }, 300, NOW_MS)?.reason, 'authorization_window_too_long');
   });
 });
 

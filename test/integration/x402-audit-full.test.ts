@@ -1,0 +1,140 @@
+// Paid, and a log that cannot append (ARCHITECTURE.md "Paid evaluation"): nothing is charged for a verdict
+// the log cannot take, and a verdict settled in a race with a filling disk is recorded on the payer's retry.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { decodePaymentResponseHeader } from '@x402/core/http';
+import { callMcpTool } from '../support/mcp-client.js';
+import { PaidWorld, PRICE, payWith, walletRecords } from '../support/paid-world.js';
+import type { TestService } from '../support/service.js';
+import { useTempDirs } from '../support/temp-dirs.js';
+import { waitUntil } from '../support/wait-until.js';
+import { signPayment } from '../support/x402-payer.js';
+
+const tempDir = useTempDirs('x402-audit-full-');
+let world: PaidWorld;
+let disk: string;
+let service: TestService;
+/** Set by a test: the next /settle fills the disk first, so the append after it finds no room. */
+let fillOnSettle = false;
+let facilitator: { url: string; close(): Promise<void> };
+
+/** Writes until the filesystem is full; the file is removed to give the room back. */
+function fill(): string {
+  const path = join(disk, 'filler');
+  const fd = openSync(path, 'a');
+  for (const size of [1 << 20, 4096, 1]) {
+    const chunk = Buffer.alloc(size);
+    try {
+      for (;;) writeSync(fd, chunk);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
+    }
+  }
+  closeSync(fd);
+  return path;
+}
+
+/** The real facilitator behind a pass-through that can fill the disk just before it settles. */
+async function fillingFacilitator(): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer(async (request, response) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    if (request.url === '/settle' && fillOnSettle) {
+      fillOnSettle = false;
+      fill();
+    }
+    const body = request.method === 'POST' ? Buffer.concat(chunks) : undefined;
+    const answer = await fetch(`${world.facilitator.url}${request.url}`, { method: request.method, headers: { 'content-type': 'application/json' }, body });
+    response.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
+}
+
+before(async () => {
+  world = await PaidWorld.start(await tempDir());
+  disk = await tempDir();
+  // A small filesystem of its own for DATA_DIR, so the test can fill it without touching the machine's.
+  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=24m', 'tmpfs', disk]);
+  facilitator = await fillingFacilitator();
+  service = await world.service({ DATA_DIR: join(disk, 'data') }, facilitator.url);
+});
+after(async () => {
+  await service?.stop();
+  await facilitator?.close();
+  await world?.close();
+  if (disk) execFileSync('umount', [disk]);
+});
+
+const usdc = (holder: string) => world.usdc(holder);
+
+/** Frees the disk and waits until the log takes appends again (a free evaluation is recorded). */
+async function freeDisk(path: string): Promise<void> {
+  rmSync(path);
+  await waitUntil(async () => (await fetch(`${service.base}/api/v1/analyze/free`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(world.trade({ amount: 1 })),
+  })).status === 200, 'the log takes appends again once the disk has room', 15_000, 100);
+}
+
+describe('a paid call while the audit log cannot append', () => {
+  it('answers 503 audit_unavailable and charges nothing, on REST and on MCP', async () => {
+    const filler = fill();
+    try {
+      const payer = world.devnet.wallets[1];
+      const before = await usdc(payer.address);
+      const answer = await payWith(service.base, world.trade(), await signPayment(payer.privateKey, await world.challenge(service.base)));
+      assert.equal(answer.status, 503, answer.text);
+      assert.equal(answer.json.code, 'audit_unavailable');
+      assert.equal(answer.headers.get('payment-response'), null, 'no receipt: nothing settled');
+      const viaMcp = await callMcpTool(service.base, 'evaluate_trade_paid', {
+        ...world.trade(), payment_proof: await signPayment(payer.privateKey, await world.challenge(service.base)),
+      });
+      assert.equal(viaMcp.isError, true);
+      assert.equal(viaMcp.structured.code, 'audit_unavailable');
+      assert.equal(await usdc(payer.address), before, 'nothing charged');
+    } finally {
+      await freeDisk(filler);
+    }
+  });
+
+  it('keeps a verdict settled in a race with the disk, and records it on the retry with the same payment, charged once', async () => {
+    const payer = world.devnet.wallets[2];
+    const body = world.trade({ amount: 1 });
+    const payment = await signPayment(payer.privateKey, await world.challenge(service.base));
+    const before = await usdc(payer.address);
+    fillOnSettle = true;
+    const first = await payWith(service.base, body, payment);
+    assert.equal(first.status, 503, first.text);
+    assert.match(first.json.error, /send the same request with the same payment again/);
+    const receipt = decodePaymentResponseHeader(first.headers.get('payment-response')!);
+    assert.equal(before - (await usdc(payer.address)), PRICE, 'settled once, before the append failed');
+
+    // Still no room: the retry is refused, and nothing more is charged.
+    const filler = join(disk, 'filler');
+    const early = await payWith(service.base, body, payment);
+    assert.equal(early.status, 503, early.text);
+    assert.equal(early.headers.get('payment-response'), null);
+
+    await freeDisk(filler);
+    const redeemed = await payWith(service.base, body, payment);
+    assert.equal(redeemed.status, 200, redeemed.text);
+    assert.equal(decodePaymentResponseHeader(redeemed.headers.get('payment-response')!).transaction, receipt.transaction);
+    assert.equal(before - (await usdc(payer.address)), PRICE, 'never charged twice');
+    const records = await walletRecords(service.base, String(body.wallet));
+    assert.equal(records.length, 1);
+    assert.equal((records[0].payment as { transaction: string }).transaction, receipt.transaction);
+    assert.equal(records[0].seq, redeemed.json.audit_seq);
+    // Once recorded, the same payment replays that verdict and records nothing more.
+    const again = await payWith(service.base, body, payment);
+    assert.equal(again.json.audit_seq, redeemed.json.audit_seq);
+    assert.equal((await walletRecords(service.base, String(body.wallet))).length, 1);
+  });
+});

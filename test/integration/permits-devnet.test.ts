@@ -151,6 +151,19 @@ describe('trade permits on the devnet', () => {
     assert.equal('permit' in deny, false);
   });
 
+  it('no permit on a price the service flags: the devnet\'s three-day-old MSFT round denies a permit request, not the trade', async () => {
+    const msft = { wallet: trader.address, asset: 'MSFT', contract_address: devnet.pools.MSFT!.token, side: 'sell', amount: 1 };
+    const asked = (await postJson(`${running.base}/api/v1/analyze/free`, { ...msft, permit: true })).json;
+    assert.equal(asked.decision, 'deny', JSON.stringify(asked));
+    assert.ok(asked.reasons.includes('PERMIT_ON_FLAGGED_PRICE: a TradePermit was asked for, but the oracle round is stale; no permit is signed on a flagged price'), JSON.stringify(asked.reasons));
+    assert.equal('permit' in asked, false);
+    // The stale round is no quote beside the live pool, and without a permit the flag alone denies nothing.
+    const plain = (await postJson(`${running.base}/api/v1/analyze/free`, msft)).json;
+    assert.equal(plain.price_source, 'venue_v4');
+    assert.notEqual(plain.decision, 'deny', JSON.stringify(plain.reasons));
+    assert.ok(plain.reasons.includes('PRICE_STALE: the oracle round is older than its staleness limit'), JSON.stringify(plain.reasons));
+  });
+
   it('a paid x402 evaluation carries a permit too, and it buys its swap', async () => {
     const body = { wallet: trader.address, asset: 'TSLA', contract_address: devnet.pools.TSLA!.token, side: 'sell', amount: 2, permit: true };
     const answer = await payingFetch(trader.privateKey)(`${running.base}/api/x402/analyze`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

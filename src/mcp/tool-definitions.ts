@@ -161,13 +161,32 @@ export function wireSchema(schema: TSchema): Record<string, unknown> {
   return rest;
 }
 
+/**
+ * What an `isError` result carries (tool-results.ts `failure`): the spec's `error` and the catalogue
+ * `code`, with whatever the failure adds (`detail` for bad arguments, `reason` and `challenge` for a
+ * refused payment, the error verdict's fields).
+ */
+export const ToolError = Type.Object(
+  { error: Type.String({ description: 'No result was produced: treat the call as failed' }), code: Type.String({ description: 'Stable code from the error catalogue' }) },
+  { additionalProperties: true },
+);
+
+/**
+ * The declared output: the tool's result or the error shape. Clients validate structured content
+ * against it on error results too (the official SDK client after listTools), so both must be in it.
+ * MCP wants an object schema at the root; `anyOf` picks the shape.
+ */
+export function outputSchemaOf(tool: ToolDefinition): Record<string, unknown> {
+  return { type: 'object', anyOf: [wireSchema(tool.outputSchema), wireSchema(ToolError)] };
+}
+
 export function listedTools() {
   return TOOL_DEFINITIONS.map((tool) => ({
     name: tool.name,
     title: tool.title,
     description: tool.description,
     inputSchema: wireSchema(tool.inputSchema),
-    outputSchema: wireSchema(tool.outputSchema),
+    outputSchema: outputSchemaOf(tool),
     annotations: { title: tool.title, ...TOOL_ANNOTATIONS },
   }));
 }

@@ -1,6 +1,10 @@
 // The MCP channel driven by the SDK's own Client over streamable HTTP against the running service.
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { encodePaymentSignatureHeader } from '@x402/core/http';
@@ -9,6 +13,7 @@ import { ManualClock } from '../support/manual-clock.js';
 import { exactSchemeForV1, signPayment } from '../support/x402-payer.js';
 import { getJson, postJson, startTestService, type TestService } from '../support/service.js';
 
+const execFileAsync = promisify(execFile);
 const clock = new ManualClock();
 let running: TestService;
 const clients: Client[] = [];
@@ -22,12 +27,23 @@ after(async () => {
   await running.stop();
 });
 
+/** A client as agents run it: connected, and the tools listed, so every result is checked against the tool's output schema. */
 async function connect(base = running.base): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp-http/mcp`));
   const client = new Client({ name: 'guardrail-test', version: '1.0.0' });
   await client.connect(transport);
   clients.push(client);
+  await client.listTools();
   return { client, transport };
+}
+
+const INSPECTOR = fileURLToPath(new URL('../../../node_modules/@modelcontextprotocol/inspector-cli/build/index.js', import.meta.url));
+
+/** The MCP Inspector's CLI calling one tool (it lists the tools first); its printed result. */
+async function inspectorCall(tool: string, args: string[]): Promise<{ isError?: boolean; structuredContent?: Record<string, unknown> }> {
+  // Run from its own folder: the CLI finds its package.json by a path relative to the working directory.
+  const { stdout } = await execFileAsync(process.execPath, [INSPECTOR, `${running.base}/mcp-http/mcp`, '--transport', 'http', '--method', 'tools/call', '--tool-name', tool, '--tool-arg', ...args], { cwd: dirname(INSPECTOR) });
+  return JSON.parse(stdout) as { isError?: boolean; structuredContent?: Record<string, unknown> };
 }
 
 function tsla() {
@@ -107,6 +123,26 @@ describe('MCP server', () => {
       [['deadline'], 'extra_forbidden'],
       [['max_slippage_bps'], 'less_than_equal'],
     ]);
+  });
+
+  it('answers every tool\'s failures with error results the stock client accepts after listTools, and the Inspector CLI too', async () => {
+    const { client } = await connect();
+    const failures: [string, Record<string, unknown>, string][] = [
+      ['evaluate_trade', { wallet: WALLET, asset: 'TSLA', contract_address: tsla(), side: 'buy', amount: -1 }, 'validation_failed'],
+      ['evaluate_trade_paid', { wallet: WALLET, asset: 'TSLA', contract_address: tsla(), side: 'buy', amount: 1, payment_proof: 'bm90IGEgcGF5bWVudA==' }, 'payment_refused'],
+      ['check_token_safety', { contract_address: 'not an address' }, 'validation_failed'],
+      ['simulate_balance', { wallet: WALLET }, 'validation_failed'],
+      ['get_supported_assets', { unexpected: true }, 'validation_failed'],
+      ['verify_audit_trail', { wallet: WALLET, limit: 0 }, 'validation_failed'],
+    ];
+    for (const [name, args, code] of failures) {
+      const answer = await client.callTool({ name, arguments: args });
+      assert.equal(answer.isError, true, name);
+      assert.equal((answer.structuredContent as { code: string }).code, code, name);
+    }
+    const inspected = await inspectorCall('evaluate_trade', [`wallet=${WALLET}`, 'asset=TSLA', `contract_address=${tsla()}`, 'side=buy', 'amount=-1']);
+    assert.equal(inspected.isError, true, JSON.stringify(inspected));
+    assert.equal(inspected.structuredContent?.code, 'validation_failed');
   });
 
   it('shares the per-wallet window with REST', async () => {

@@ -12,6 +12,8 @@ export async function callMcpTool(base: string, name: string, args: Record<strin
   const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp-http/mcp`));
   await client.connect(transport);
   try {
+    // As agents do: listing the tools makes the client check every result against the tool's output schema.
+    await client.listTools();
     const answer = await client.callTool({ name, arguments: args });
     return { isError: answer.isError === true, structured: answer.structuredContent as Record<string, unknown> };
   } finally {

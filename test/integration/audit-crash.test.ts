@@ -1,45 +1,22 @@
 // SIGKILL mid-load: after a restart the chain verifies, and every audit_seq a client was told is stored with its hash.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { EXIT_HEALTHY, runAuditVerify } from '../../src/cli/audit-verify-command.js';
 import { freePort } from '../support/redis-server.js';
-import { SAMPLE_REGISTRY, getJson, postJson, sampleTrade } from '../support/service.js';
+import { getJson, postJson, sampleTrade } from '../support/service.js';
+import { exited, useServiceProcesses } from '../support/service-process.js';
 
-const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 const CLIENTS = 16;
 const KILL_AFTER = 300;
 const dataDir = mkdtempSync(join(tmpdir(), 'audit-crash-test-'));
-const children: ChildProcess[] = [];
-after(() => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const spawnService = useServiceProcesses();
+after(() => rmSync(dataDir, { recursive: true, force: true }));
 
 /** The real service as `npm start` runs it, fsync off: a process crash must lose nothing anyway. */
-async function startService(port: number): Promise<{ child: ChildProcess; output: () => string }> {
-  const env = {
-    ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, RATE_LIMITS: 'off', AUDIT_FSYNC: 'off',
-    REGISTRY_FILE: SAMPLE_REGISTRY, WORKERS: '1',
-  };
-  const child = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-  children.push(child);
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    child.stderr!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('listening on')) resolve();
-    });
-    child.once('exit', (code, signal) => reject(new Error(`service exited (${code ?? signal}) before listening:\n${output}`)));
-  });
-  return { child, output: () => output };
-}
-
-const exited = (child: ChildProcess) => new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once('exit', resolve)));
+const startService = (port: number) => spawnService(port, { DATA_DIR: dataDir, RATE_LIMITS: 'off', AUDIT_FSYNC: 'off' });
 
 describe('a crash under load', () => {
   it('keeps every record a client was told about, in a chain that verifies', async () => {

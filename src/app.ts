@@ -205,7 +205,7 @@ async function buildRoutes(
   return [
     ...rootRoutes({ chainId: chain.registry.chainId, store: config.store, auditKey: proofs.key, permitSigner: permitSignerDocument(permits) }),
     ...permitSignerRoutes(permits),
-    ...healthRoutes(store),
+    ...healthRoutes(store, evaluation.audit),
     ...statusRoutes(statusSources(config, chain, evaluation, facts, observed, paidChannel, proofs)),
     ...operationsRoutes({ metrics: observed.metrics, latency: observed.latency, feeds: facts.feeds, adminToken: config.adminToken, now, log }),
     ...assetRoutes(chain.registry),
@@ -235,6 +235,7 @@ function statusSources(
     service: { version: VERSIONS.service, startedAt: observed.startedAt },
     store: { kind: config.store, cache: store, state: evaluation.storeState ?? ALWAYS_USABLE },
     audit: { kind: watched ? 'redis' : 'file', fsync: watched ? 'redis' : config.auditFsync, head: () => audit.head(), watch: () => watched?.watchStatus() ?? null,
+      readiness: () => audit.readiness(),
       proofs: () => proofs.tree?.status() ?? null,
     },
     chain: () => chainHealth(chain, now()),
@@ -320,8 +321,14 @@ async function openAudit(config: Readonly<Config>, log: Logger, now: () => numbe
   }
   const dir = join(config.dataDir, 'audit');
   await mkdir(dir, { recursive: true });
-  const audit = await FileAuditLog.open(dir, { fsync: config.auditFsync, now });
+  const audit = await FileAuditLog.open(dir, { fsync: config.auditFsync, now, acceptLoss: config.auditAcceptLoss, report: log });
   const report = audit.openReport;
+  if (report.acceptedLoss) {
+    const { first_seq: first, last_seq: last } = report.acceptedLoss;
+    log(`audit: records ${first}..${last} were lost; the loss was accepted (AUDIT_ACCEPT_LOSS=${first}) and a loss marker now holds each of those seqs`);
+  } else if (config.auditAcceptLoss !== null) {
+    log(`audit: AUDIT_ACCEPT_LOSS=${config.auditAcceptLoss} is set but no loss was found; it can be removed`);
+  }
   if (report.truncatedBytes > 0) {
     log(`audit: cut a torn last record (${report.truncatedBytes} bytes: ${report.reason}); ${report.records} records intact`);
   }

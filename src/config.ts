@@ -30,6 +30,7 @@ export const ConfigSchema = Type.Object({
   AUDIT_STORE: Type.Optional(Type.Union([Type.Literal('file'), Type.Literal('redis')])),
   AUDIT_FSYNC: Type.Optional(Type.Union([Type.Literal('always'), Type.Literal('batch'), Type.Literal('off')])),
   AUDIT_ABANDON_EPOCH: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  AUDIT_ACCEPT_LOSS: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })),
   AUDIT_CHECKPOINT_RECORDS: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000 })),
   AUDIT_CHECKPOINT_SECONDS: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400 })),
   AUDIT_SIGNING_KEY: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/]{43}=$' })),
@@ -92,6 +93,8 @@ export interface Config {
   auditFsync: 'always' | 'batch' | 'off';
   /** An operator's acceptance that this epoch of the Redis audit chain is lost (README, "When Redis loses its data"). */
   auditAbandonEpoch: string | null;
+  /** The first lost seq of the file log whose loss an operator accepts (ARCHITECTURE.md "Damage is not a torn tail"). */
+  auditAcceptLoss: number | null;
   /** Signed checkpoint cadence: every `records` records or `seconds` of traffic (0 turns either off). */
   auditCheckpoints: Readonly<{ records: number; seconds: number }>;
   /** Base64 Ed25519 seed; null: generated once into DATA_DIR. */
@@ -175,6 +178,7 @@ function resolveConfig(raw: RawConfig): Config {
     auditStore: raw.AUDIT_STORE ?? (raw.REDIS_URL ? 'redis' : 'file'),
     auditFsync: raw.AUDIT_FSYNC ?? 'batch',
     auditAbandonEpoch: raw.AUDIT_ABANDON_EPOCH ?? null,
+    auditAcceptLoss: raw.AUDIT_ACCEPT_LOSS ?? null,
     // A checkpoint at least every 100,000 records or 10 s of traffic; both 0 turn checkpoints off.
     auditCheckpoints: Object.freeze({ records: raw.AUDIT_CHECKPOINT_RECORDS ?? 100_000, seconds: raw.AUDIT_CHECKPOINT_SECONDS ?? 10 }),
     auditSigningKey: raw.AUDIT_SIGNING_KEY ?? null,

@@ -21,6 +21,8 @@ export interface StatusSources {
   store: { kind: 'lmdb' | 'memory' | 'redis'; cache: CacheStore; state: StoreState };
   audit: {
     kind: 'file' | 'redis'; fsync: string; head: () => Promise<AuditHead>; watch: () => Record<string, unknown> | null;
+    /** The log's `readiness()`: why an append cannot be taken now, or null. */
+    readiness: () => string | null;
     /** The proof tree and its checkpoints; null when checkpoints are off. */
     proofs: () => Record<string, unknown> | null;
   };
@@ -100,9 +102,12 @@ async function storeStatus({ kind, cache, state }: StatusSources['store']): Prom
   }
 }
 
-async function auditStatus({ kind, fsync, head, watch, proofs }: StatusSources['audit']): Promise<ComponentStatus> {
+async function auditStatus({ kind, fsync, head, watch, readiness, proofs }: StatusSources['audit']): Promise<ComponentStatus> {
   const watched = watch();
   const base: ComponentStatus = watched ? { ...watched, status: watched.status as ComponentHealth, kind } : { status: 'ok', kind };
+  // No verdict is recorded while appends fail (a full disk, a replaced file): the log is down, and says why.
+  const notReady = readiness();
+  if (notReady && base.status !== 'down') Object.assign(base, { status: 'down', reason: notReady });
   base.fsync = fsync;
   const tree = proofs();
   base.proofs = tree;

@@ -13,76 +13,65 @@
 // Where each line starts and each wallet's newest record live in index files beside
 // the log (audit.idx, wallets.idx, wallets.ovf), kept by a thread of their own: memory
 // stays flat however long the log grows, and a clean restart does not read the log.
+//
+// Open cuts only a torn tail: records the index or a signed checkpoint vouches for are damage, and
+// open refuses (ARCHITECTURE.md "Damage is not a torn tail"). While running, appends stop when the
+// file is not the one written or a write failed, and resume once a failed write heals
+// (ARCHITECTURE.md "A log that heals").
 import { constants } from 'node:fs';
 import { mkdir, open, type FileHandle } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import {
   AuditLogClosedError, type AuditEntry, type AuditFactsSource, type AuditHead, type FactsLine, type AuditLineSource, type AuditLog,
   type AuditLogStats, type AuditRecord, type AuditWalletLineSource,
 } from '../audit/audit-log.js';
 import { lockDirectory, type DirLock } from './dir-lock.js';
 import { walletKey, type Head, type IndexBatch } from './audit-index.js';
-import { findGoodEnd, type OpenReport } from './file-scan.js';
+import type { OpenReport } from './file-scan.js';
+import { judgeFileTail, reestablishEnd } from './log-end.js';
+import { LogHealth } from './log-health.js';
+import { lossMarkers } from './tail-evidence.js';
+import { resolveOptions, type FileAuditLogOptions } from './file-log-options.js';
 import { BACKLOG_LIMIT, IndexClient } from './index-client.js';
-import { clampLimit } from '../audit/list-limit.js';
 import { GroupCommitter, type BatchOutcome } from '../audit/group-commit.js';
 import { LogLines } from './log-lines.js';
-import { RECENT_HEADS, RecentHeads, askUnlessNew } from './recent-heads.js';
+import { RecentHeads, askUnlessNew } from './recent-heads.js';
 import type { IndexReport } from './index-recovery.js';
 import { logIdentity } from './record-index.js';
-import { normalizeWallet, parseLine } from '../audit/record.js';
+import { normalizeWallet } from '../audit/record.js';
 import { sealBatch, type SealedBatch } from '../audit/seal-batch.js';
 import { sha256Hex } from '../audit/sha256.js';
 import { syncDirectory } from '../audit/sync-directory.js';
-import { FILTER_BYTES, WalletFilter } from './wallet-filter.js';
+import { WalletFilter } from './wallet-filter.js';
 import { FactsFile } from './facts-file.js';
-import { factsHashOf } from '../audit/record.js';
 
 export type { OpenReport } from './file-scan.js';
+export type { FileAuditLogOptions } from './file-log-options.js';
 export type { IndexReport } from './index-recovery.js';
 export const AUDIT_FILE_NAME = 'audit.log';
-
-export interface FileAuditLogOptions {
-  /**
-   * 'always': fdatasync each group commit before its appends resolve (a verdict is
-   * never sent for a record a power cut could lose). 'batch': resolve after the
-   * write, fdatasync at most every `batchMs`. 'off': leave flushing to the kernel.
-   */
-  fsync: 'always' | 'batch' | 'off';
-  /** Interval for 'batch'; default 50 ms. */
-  batchMs?: number;
-  /** Most records in one write; default 4096. */
-  maxBatch?: number;
-  /** Clock for record `ts`, in ms; default Date.now (tests pin it). */
-  now?: () => number;
-  /** Wallet heads kept in memory to spare the index thread a question; default 4096. */
-  recentWallets?: number;
-  /** Bytes of the filter of wallets held (wallet-filter.ts), a power of two; default 4 MiB. */
-  filterBytes?: number;
-}
-
 
 export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineSource, AuditFactsSource {
   readonly stats: AuditLogStats = { appends: 0, writes: 0, fsyncs: 0, bytes: 0, conflicts: 0 };
   onAppended: ((record: Pick<AuditRecord, 'seq' | 'hash'>) => void) | null = null;
   private readonly committer: GroupCommitter<AuditEntry, AuditRecord>;
   private closing: Promise<void> | undefined;
-  /** Set after a failed write or fsync: the file state is uncertain, so every later append fails closed. */
-  private failure: Error | undefined;
+  /** Failed writes, a file that is not ours, a full disk: appends fail closed while it says so. */
+  private readonly health: LogHealth;
+  private writing = false;
   private syncTimer: NodeJS.Timeout | undefined;
   private syncing: Promise<void> = Promise.resolve();
   private unsynced = false;
   private readonly recent: RecentHeads;
-  private readonly lines: LogLines;
+  private lines: LogLines;
 
   private constructor(
     private readonly lock: DirLock,
     private readonly fh: FileHandle,
     readonly path: string,
     private readonly options: Required<FileAuditLogOptions>,
-    private readonly index: IndexClient,
+    private index: IndexClient,
     /** Every wallet the log holds, and perhaps others: a wallet it lacks is new, with no question to the index thread. */
-    private readonly filter: WalletFilter,
+    private filter: WalletFilter,
     /** Lines in the log, good or suspect; line n is position n in the index. */
     private records: number,
     private current: AuditHead,
@@ -91,13 +80,24 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
     readonly openReport: OpenReport,
     readonly indexReport: IndexReport,
     private readonly facts: FactsFile,
+    ino: bigint,
   ) {
     this.committer = new GroupCommitter((entries) => this.commit(entries), options.maxBatch);
     this.recent = new RecentHeads(options.recentWallets);
     this.lines = new LogLines(fh, index);
-    index.onFailure = (error) => {
-      this.failure ??= new Error(`audit log unusable: ${error.message}`);
-    };
+    this.watchIndex(index);
+    this.health = new LogHealth(path, fh, ino, {
+      end: () => this.end, writing: () => this.writing, heal: () => this.heal(), report: options.report,
+    });
+  }
+
+  /** The AuditLog contract: null when an append can be taken now, else why not. */
+  readiness(): string | null {
+    return this.closing ? 'the audit log is closed' : this.health.readiness();
+  }
+
+  private watchIndex(index: IndexClient): void {
+    index.onFailure = (error) => this.health.fail('io', `the audit index failed: ${error.message}`);
   }
 
   /** Seconds the index thread has spent writing index pages and answering questions (for /metrics). */
@@ -110,11 +110,7 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
    * Refuses (DirectoryLocked) while another live process has the directory open.
    */
   static async open(dir: string, options: FileAuditLogOptions = { fsync: 'always' }): Promise<FileAuditLog> {
-    const settings = {
-      fsync: options.fsync, batchMs: options.batchMs ?? 50, maxBatch: options.maxBatch ?? 4096, now: options.now ?? Date.now,
-      recentWallets: options.recentWallets ?? RECENT_HEADS, filterBytes: options.filterBytes ?? FILTER_BYTES,
-    };
-    if (!['always', 'batch', 'off'].includes(settings.fsync)) throw new Error(`unknown fsync mode ${settings.fsync}`);
+    const settings = resolveOptions(options);
     await mkdir(dir, { recursive: true });
     const lock = await lockDirectory(dir);
     const path = join(dir, AUDIT_FILE_NAME);
@@ -122,13 +118,19 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
       await lock.release();
       throw error;
     });
+    let log: FileAuditLog;
     try {
-      return await FileAuditLog.start(dir, lock, fh, settings);
+      log = await FileAuditLog.start(dir, lock, fh, settings);
     } catch (error) {
       await fh.close();
       await lock.release();
       throw error;
     }
+    await log.markLoss().catch(async (error: unknown) => {
+      await log.close().catch(() => undefined);
+      throw error;
+    });
+    return log;
   }
 
   /** Cuts a torn tail, then starts the index thread, which brings the index up to date with what is left. */
@@ -137,7 +139,7 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
     const path = join(dir, AUDIT_FILE_NAME);
     const found = await fh.stat({ bigint: true });
     const size = Number(found.size);
-    const { end, reasons } = await findGoodEnd(fh, size, sha256Hex);
+    const { end, reasons, accepted } = await judgeFileTail(dir, path, fh, size, settings.acceptLoss);
     if (end < size) {
       await fh.truncate(end);
       await fh.datasync();
@@ -149,15 +151,23 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
     const report: OpenReport = {
       records: ready.records, truncatedBytes: size - end, reason: reasons.length > 0 ? reasons.join('; ') : null,
       suspectLines: ready.suspectLines, scanMs: Math.round((performance.now() - began) * 10) / 10,
+      ...(accepted ? { acceptedLoss: { first_seq: accepted.firstSeq, last_seq: accepted.lastSeq } } : {}),
     };
     const { rebuilt, indexedLines } = ready;
     const facts = await FactsFile.open(dir);
-    return new FileAuditLog(lock, fh, path, settings, client, filter, ready.records, ready.head, end, report, { rebuilt, indexedLines }, facts);
+    return new FileAuditLog(lock, fh, path, settings, client, filter, ready.records, ready.head, end, report, { rebuilt, indexedLines }, facts, found.ino);
+  }
+
+  /** An accepted loss: one marker per lost seq, written before any verdict can take one of them. */
+  private async markLoss(): Promise<void> {
+    const accepted = this.openReport.acceptedLoss;
+    if (accepted) await Promise.all(lossMarkers(accepted.first_seq, accepted.last_seq, this.options.now()).map((entry) => this.append(entry)));
   }
 
   append(entry: AuditEntry): Promise<AuditRecord> {
     if (this.closing) return Promise.reject(new AuditLogClosedError());
-    if (this.failure) return Promise.reject(this.failure);
+    const failed = this.health.error();
+    if (failed) return Promise.reject(failed);
     this.stats.appends++;
     return this.committer.submit(entry);
   }
@@ -166,49 +176,24 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
     return { ...this.current };
   }
 
-  async listGlobal(limit: number): Promise<AuditRecord[]> {
-    const count = clampLimit(limit, this.records);
-    if (count === 0) return [];
-    const first = this.records - count + 1;
-    const lines = await this.lines.range(first, count);
-    return lines.map((line, i) => this.parseAt(first + i, line)).reverse();
+  listGlobal(limit: number): Promise<AuditRecord[]> {
+    return this.lines.listGlobal(limit, this.records);
   }
 
-  async listWallet(wallet: string, limit: number): Promise<AuditRecord[]> {
-    const spans = await this.lines.walletSpans(wallet, limit);
-    const lines = await Promise.all(spans.map((span) => this.lines.line(span)));
-    return lines.map((line, i) => this.parseAt(spans[i].pos, line));
+  listWallet(wallet: string, limit: number): Promise<AuditRecord[]> {
+    return this.lines.listWallet(wallet, limit);
   }
 
-  async readLines(fromSeq: number, count: number): Promise<Buffer[]> {
-    const first = Math.max(0, Math.floor(fromSeq) - 1);
-    const last = first + clampLimit(count, Math.max(0, this.records - first));
-    return last > first ? this.lines.range(first + 1, last - first) : [];
+  readLines(fromSeq: number, count: number): Promise<Buffer[]> {
+    return this.lines.readLines(fromSeq, count, this.records);
   }
 
-  async readWalletLines(wallet: string, count: number): Promise<Array<Buffer | null>> {
-    const spans = (await this.lines.walletSpans(wallet, count)).reverse();
-    // A line the file no longer holds (cut under a running service) is null for the verifier to report.
-    return Promise.all(spans.map((span) => this.lines.line(span).catch(() => null)));
+  readWalletLines(wallet: string, count: number): Promise<Array<Buffer | null>> {
+    return this.lines.readWalletLines(wallet, count);
   }
 
-  /**
-   * The facts of records `fromSeq` to `fromSeq + count - 1` that have them, in seq order: each the
-   * line whose hash the record names (a seq sealed twice after a crash has two lines).
-   */
-  async readFacts(fromSeq: number, count: number): Promise<FactsLine[]> {
-    const lines = await this.readLines(fromSeq, count);
-    const wanted = new Map<number, string>();
-    lines.forEach((line, i) => {
-      const hash = factsHashOf(line);
-      if (hash) wanted.set(fromSeq + i, hash);
-    });
-    if (wanted.size === 0) return [];
-    const found = new Map<number, FactsLine>();
-    for await (const line of this.facts.range(fromSeq, fromSeq + lines.length - 1)) {
-      if (wanted.get(line.seq) === line.hash) found.set(line.seq, line);
-    }
-    return [...wanted.keys()].flatMap((seq) => found.get(seq) ?? []);
+  readFacts(fromSeq: number, count: number): Promise<FactsLine[]> {
+    return this.lines.readFacts(this.facts, fromSeq, count, this.records);
   }
 
   /** Drains queued appends, syncs (unless fsync is 'off') and closes the file. */
@@ -219,10 +204,11 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
 
   private async shutdown(): Promise<void> {
     try {
+      this.health.stop();
       await this.committer.drain();
       clearTimeout(this.syncTimer);
       await this.syncing;
-      if (this.options.fsync !== 'off' && this.unsynced && !this.failure) await this.sync();
+      if (this.options.fsync !== 'off' && this.unsynced && !this.health.error()) await this.sync();
       await this.fh.close();
       await this.facts.close();
       // Without the clean mark (an index that failed) the next open recovers from the log.
@@ -234,13 +220,30 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
   }
 
   private async commit(entries: AuditEntry[]): Promise<BatchOutcome<AuditRecord>> {
-    if (this.failure) throw this.failure;
+    const failed = this.health.error();
+    if (failed) throw failed;
     if (this.index.backlog > BACKLOG_LIMIT) await this.index.drained();
     const wallets = entries.map((entry) => normalizeWallet(String(entry.wallet)));
     const keys = new Map<string, Buffer>();
     const heads = await this.recent.resolve(wallets, (asked) => askUnlessNew(this.filter, asked, keys, (maybe) => this.index.heads(maybe)));
     const batch = sealBatch(entries, this.current, (wallet) => heads.get(wallet)?.[1], sha256Hex, this.options.now());
     if (batch.sealed.length === 0) return batch.outcome;
+    this.writing = true;
+    try {
+      await this.write(batch);
+    } finally {
+      this.writing = false;
+    }
+    this.indexBatch(batch, heads, keys);
+    if (this.options.fsync === 'batch') this.scheduleSync();
+    return batch.outcome;
+  }
+
+  /** The group's facts, then its records, each at the true end of its file. */
+  private async write(batch: SealedBatch): Promise<void> {
+    await this.health.checkBeforeWrite().catch((error: Error) => {
+      throw this.health.error() ?? this.health.fail('io', `I/O error: ${error.message}`);
+    });
     // Facts first: a record on disk always has its facts beside it (an orphaned facts line is harmless).
     const facts: FactsLine[] = [];
     for (const { record, facts: stored } of batch.sealed) if (stored) facts.push({ seq: record.seq, hash: stored.hash, text: stored.text });
@@ -251,9 +254,6 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
     const data = batch.sealed.length === 1 ? batch.sealed[0].line : Buffer.concat(batch.sealed.map((s) => s.line));
     await this.guarded(() => this.writeAll(data));
     if (this.options.fsync === 'always') await this.guarded(() => this.sync());
-    this.indexBatch(batch, heads, keys);
-    if (this.options.fsync === 'batch') this.scheduleSync();
-    return batch.outcome;
   }
 
   /** One positional write per group; loops only on a short write. */
@@ -267,15 +267,40 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
     this.unsynced = true;
   }
 
-  /** On a failed write or fsync, cut back what this group may have left and fail closed from now on. */
+  /** On a failed write or fsync, cut back what this group may have left and fail closed until the log heals. */
   private async guarded(step: () => Promise<void>): Promise<void> {
     try {
       await step();
     } catch (error) {
-      this.failure = new Error(`audit log unusable after I/O error: ${(error as Error).message}`);
-      await this.fh.truncate(this.end).catch(() => undefined);
-      throw this.failure;
+      const failure = this.health.fail('io', `I/O error: ${(error as Error).message}`);
+      // Never on a file that is not ours: cutting it to our end would write zeros into someone else's bytes.
+      if (!this.health.moved) await this.fh.truncate(this.end).catch(() => undefined);
+      throw failure;
     }
+  }
+
+  /**
+   * ARCHITECTURE.md "A log that heals": the file ends exactly with the last acknowledged record,
+   * facts.log at its last whole group, the index thread (restarted if it failed) agrees; only then
+   * do appends resume. Throws while any of it fails; the health watch tries again a second later.
+   */
+  private async heal(): Promise<void> {
+    await reestablishEnd(this.fh, this.end, this.current.hash);
+    await this.facts.cutTo(this.facts.size);
+    if (this.index.failed) await this.restartIndex();
+    if (this.options.fsync !== 'off') await Promise.all([this.fh.datasync(), this.facts.sync()]);
+  }
+
+  /** The index is derived from the log: a new thread recovers it as a start would, and must find the same head. */
+  private async restartIndex(): Promise<void> {
+    await this.index.terminate();
+    const init = {
+      dir: dirname(this.path), logPath: this.path, goodEnd: this.end, identity: await logIdentity(this.path),
+      durable: this.options.fsync !== 'off', filterBytes: this.options.filterBytes,
+    };
+    const { client, filter } = await IndexClient.restart(init, { records: this.records, hash: this.current.hash });
+    this.watchIndex(client);
+    [this.index, this.filter, this.lines] = [client, filter, new LogLines(this.fh, client)];
   }
 
   /**
@@ -314,16 +339,8 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
     this.syncTimer = setTimeout(() => {
       this.syncTimer = undefined;
       this.syncing = this.sync().catch((error: Error) => {
-        this.failure = new Error(`audit log unusable after fsync error: ${error.message}`);
+        this.health.fail('io', `fsync error: ${error.message}`);
       });
     }, this.options.batchMs);
-  }
-
-  private parseAt(pos: number, line: Buffer): AuditRecord {
-    try {
-      return parseLine(line);
-    } catch (error) {
-      throw new Error(`audit.log line ${pos} is corrupt: ${(error as Error).message}`);
-    }
   }
 }

@@ -27,9 +27,11 @@ export interface OpenReport {
   suspectLines: number;
   /** Wall time of open: the tail check plus bringing the index up to date (no log read after a clean close). */
   scanMs: number;
+  /** Acknowledged records found lost whose loss an operator accepted (AUDIT_ACCEPT_LOSS); each seq got a loss marker. */
+  acceptedLoss?: { first_seq: number; last_seq: number };
 }
 
-async function readAt(fh: FileHandle, position: number, length: number): Promise<Buffer> {
+export async function readAt(fh: FileHandle, position: number, length: number): Promise<Buffer> {
   const buffer = Buffer.allocUnsafe(length);
   let filled = 0;
   while (filled < length) {
@@ -41,7 +43,7 @@ async function readAt(fh: FileHandle, position: number, length: number): Promise
 }
 
 /** Index of the last newline strictly before `end`, or -1. */
-async function lastNewlineBefore(fh: FileHandle, end: number): Promise<number> {
+export async function lastNewlineBefore(fh: FileHandle, end: number): Promise<number> {
   for (let to = end; to > 0; to -= BACK_CHUNK) {
     const from = Math.max(0, to - BACK_CHUNK);
     const at = (await readAt(fh, from, to - from)).lastIndexOf(NEWLINE);
@@ -64,21 +66,22 @@ function lineProblem(line: Buffer, sha256hex: Sha256Hex): string | null {
  * short) and then complete trailing lines that do not parse or whose hash does not
  * match. Only the tail is hashed here; the middle is the verifier's job.
  */
-export async function findGoodEnd(fh: FileHandle, size: number, sha256hex: Sha256Hex): Promise<{ end: number; reasons: string[] }> {
+export async function findGoodEnd(fh: FileHandle, size: number, sha256hex: Sha256Hex): Promise<{ end: number; reasons: string[]; lastGoodSeq: number }> {
   const reasons: string[] = [];
   let end = (await lastNewlineBefore(fh, size)) + 1;
   if (end < size) reasons.push(`${size - end} bytes after the last newline (torn write)`);
   for (let bad = 0; end > 0; bad++) {
     const start = (await lastNewlineBefore(fh, end - 1)) + 1;
-    const problem = lineProblem(await readAt(fh, start, end - start), sha256hex);
-    if (problem === null) break;
+    const line = await readAt(fh, start, end - start);
+    const problem = lineProblem(line, sha256hex);
+    if (problem === null) return { end, reasons, lastGoodSeq: parseLine(line).seq };
     if (bad === MAX_BAD_TAIL_LINES) {
       throw new Error(`audit.log: more than ${MAX_BAD_TAIL_LINES} bad lines at the end; refusing to cut, run verification`);
     }
     reasons.push(`last line at byte ${start} is bad: ${problem}`);
     end = start;
   }
-  return { end, reasons };
+  return { end, reasons, lastGoodSeq: 0 };
 }
 
 /** What a quick parse reads off a line. */

@@ -98,6 +98,19 @@ export class IndexClient {
     );
   }
 
+  /**
+   * A new thread for a log whose thread failed (ARCHITECTURE.md "A log that heals"): it recovers the
+   * index as a start does and must find exactly the records and head the log acknowledged.
+   */
+  static async restart(init: IndexInit, expected: { records: number; hash: string }): Promise<{ client: IndexClient; filter: WalletFilter }> {
+    const { client, ready, filter } = await IndexClient.start(init);
+    if (ready.records !== expected.records || ready.head.hash !== expected.hash) {
+      await client.terminate();
+      throw new Error(`the restarted audit index found ${ready.records} records, not ${expected.records}`);
+    }
+    return { client, filter };
+  }
+
   /** Each wallet's newest record (position and hash), or null for a wallet without records. */
   heads(wallets: string[]): Promise<Array<Head | null>> {
     return this.ask({ op: 'heads', wallets }) as Promise<Array<Head | null>>;
@@ -121,6 +134,11 @@ export class IndexClient {
    */
   get backlog(): number {
     return this.posted - this.confirmed;
+  }
+
+  /** The thread failed or died; a new one must be started (the log heals by doing so). */
+  get failed(): boolean {
+    return this.failure !== undefined;
   }
 
   /** Resolves once everything handed over so far is indexed. */

@@ -1,9 +1,11 @@
-// Reads stored lines of audit.log where the index places them: a run of positions in one read, a wallet's records one by one.
+// Reads stored lines of audit.log where the index places them: a run of positions in one read, a wallet's records one by one, and the records and facts they hold.
 import type { FileHandle } from 'node:fs/promises';
 import { clampLimit } from '../audit/list-limit.js';
 import type { IndexClient } from './index-client.js';
 import { ENTRY_BYTES, readEntry } from './record-index.js';
-import { normalizeWallet } from '../audit/record.js';
+import { factsHashOf, normalizeWallet, parseLine } from '../audit/record.js';
+import type { AuditRecord, FactsLine } from '../audit/audit-log.js';
+import type { FactsFile } from './facts-file.js';
 
 /** Where one record's line is: its position (line number, 1-based), byte offset and length with the newline. */
 export interface Span {
@@ -38,6 +40,59 @@ export class LogLines {
   /** One record's line without its newline. */
   async line(span: Span): Promise<Buffer> {
     return (await this.bytes(span.offset, span.length, `line ${span.pos}`)).subarray(0, span.length - 1);
+  }
+
+  async listGlobal(limit: number, records: number): Promise<AuditRecord[]> {
+    const count = clampLimit(limit, records);
+    if (count === 0) return [];
+    const first = records - count + 1;
+    const lines = await this.range(first, count);
+    return lines.map((line, i) => this.parseAt(first + i, line)).reverse();
+  }
+
+  async listWallet(wallet: string, limit: number): Promise<AuditRecord[]> {
+    const spans = await this.walletSpans(wallet, limit);
+    const lines = await Promise.all(spans.map((span) => this.line(span)));
+    return lines.map((line, i) => this.parseAt(spans[i].pos, line));
+  }
+
+  async readLines(fromSeq: number, count: number, records: number): Promise<Buffer[]> {
+    const first = Math.max(0, Math.floor(fromSeq) - 1);
+    const last = first + clampLimit(count, Math.max(0, records - first));
+    return last > first ? this.range(first + 1, last - first) : [];
+  }
+
+  async readWalletLines(wallet: string, count: number): Promise<Array<Buffer | null>> {
+    const spans = (await this.walletSpans(wallet, count)).reverse();
+    // A line the file no longer holds (cut under a running service) is null for the verifier to report.
+    return Promise.all(spans.map((span) => this.line(span).catch(() => null)));
+  }
+
+  /**
+   * The facts of records `fromSeq` to `fromSeq + count - 1` that have them, in seq order: each the
+   * line whose hash the record names (a seq sealed twice after a crash has two lines).
+   */
+  async readFacts(facts: FactsFile, fromSeq: number, count: number, records: number): Promise<FactsLine[]> {
+    const lines = await this.readLines(fromSeq, count, records);
+    const wanted = new Map<number, string>();
+    lines.forEach((line, i) => {
+      const hash = factsHashOf(line);
+      if (hash) wanted.set(fromSeq + i, hash);
+    });
+    if (wanted.size === 0) return [];
+    const found = new Map<number, FactsLine>();
+    for await (const line of facts.range(fromSeq, fromSeq + lines.length - 1)) {
+      if (wanted.get(line.seq) === line.hash) found.set(line.seq, line);
+    }
+    return [...wanted.keys()].flatMap((seq) => found.get(seq) ?? []);
+  }
+
+  private parseAt(pos: number, line: Buffer): AuditRecord {
+    try {
+      return parseLine(line);
+    } catch (error) {
+      throw new Error(`audit.log line ${pos} is corrupt: ${(error as Error).message}`);
+    }
   }
 
   private async bytes(from: number, length: number, what: string): Promise<Buffer> {

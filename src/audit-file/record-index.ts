@@ -7,7 +7,7 @@
 // length with the newline, and the 6-byte position of the same wallet's previous
 // record (0: none), so each wallet's records form a list on disk, newest first.
 import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
 export const INDEX_FILE_NAME = 'audit.idx';
@@ -27,6 +27,26 @@ export interface LogIdentity {
 export async function logIdentity(path: string): Promise<LogIdentity> {
   const found = await stat(path, { bigint: true });
   return { size: Number(found.size), mtimeNs: found.mtimeNs, ino: found.ino };
+}
+
+/**
+ * How many entries DIR/audit.idx holds (0 when it is missing or foreign), read without opening it
+ * for writing. An entry is written only after its line was, so this many records were acknowledged
+ * whether or not the index is trusted for anything else (ARCHITECTURE.md "Damage is not a torn tail").
+ */
+export async function indexedRecords(dir: string): Promise<number> {
+  const fh = await open(join(dir, INDEX_FILE_NAME), 'r').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return null;
+    throw error;
+  });
+  if (!fh) return 0;
+  try {
+    const { buffer, bytesRead } = await fh.read(Buffer.alloc(4), 0, 4, 0);
+    if (bytesRead < 4 || buffer.readUInt32LE(0) !== MAGIC) return 0;
+    return Math.max(0, Math.floor(((await fh.stat()).size - HEADER_BYTES) / ENTRY_BYTES));
+  } finally {
+    await fh.close();
+  }
 }
 
 export interface IndexHeader {

@@ -1,7 +1,7 @@
 // Where signed checkpoints are kept: a file beside the file audit log, or hashes in the Redis that
 // holds the shared chain, so every instance serves every checkpoint (ARCHITECTURE.md "Checkpoints and proofs").
 import { constants } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { open, readFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import type { Checkpoint, PublishedKey } from './checkpoint.js';
@@ -126,6 +126,25 @@ export class FileCheckpointStore implements CheckpointStore {
     await this.writing;
     await this.fh.close();
   }
+}
+
+/**
+ * The tree size of the newest checkpoint DIR/checkpoints.log holds, read without opening it for
+ * writing (0 without one): records a signed checkpoint covers were acknowledged, so the file log
+ * refuses to call them a torn tail (ARCHITECTURE.md "Damage is not a torn tail").
+ */
+export async function newestCheckpointSize(dir: string): Promise<number> {
+  const text = await readFile(join(dir, CHECKPOINT_FILE_NAME), 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return '';
+    throw error;
+  });
+  let newest = 0;
+  for (const line of text.split('\n').slice(0, -1)) {
+    const checkpoint = parseCheckpoint(line);
+    if (!checkpoint || checkpoint.tree_size <= newest) break;
+    newest = checkpoint.tree_size;
+  }
+  return newest;
 }
 
 function parseCheckpoint(text: string): Checkpoint | null {

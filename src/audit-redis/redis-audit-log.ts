@@ -121,6 +121,17 @@ export class RedisAuditLog implements AuditLog, AuditLineSource, AuditWalletLine
     return this.watch ?? ALWAYS_USABLE;
   }
 
+  /**
+   * The AuditLog contract: null when an append can be taken now. Cheap: ioredis's connection state
+   * and the epoch watch's verdict, both already known; no round trip.
+   */
+  readiness(): string | null {
+    if (this.closing) return 'the audit log is closed';
+    if (this.client.status !== 'ready') return `the Redis holding the audit chain is not connected (${this.client.status})`;
+    const problem = this.watch?.problem();
+    return problem ? `the audit chain in Redis cannot be trusted: ${problem.detail}` : null;
+  }
+
   /** The watch's part of the status document; null without a watch. */
   watchStatus(): Record<string, unknown> | null {
     return this.watch?.status() ?? null;

@@ -3,7 +3,8 @@
 /** What the evaluation pipeline hands over; the log adds seq, ts and the links. */
 export interface AuditEntry {
   wallet: string;
-  channel: 'rest' | 'free' | 'demo' | 'mcp' | 'x402';
+  /** `audit`: a record the log writes about itself (a loss an operator accepted, ARCHITECTURE.md "Damage is not a torn tail"). */
+  channel: 'rest' | 'free' | 'demo' | 'mcp' | 'x402' | 'audit';
   /** The validated request as the caller sent it (JSON values only). */
   request: Record<string, unknown>;
   decision: 'allow' | 'warn' | 'deny' | 'error';
@@ -81,17 +82,18 @@ export interface AuditLog {
    * record that is not on disk. Concurrent appends are grouped into one write.
    */
   append(entry: AuditEntry): Promise<AuditRecord>;
-  /**
-   * Null when an append can be taken now; otherwise why not, in words a client may read. Cheap and
-   * synchronous: the paid evaluation asks before it settles, so nothing is charged for a verdict
-   * the log cannot take.
-   */
-  readiness?(): string | null;
   head(): Promise<AuditHead>;
   /** Newest first, at most `limit`. */
   listGlobal(limit: number): Promise<AuditRecord[]>;
   /** Newest first, at most `limit`, this wallet only (address compared lower-case). */
   listWallet(wallet: string, limit: number): Promise<AuditRecord[]>;
+  /**
+   * Null when an append can be taken now; otherwise a short reason a client may see (the log is
+   * failing, the file is not the one this process writes, its disk is full, Redis is not connected).
+   * Synchronous and cheap: callable per request; the paid evaluation asks before it settles, so
+   * nothing is charged for a verdict the log cannot take.
+   */
+  readiness(): string | null;
   /** Flushes pending writes and releases files or connections. */
   close(): Promise<void>;
 }

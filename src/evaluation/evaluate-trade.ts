@@ -99,7 +99,7 @@ export async function evaluateTrade(deps: EvaluationDeps, request: EvaluationReq
     const result = await deps.scorer.score(input);
     step = 'audit append';
     // Nothing is charged for a verdict the log cannot take: a failed or full log is known before settling.
-    const unready = deps.audit.readiness?.() ?? null;
+    const unready = deps.audit.readiness();
     if (unready !== null) throw new DependencyError(AUDIT_UNAVAILABLE, `the audit log cannot take a record: ${unready}`);
     let payment: AuditPayment | undefined;
     if (request.settle) {
@@ -224,7 +224,7 @@ async function recordVerdict(deps: EvaluationDeps, owed: UnrecordedVerdict): Pro
  * Rejects when the log still cannot take it.
  */
 export async function recordOwedVerdict(deps: EvaluationDeps, owed: UnrecordedVerdict): Promise<Verdict> {
-  const unready = deps.audit.readiness?.() ?? null;
+  const unready = deps.audit.readiness();
   if (unready !== null) throw new DependencyError(AUDIT_UNAVAILABLE, `the audit log cannot take a record: ${unready}`);
   const verdict = await recordVerdict(deps, owed);
   if (!owed.permit || !deps.permits || !owed.entry.facts) return verdict;

@@ -18,10 +18,14 @@ export const ServiceInfo = Type.Object({
   permit_signer: PermitSigner,
 });
 
-/** 200 with `ok`/`reachable`; 503 with `unavailable`/`unreachable` and the catalogue's `{detail, code}`. */
+/**
+ * 200 with `ok`/`reachable`, or `degraded` and a `reason` while the audit log takes no appends
+ * (no verdict can be given); 503 with `unavailable`/`unreachable` and the catalogue's `{detail, code}`.
+ */
 export const Health = Type.Object({
-  status: Type.Union([Type.Literal('ok'), Type.Literal('unavailable')]),
+  status: Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('unavailable')]),
   store: Type.Union([Type.Literal('reachable'), Type.Literal('unreachable')]),
+  reason: Type.Optional(Type.String()),
   detail: Type.Optional(Type.String()),
   code: Type.Optional(ErrorCode),
 });

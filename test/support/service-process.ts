@@ -1,4 +1,4 @@
-// Runs the real service as `npm start` does, in a process of its own, for tests that crash or restart it.
+// Runs the real service as `npm start` does, in a process of its own: for tests that kill it, restart it or watch it refuse to start.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { after } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -7,7 +7,7 @@ const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 
 export interface ServiceProcess {
   child: ChildProcess;
-  /** http://HOST:PORT as the service printed it. */
+  /** http://HOST:PORT as the service printed it; empty when it exited without listening. */
   base: string;
   /** What it wrote to stderr so far (its log). */
   output(): string;
@@ -21,12 +21,17 @@ after(() => {
   for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 });
 
-function exited(child: ChildProcess): Promise<void> {
+/** Resolves once the process has exited (at once if it already has). */
+export function exited(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
 }
 
-/** Starts `node dist/src/main.js` with `env` over this process's environment; resolves once it listens. */
-export async function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
+/**
+ * Starts `node dist/src/main.js` with `env` over this process's environment; resolves once it
+ * listens. With `expectExit`, a start that ends in an exit resolves too (base empty), and one that
+ * listens after all is returned for the caller's assertion to fail on.
+ */
+export async function startServiceProcess(env: Record<string, string>, options: { expectExit?: boolean } = {}): Promise<ServiceProcess> {
   const child = spawn(process.execPath, [MAIN], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   started.push(child);
   let output = '';
@@ -36,7 +41,10 @@ export async function startServiceProcess(env: Record<string, string>): Promise<
       const listening = /listening on (http:\/\/[^\s"]+)/.exec(output);
       if (listening) resolve(listening[1]);
     });
-    child.once('exit', (code, signal) => reject(new Error(`service exited (${code ?? signal}) before listening:\n${output}`)));
+    child.once('exit', (code, signal) => {
+      if (options.expectExit) resolve('');
+      else reject(new Error(`service exited (${code ?? signal}) before listening:\n${output}`));
+    });
   });
   return {
     child,

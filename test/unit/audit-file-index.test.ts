@@ -103,16 +103,19 @@ describe('FileAuditLog index on disk', () => {
     await log.close();
   });
 
-  it('rebuilds when the log was cut by hand after a clean close, forgetting the cut record', async () => {
+  it('refuses a log cut by hand after a clean close; once the loss is accepted it rebuilds and never reissues the cut seq', async () => {
     const dir = await tempDir();
     const records = await written(dir, 10, 2);
     const file = join(dir, 'audit.log');
     truncateSync(file, readFileSync(file).lastIndexOf(0x0a, readFileSync(file).length - 2) + 1);
-    const log = await FileAuditLog.open(dir, { fsync: 'always' });
+    await assert.rejects(FileAuditLog.open(dir, { fsync: 'always' }), /record 10 is damaged or missing/);
+    const log = await FileAuditLog.open(dir, { fsync: 'always', acceptLoss: 10 });
     assert.equal(log.indexReport.rebuilt, true);
     assert.deepEqual((await log.listWallet(records[9].wallet, 10)).map((r) => r.seq), [8, 6, 4, 2]);
     const next = await log.append(sampleEntry(records[9].wallet, 10));
-    assert.deepEqual([next.seq, next.prev_hash, next.wallet_prev_hash], [10, records[8].hash, records[7].hash]);
+    const [, marker] = await log.listGlobal(2);
+    assert.deepEqual([marker.seq, marker.channel, marker.prev_hash], [10, 'audit', records[8].hash]);
+    assert.deepEqual([next.seq, next.prev_hash, next.wallet_prev_hash], [11, marker.hash, records[7].hash]);
     await log.close();
   });
 

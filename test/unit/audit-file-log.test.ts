@@ -69,20 +69,25 @@ describe('FileAuditLog torn tail and corruption', () => {
     assert.equal(checkChain(readLines(file)).length, 3);
   });
 
-  it('cuts a last record whose hash does not match its bytes', async () => {
+  it('refuses to cut a last record the index vouches for, and takes the loss only when an operator accepts that seq', async () => {
     const { dir, file, records } = await seeded(3);
     const bytes = readFileSync(file);
     const start = bytes.lastIndexOf(0x0a, bytes.length - 2) + 1;
     const tampered = bytes.subarray(start).toString('latin1').replace('"price_usd":251.37', '"price_usd":251.38');
     writeFileSync(file, Buffer.concat([bytes.subarray(0, start), Buffer.from(tampered, 'latin1')]));
-    const { log, next } = await reopenAndAppend(dir);
-    const { scanMs: _scanMs, ...report } = log.openReport;
-    assert.deepEqual(report, {
-      records: 2, truncatedBytes: bytes.length - start,
-      reason: `last line at byte ${start} is bad: hash does not match its bytes`, suspectLines: 0,
-    });
-    assert.deepEqual([next.seq, next.prev_hash, next.wallet_prev_hash], [3, records[1].hash, records[0].hash]);
+    const changed = readFileSync(file);
+    await assert.rejects(FileAuditLog.open(dir, { fsync: 'always' }), /record 3 is damaged or missing, and the index \(audit\.idx\) holds 3 records.*AUDIT_ACCEPT_LOSS=3/);
+    await assert.rejects(FileAuditLog.open(dir, { fsync: 'always', acceptLoss: 2 }), /record 3 is damaged or missing/);
+    assert.deepEqual(readFileSync(file), changed, 'a refused open changes nothing');
+    const log = await FileAuditLog.open(dir, { fsync: 'always', acceptLoss: 3 });
+    assert.deepEqual(log.openReport.acceptedLoss, { first_seq: 3, last_seq: 3 });
+    const [marker] = await log.listGlobal(1);
+    assert.deepEqual([marker.seq, marker.channel, marker.wallet, marker.prev_hash], [3, 'audit', 'audit-log', records[1].hash]);
+    assert.match(marker.reasons[0], /^AUDIT_RECORD_LOST: record 3 was acknowledged and then lost/);
+    const next = await log.append(sampleEntry(WALLET_A, 99));
+    assert.deepEqual([next.seq, next.prev_hash], [4, marker.hash]);
     await log.close();
+    assert.equal(checkChain(readLines(file)).length, 4);
   });
 
   it('keeps a corrupt middle line for verification and still finds the head', async () => {
@@ -115,8 +120,8 @@ describe('FileAuditLog torn tail and corruption', () => {
     await log.append(sampleEntry(WALLET_A, 0));
     // Simulate a dying disk by closing the descriptor underneath the log.
     await (log as unknown as { fh: FileHandle }).fh.close();
-    await assert.rejects(log.append(sampleEntry(WALLET_A, 1)), /audit log unusable after I\/O error: file closed/);
-    await assert.rejects(log.append(sampleEntry(WALLET_A, 2)), /audit log unusable after I\/O error/);
+    await assert.rejects(log.append(sampleEntry(WALLET_A, 1)), /audit log unusable: I\/O error: file closed/);
+    await assert.rejects(log.append(sampleEntry(WALLET_A, 2)), /audit log unusable: I\/O error/);
     assert.equal((await log.head()).seq, 1);
     await log.close();
   });

@@ -48,7 +48,7 @@ function restRoutes(): Route[] {
       permitSigner: permitSignerDocument(PERMITS),
     }),
     ...permitSignerRoutes(PERMITS),
-    ...healthRoutes(none as CacheStore),
+    ...healthRoutes(none as CacheStore, none),
     ...statusRoutes(none as StatusSources),
     ...assetRoutes({ assets: [] } as unknown as Registry),
     ...analyzeRoutes(none as AnalyzeDeps, none as SignedInCaller),

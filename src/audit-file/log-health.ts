@@ -1,0 +1,138 @@
+// Whether the file audit log may take an append now, watched while it runs (ARCHITECTURE.md "A log that heals").
+//
+// Two kinds of trouble. The file is not the one this process writes (replaced, moved, truncated,
+// grown by someone else): appends stop until a restart, whose open judges the file. A write or
+// fsync failed (a full disk, EIO): appends stop, and once a second the log tries to heal, which
+// first re-establishes the true end of the file and that it ends with the last acknowledged record.
+import { stat, statfs, type FileHandle } from 'node:fs/promises';
+
+/** How often the file at the path and behind the handle are compared with what was written. */
+const WATCH_MS = 250;
+const SPACE_EVERY_MS = 1_000;
+const HEAL_EVERY_MS = 1_000;
+/** Room for a group of records; with less, an append would fail, so the log says the disk is full. */
+export const MIN_FREE_BYTES = 64 * 1024;
+
+export type FailureKind = 'io' | 'moved';
+
+export interface FileFacts {
+  ino: bigint;
+  size: number;
+}
+
+/** Pure: what is wrong when the file at the path or behind the handle is not the one this process wrote up to `end`. */
+export function fileMismatch(ino: bigint, end: number, atPath: FileFacts | null, behindHandle: FileFacts, writing: boolean): string | null {
+  if (atPath === null) return 'audit.log was moved or deleted from under the service';
+  if (atPath.ino !== ino || behindHandle.ino !== ino) return 'audit.log was replaced: another file now has its name';
+  if (behindHandle.size < end) return `audit.log was truncated to ${behindHandle.size} bytes under the service, which wrote ${end}`;
+  if (!writing && behindHandle.size > end) return `audit.log grew by ${behindHandle.size - end} bytes the service did not write`;
+  return null;
+}
+
+/** Pure: the reason a filesystem with `freeBytes` available cannot take a record, or null. */
+export function spaceProblem(freeBytes: number): string | null {
+  return freeBytes < MIN_FREE_BYTES ? `the audit log's disk is full (${freeBytes} bytes free)` : null;
+}
+
+export interface HealthHooks {
+  /** Bytes written and acknowledged. */
+  end(): number;
+  /** A group's write is under way, so the file may be longer than `end`. */
+  writing(): boolean;
+  /** Re-establishes the end and the last record and restarts what failed; throws while it cannot. */
+  heal(): Promise<void>;
+  /** Told when the log fails or heals, for the service log. */
+  report(line: string): void;
+}
+
+export class LogHealth {
+  private failure: { kind: FailureKind; reason: string } | undefined;
+  private noSpace: string | null = null;
+  private spaceAt = 0;
+  private healAt = 0;
+  private busy = false;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(private readonly path: string, private readonly fh: FileHandle, readonly ino: bigint, private readonly hooks: HealthHooks) {
+    this.timer = setInterval(() => void this.tick(), WATCH_MS);
+    this.timer.unref();
+  }
+
+  /** Null when an append can be taken now, else why not (the AuditLog contract's `readiness`). */
+  readiness(): string | null {
+    return this.failure ? `audit log: appends stopped: ${this.failure.reason}` : this.noSpace;
+  }
+
+  /** The error an append gets while the log has failed. */
+  error(): Error | undefined {
+    return this.failure ? new Error(`audit log unusable: ${this.failure.reason}`) : undefined;
+  }
+
+  /** The file is not the one this process wrote: nothing may be written to it, not even a repair. */
+  get moved(): boolean {
+    return this.failure?.kind === 'moved';
+  }
+
+  fail(kind: FailureKind, reason: string): Error {
+    // A file that is not ours outranks a write error: healing must never write to it.
+    if (!this.failure || (kind === 'moved' && this.failure.kind === 'io')) {
+      this.failure = { kind, reason };
+      this.hooks.report(`audit: appends stopped: ${reason}${kind === 'io' ? '; retrying every second' : '; restart once the file is restored'}`);
+    }
+    return this.error() as Error;
+  }
+
+  /** Before each group's write: appends never go anywhere but the true end of the file this process writes. */
+  async checkBeforeWrite(): Promise<void> {
+    const problem = await this.compare(false);
+    if (problem) throw this.fail('moved', problem);
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  private async compare(writing: boolean): Promise<string | null> {
+    const [atPath, behind] = await Promise.all([stat(this.path, { bigint: true }).catch(() => null), this.fh.stat({ bigint: true })]);
+    const facts = (found: { ino: bigint; size: bigint }) => ({ ino: found.ino, size: Number(found.size) });
+    return fileMismatch(this.ino, this.hooks.end(), atPath && facts(atPath), facts(behind), writing);
+  }
+
+  private async tick(): Promise<void> {
+    if (this.busy) return;
+    this.busy = true;
+    try {
+      await this.checkSpace();
+      if (!this.failure) {
+        const problem = await this.compare(this.hooks.writing());
+        if (problem) this.fail('moved', problem);
+      } else if (this.failure.kind === 'io' && !this.noSpace && Date.now() - this.healAt >= HEAL_EVERY_MS) {
+        await this.tryHeal();
+      }
+    } catch {
+      // A closed handle (the log is closing) or a failed stat: the next tick looks again.
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private async tryHeal(): Promise<void> {
+    this.healAt = Date.now();
+    const problem = await this.compare(false);
+    if (problem) {
+      this.fail('moved', problem);
+      return;
+    }
+    await this.hooks.heal();
+    const was = this.failure?.reason;
+    this.failure = undefined;
+    this.hooks.report(`audit: appends resumed (they stopped: ${was})`);
+  }
+
+  private async checkSpace(): Promise<void> {
+    if (Date.now() - this.spaceAt < SPACE_EVERY_MS) return;
+    this.spaceAt = Date.now();
+    const found = await statfs(this.path).catch(() => null);
+    this.noSpace = found ? spaceProblem(found.bavail * found.bsize) : null;
+  }
+}

@@ -2,7 +2,8 @@
 // the log cannot take, and a verdict settled in a race with a filling disk is recorded on the payer's retry.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -10,16 +11,16 @@ import { after, before, describe, it } from 'node:test';
 import { decodePaymentResponseHeader } from '@x402/core/http';
 import { callMcpTool } from '../support/mcp-client.js';
 import { PaidWorld, PRICE, payWith, walletRecords } from '../support/paid-world.js';
-import type { TestService } from '../support/service.js';
+import { getJson, type TestService } from '../support/service.js';
 import { useTempDirs } from '../support/temp-dirs.js';
-import { waitUntil } from '../support/wait-until.js';
+import { pollUntil, waitUntil } from '../support/wait-until.js';
 import { signPayment } from '../support/x402-payer.js';
 
 const tempDir = useTempDirs('x402-audit-full-');
 let world: PaidWorld;
 let disk: string;
 let service: TestService;
-/** Set by a test: the next /settle fills the disk first, so the append after it finds no room. */
+/** Set by a test: the next /settle exhausts the disk first, so the append after it finds no room. */
 let fillOnSettle = false;
 let facilitator: { url: string; close(): Promise<void> };
 
@@ -39,6 +40,21 @@ function fill(): string {
   return path;
 }
 
+/**
+ * Fills the disk, then sends free evaluations until one fails: the log's files may still have room
+ * in their last pages, and only an append that needs a new one finds the disk full.
+ */
+async function exhaustDisk(): Promise<void> {
+  fill();
+  for (let i = 0; i < 100; i++) {
+    const answer = await fetch(`${service.base}/api/v1/analyze/free`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(world.trade({ amount: 1 })),
+    });
+    if (answer.status === 503) return;
+  }
+  throw new Error('the log still appends on a full disk');
+}
+
 /** The real facilitator behind a pass-through that can fill the disk just before it settles. */
 async function fillingFacilitator(): Promise<{ url: string; close(): Promise<void> }> {
   const server = createServer(async (request, response) => {
@@ -46,7 +62,7 @@ async function fillingFacilitator(): Promise<{ url: string; close(): Promise<voi
     for await (const chunk of request) chunks.push(chunk as Buffer);
     if (request.url === '/settle' && fillOnSettle) {
       fillOnSettle = false;
-      fill();
+      await exhaustDisk();
     }
     const body = request.method === 'POST' ? Buffer.concat(chunks) : undefined;
     const answer = await fetch(`${world.facilitator.url}${request.url}`, { method: request.method, headers: { 'content-type': 'application/json' }, body });
@@ -59,19 +75,25 @@ async function fillingFacilitator(): Promise<{ url: string; close(): Promise<voi
   };
 }
 
+let dataDir: string;
+
 before(async () => {
   world = await PaidWorld.start(await tempDir());
-  disk = await tempDir();
-  // A small filesystem of its own for DATA_DIR, so the test can fill it without touching the machine's.
+  // The audit log on a small filesystem of its own, so the test can fill it without touching the
+  // machine's, while the store (and the verdict it keeps for the payer) stays on the other disk.
+  dataDir = mkdtempSync(join(tmpdir(), 'x402-audit-full-data-'));
+  disk = join(dataDir, 'audit');
+  mkdirSync(disk);
   execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=24m', 'tmpfs', disk]);
   facilitator = await fillingFacilitator();
-  service = await world.service({ DATA_DIR: join(disk, 'data') }, facilitator.url);
+  service = await world.service({ DATA_DIR: dataDir }, facilitator.url);
 });
 after(async () => {
   await service?.stop();
   await facilitator?.close();
   await world?.close();
   if (disk) execFileSync('umount', [disk]);
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 const usdc = (holder: string) => world.usdc(holder);
@@ -88,6 +110,9 @@ describe('a paid call while the audit log cannot append', () => {
   it('answers 503 audit_unavailable and charges nothing, on REST and on MCP', async () => {
     const filler = fill();
     try {
+      // The log looks at its disk once a second; a settlement inside that second is the race the next test covers.
+      await pollUntil('the audit log reported down', async () => (await getJson(`${service.base}/status.json`)).json,
+        (status) => status.components.audit.status === 'down', 10_000, 100);
       const payer = world.devnet.wallets[1];
       const before = await usdc(payer.address);
       const answer = await payWith(service.base, world.trade(), await signPayment(payer.privateKey, await world.challenge(service.base)));

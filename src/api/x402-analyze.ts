@@ -1,6 +1,5 @@
-// POST /api/x402/analyze: the REST adapter of the paid evaluation (x402 v1 challenge; X-PAYMENT or PAYMENT-SIGNATURE).
+// POST /api/x402/analyze: the REST adapter of the paid evaluation (a v1 challenge body, a v2 PAYMENT-REQUIRED header; X-PAYMENT or PAYMENT-SIGNATURE).
 import { encodePaymentRequiredHeader, encodePaymentResponseHeader } from '@x402/core/http';
-import type { PaymentRequired } from '@x402/core/types';
 import { PATHS } from '../catalogue/published-facts.js';
 import { invalidTrade } from '../evaluation/entry.js';
 import { parseJsonBody } from '../http/json-body.js';
@@ -10,7 +9,7 @@ import { TradeRequest } from '../schemas/trade.js';
 import { compileValidator } from '../schemas/validator.js';
 import { evaluatePaid, type PaidAnswer, type PaidDeps } from '../x402/paid-evaluation.js';
 import { refusal, type Refusal } from '../x402/refusals.js';
-import { challengeBody, type PaymentTerms } from '../x402/terms.js';
+import { challengeBody, paymentRequiredV2, type PaymentTerms } from '../x402/terms.js';
 import { restAnswer } from './analyze.js';
 
 const validateTrade = compileValidator(TradeRequest, 'body');
@@ -63,9 +62,11 @@ function paidResponse(terms: PaymentTerms, paid: PaidAnswer): PlainResponse {
   }
 }
 
-/** HTTP 402: the challenge as the body and, base64 JSON, as PAYMENT-REQUIRED (spec, Errors). */
+/**
+ * HTTP 402 (spec, Errors): the spec's v1 challenge as the body, the same terms as an x402 v2
+ * `PaymentRequired` in PAYMENT-REQUIRED, base64 JSON, which stock v2 clients read first.
+ */
 function challenge(terms: PaymentTerms, error: string, reason?: string): PlainResponse {
-  const body = challengeBody(terms, error, reason);
-  const header = encodePaymentRequiredHeader(body as unknown as PaymentRequired);
-  return json(402, body, { 'payment-required': header, 'access-control-expose-headers': EXPOSED });
+  const header = encodePaymentRequiredHeader(paymentRequiredV2(terms, error));
+  return json(402, challengeBody(terms, error, reason), { 'payment-required': header, 'access-control-expose-headers': EXPOSED });
 }

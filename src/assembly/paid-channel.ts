@@ -9,6 +9,7 @@ import { HttpFacilitator } from '../x402/facilitator-client.js';
 import { findSettlement } from '../x402/onchain-settlement.js';
 import { PaymentLedger, type PaidDeps } from '../x402/paid-evaluation.js';
 import type { PaymentTerms } from '../x402/terms.js';
+import type { ChainReads } from '../chain/chain-reads.js';
 import type { ChainContext } from './attach-chain.js';
 
 export interface PaidChannel {
@@ -75,6 +76,7 @@ export async function attachPaidChannel(
     const paid: PaidDeps = {
       entry, terms, facilitator: new HttpFacilitator(facilitatorUrl), ledger: new PaymentLedger(store), log, metrics,
       settledOnChain: (authorization) => findSettlement(client, terms, authorization),
+      chainSeconds: chainClock(chain.reads),
     };
     const price = `${Number(terms.amount) / 10 ** PAYMENT.assetDecimals} of ${terms.eip712.name}`;
     log(`x402: ${price} per paid evaluation to ${payTo}; facilitator ${facilitatorUrl}${config.facilitatorUrl ? '' : ' (embedded)'}`);
@@ -83,6 +85,16 @@ export async function attachPaidChannel(
     await close();
     throw error;
   }
+}
+
+/**
+ * Payment windows' clock: the latest block's timestamp, as the chain judges an authorization by it. A node
+ * that does not answer leaves the wall clock: this check only refuses, and the evaluation fails closed on its own.
+ */
+function chainClock(reads: ChainReads | null): () => Promise<number> {
+  const wall = () => Math.floor(Date.now() / 1000);
+  if (!reads) return async () => wall();
+  return () => reads.head.use().then((head) => Number(head.timestamp), wall);
 }
 
 /** The name and version x402 clients sign the EIP-3009 authorization under (USDC's are "USD Coin" and "2"). */

@@ -13,6 +13,8 @@ export interface AnvilOptions {
   accounts: number;
   /** A fixed port (a restart keeps the address clients use); default a free one. */
   port?: number;
+  /** Seconds between blocks mined with or without transactions; 0 mines only on transactions. */
+  blockTimeSeconds: number;
 }
 
 export interface AnvilProcess {
@@ -81,8 +83,12 @@ function launch(port: number, options: AnvilOptions): Launched {
     '--mnemonic', options.mnemonic, '--accounts', String(options.accounts),
     // Arbitrum Orbit chains run the Prague rules; --silent keeps anvil's per-request log out of our pipes.
     '--hardfork', 'prague', '--silent',
+    // Mixed mining (ARCHITECTURE.md "Devnet block time"): every transaction is still mined on arrival, so receipts
+    // come at once, and a block every blockTimeSeconds keeps chain time with the clock, as on a real
+    // chain; without it chain time stood still between transactions and authorizations signed by the
+    // clock were judged against a past block.
+    ...(options.blockTimeSeconds > 0 ? ['--block-time', String(options.blockTimeSeconds), '--mixed-mining'] : []),
   ];
-  // Auto-mining (no --block-time): every transaction is mined on arrival and eth_call sees it at once.
   const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'ignore', 'pipe'], detached: false });
   const stderr: string[] = [];
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk));

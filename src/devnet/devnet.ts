@@ -27,7 +27,12 @@ export interface DevnetOptions {
   port?: number;
   /** The permit signer the TradePermitGuard trusts; default the deployer (a devnet without a service). */
   permitSigner?: Address;
+  /** Seconds between blocks when no transaction comes; default DEVNET_BLOCK_SECONDS, 0 mines only on transactions. */
+  blockTimeSeconds?: number;
 }
+
+/** A block a second, transactions or not, so chain time follows the clock (ARCHITECTURE.md "Devnet block time"). */
+export const DEVNET_BLOCK_SECONDS = 1;
 
 export interface DevnetContracts {
   serviceToken: Address;
@@ -83,7 +88,10 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
   // Anvil boots while the contracts load or compile; whichever fails, nothing is left running.
   const [compiled, anvil] = await Promise.allSettled([
     compileContracts({ root, cacheDir, log: options.log }),
-    startAnvil({ chainId: CHAIN_ID, mnemonic: ANVIL_MNEMONIC, accounts: ANVIL_ACCOUNT_COUNT, port: options.port }),
+    startAnvil({
+      chainId: CHAIN_ID, mnemonic: ANVIL_MNEMONIC, accounts: ANVIL_ACCOUNT_COUNT, port: options.port,
+      blockTimeSeconds: options.blockTimeSeconds ?? DEVNET_BLOCK_SECONDS,
+    }),
   ]);
   if (anvil.status === 'rejected') throw anvil.reason;
   if (compiled.status === 'rejected') {

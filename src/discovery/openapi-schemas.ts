@@ -5,9 +5,9 @@ import { ErrorBody, ErrorCode } from '../schemas/errors.js';
 import { FeedReport, Health, LatencyReport, ServiceInfo, ServiceStatus } from '../schemas/operations.js';
 import {
   AssetInfo, AuditGlobalResponse, AuditVerifyGlobalResponse, AuditVerifyResponse, AuditWalletResponse, HTTPValidationError,
-  NonceResponse, PaymentReceipt, PaymentRequirementsV1, PolicyConfig, RevokeResponse, SimulateBalanceRequest,
+  NonceResponse, PaymentReceipt, PaymentRequirementsV1, PaymentRequirementsV2, PolicyConfig, RevokeResponse, SimulateBalanceRequest,
   SimulateBalanceResponse, TokenSafety, TokenSafetyRequest, UpdateConfigRequest, ValidationErrorItem, WalletLoginRequest,
-  WalletLoginResponse, X402Challenge,
+  WalletLoginResponse, X402Challenge, X402PaymentRequired,
 } from '../schemas/resources.js';
 import { ErrorVerdict, TradePermit, TradeRequest, Verdict } from '../schemas/trade.js';
 import { PermitSigner } from '../schemas/permits.js';
@@ -27,6 +27,8 @@ export const COMPONENT_SCHEMAS = {
   ErrorBody,
   PaymentRequirementsV1,
   X402Challenge,
+  PaymentRequirementsV2,
+  X402PaymentRequired,
   PaymentReceipt,
   AssetInfo,
   PolicyConfig,

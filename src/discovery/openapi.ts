@@ -163,7 +163,7 @@ function failureResponses(): Record<Failure, JsonObject> {
       description:
         'No payment, or a refused one (`reason` says why; nothing was charged). The body is the challenge; ' +
         'its `accepts` are the x402 v1 payment requirements.',
-      headers: { 'PAYMENT-REQUIRED': base64Json('The same challenge', 'X402Challenge') },
+      headers: { 'PAYMENT-REQUIRED': base64Json('The same terms as an x402 v2 PaymentRequired, which stock v2 clients read before the body', 'X402PaymentRequired') },
       content: jsonContent(schemaRef('X402Challenge')),
     },
     Forbidden: errorAnswer('A bearer may evaluate only its own wallet', ['wallet_mismatch']),

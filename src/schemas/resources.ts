@@ -191,10 +191,29 @@ export const PaymentRequirementsV1 = Type.Object({
   extra: Type.Optional(Type.Object({ name: Type.String(), version: Type.String() })),
 });
 
-/** The REST 402 body; the same object, base64 JSON, is the PAYMENT-REQUIRED header. `reason` names a refusal. */
+/** The REST 402 body, the spec's v1 envelope; `reason` names a refusal. PAYMENT-REQUIRED carries X402PaymentRequired. */
 export const X402Challenge = Type.Object({
   x402Version: Type.Literal(1),
   error: Type.String(),
   reason: Type.Optional(Type.Unsafe<keyof typeof PAYMENT_REFUSALS>({ type: 'string', enum: Object.keys(PAYMENT_REFUSALS) })),
   accepts: Type.Array(PaymentRequirementsV1, { minItems: 1 }),
+});
+
+/** The same terms in x402 v2's field names: one entry of X402PaymentRequired's `accepts`. */
+export const PaymentRequirementsV2 = Type.Object({
+  scheme: Type.Literal('exact'),
+  network: Type.String(),
+  asset: Type.String(),
+  amount: Type.String({ pattern: '^[0-9]+$', description: 'Base units of the settlement asset' }),
+  payTo: Type.String(),
+  maxTimeoutSeconds: Type.Integer(),
+  extra: Type.Object({ name: Type.String(), version: Type.String() }),
+});
+
+/** The PAYMENT-REQUIRED header of a 402 (base64 JSON): an x402 v2 PaymentRequired, what stock v2 clients read first. */
+export const X402PaymentRequired = Type.Object({
+  x402Version: Type.Literal(2),
+  error: Type.String(),
+  resource: Type.Object({ url: Type.String(), description: Type.String(), mimeType: Type.String() }),
+  accepts: Type.Array(PaymentRequirementsV2, { minItems: 1 }),
 });

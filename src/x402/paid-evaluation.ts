@@ -35,8 +35,11 @@ export interface PaidDeps {
    * facilitator that does not answer /settle is taken at its word: nothing settled.
    */
   settledOnChain?: (authorization: Authorization) => Promise<string | null>;
-  /** The wall clock payment windows are judged by, as the facilitator and the chain judge them; default Date.now. */
-  paymentNow?: () => number;
+  /**
+   * Chain time in seconds, the latest block's timestamp, that payment windows are judged by (the
+   * chain judges them so); default the wall clock. Never rejects: the assembly falls back to the wall clock.
+   */
+  chainSeconds?: () => Promise<number>;
   /** Counts payments by outcome (Prometheus). */
   metrics?: { payment(outcome: 'settled' | 'refused' | 'failed', reason: string): void };
 }
@@ -89,8 +92,8 @@ const isOwed = (answer: EvaluationAnswer): boolean => answer.kind === 'error' &&
 
 /**
  * The paid evaluation (README "Paying per call (x402)"):
- * 1. the trade was validated by the channel; the payment is read and checked for its envelope and
- *    for a validity window no longer than the challenge's maxTimeoutSeconds;
+ * 1. the trade was validated by the channel; the payment is read and checked for its envelope and,
+ *    by chain time, for a window that has begun and is no longer than the challenge's maxTimeoutSeconds;
  * 2. the payment is claimed: the same payment with the same body replays the saved verdict,
  *    with another body it is refused (`payment_used`);
  * 3. the facilitator verifies it (signature, amount, recipient, window, funds, nonce unused);
@@ -111,8 +114,9 @@ export async function evaluatePaid(deps: PaidDeps, trade: ChannelTrade, encodedP
 async function paidAnswer(deps: PaidDeps, trade: ChannelTrade, encodedPayment: string): Promise<PaidAnswer> {
   const read = readPayment(encodedPayment, deps.terms);
   if (!read.ok) return { kind: 'refused', refusal: read.refusal };
-  const tooLong = windowRefusal(read.payment.authorization, deps.terms.maxTimeoutSeconds, (deps.paymentNow ?? Date.now)());
-  if (tooLong) return { kind: 'refused', refusal: tooLong };
+  const chainSeconds = deps.chainSeconds ? await deps.chainSeconds() : Math.floor(Date.now() / 1000);
+  const outOfWindow = windowRefusal(read.payment.authorization, deps.terms.maxTimeoutSeconds, chainSeconds);
+  if (outOfWindow) return { kind: 'refused', refusal: outOfWindow };
   const { from, nonce } = read.payment.authorization;
   try {
     const print = fingerprint(trade);

@@ -35,7 +35,7 @@ const MAX_ENCODED_CHARS = 16_384;
  * The published x402 v1 code knows only named networks and refuses `eip155:4663`, so a v1
  * payment is carried over to v2 here (DESIGN "x402"): same authorization and signature,
  * `accepted` our requirements. Fields the library checks against the requirements (recipient,
- * amount, validity window, signature) are left to it; what only the envelope says (version,
+ * amount, expiry, signature) are left to it; what only the envelope says (version,
  * scheme, network, and for v2 the asset) is checked here.
  */
 export function readPayment(encoded: string, terms: PaymentTerms): { ok: true; payment: ReadPayment } | { ok: false; refusal: Refusal } {
@@ -72,13 +72,20 @@ export function readPayment(encoded: string, terms: PaymentTerms): { ok: true; p
 }
 
 /**
- * The challenge's maxTimeoutSeconds bounds how long an authorization stays spendable: x402's exact
- * clients sign validBefore = now + maxTimeoutSeconds, and its facilitator checks only that validBefore
- * is not past. A validBefore further away is a payment anyone holding it could settle for years, so it
- * is refused here, against the wall clock the facilitator and the chain judge windows by.
+ * The authorization's window judged by chain time, `chainSeconds` being the latest block's timestamp
+ * (ARCHITECTURE.md "Paid evaluation"): EIP-3009 takes it only in a block whose timestamp is past
+ * validAfter, and the facilitator simulates the transfer against the latest block, so one not yet
+ * valid there would fail as an unnamed revert (`payment_invalid`) although the wall clock finds it
+ * valid. The challenge's maxTimeoutSeconds bounds how long it stays spendable: x402's exact clients
+ * sign validBefore = now + maxTimeoutSeconds, and its facilitator checks only that validBefore has not
+ * passed, so a validBefore further away (a payment anyone holding it could settle for years) is refused.
  */
-export function windowRefusal(authorization: Authorization, maxTimeoutSeconds: number, nowMs: number): Refusal | null {
-  const latest = BigInt(Math.floor(nowMs / 1000) + maxTimeoutSeconds + PAYMENT.clockSkewSeconds);
+export function windowRefusal(authorization: Authorization, maxTimeoutSeconds: number, chainSeconds: number): Refusal | null {
+  const now = BigInt(chainSeconds);
+  if (BigInt(authorization.validAfter) >= now) {
+    return refusal('authorization_not_yet_valid', `validAfter ${short(authorization.validAfter)}, the latest block is at ${now}`);
+  }
+  const latest = now + BigInt(maxTimeoutSeconds + PAYMENT.clockSkewSeconds);
   if (BigInt(authorization.validBefore) <= latest) return null;
   return refusal('authorization_window_too_long', `validBefore ${short(authorization.validBefore)}, at most ${latest}`);
 }

@@ -11,7 +11,7 @@ export const PAYMENT_REFUSALS = {
   wrong_recipient: 'the authorization pays another address than the challenge\'s payTo',
   wrong_amount: 'the authorization\'s value is not exactly the amount the challenge requires',
   authorization_expired: 'the authorization\'s validBefore has passed (or is less than 6 seconds away); sign a new one',
-  authorization_not_yet_valid: 'the authorization\'s validAfter is in the future',
+  authorization_not_yet_valid: 'the authorization\'s validAfter is not yet past by chain time (the latest block\'s timestamp)',
   authorization_window_too_long: `the authorization's validBefore is further away than the challenge's maxTimeoutSeconds (plus ${PAYMENT.clockSkewSeconds} s of clock skew); sign one valid for at most that long`,
   invalid_signature: 'the EIP-712 signature does not recover to the payer for this token, chain and authorization',
   insufficient_funds: 'the payer does not hold the amount in the settlement stablecoin',

@@ -1,5 +1,5 @@
-// The paid channel's terms in x402's wire forms: v1 requirements for the challenge, v2 for the facilitator.
-import type { PaymentRequirements, PaymentRequirementsV1 } from '@x402/core/types';
+// The paid channel's terms in x402's wire forms: v1 requirements for the challenge body, v2 for its header and the facilitator.
+import type { PaymentRequired, PaymentRequirements, PaymentRequirementsV1 } from '@x402/core/types';
 import { PAYMENT, tierLabel } from '../catalogue/published-facts.js';
 import { TradeRequest, Verdict } from '../schemas/trade.js';
 
@@ -57,9 +57,23 @@ export function requirementsV2(terms: PaymentTerms): PaymentRequirements {
   };
 }
 
-/** The REST 402 body; the same object, base64 JSON, is the PAYMENT-REQUIRED header. */
+/** The REST 402 body: the spec's v1 envelope. The PAYMENT-REQUIRED header carries `paymentRequiredV2`. */
 export function challengeBody(terms: PaymentTerms, error: string, reason?: string) {
   return { x402Version: PAYMENT.x402Version, error, ...(reason ? { reason } : {}), accepts: [requirementsV1(terms)] };
+}
+
+/**
+ * The same terms as a true x402 v2 `PaymentRequired`, for the PAYMENT-REQUIRED header (ARCHITECTURE.md
+ * "Paid evaluation"): stock v2 clients read that header before the body, and their v1 code refuses
+ * `eip155:4663`, so with the v1 object there no published client could pay.
+ */
+export function paymentRequiredV2(terms: PaymentTerms, error: string): PaymentRequired {
+  return {
+    x402Version: 2,
+    error,
+    resource: { url: terms.resource, description: PAID_DESCRIPTION, mimeType: 'application/json' },
+    accepts: [requirementsV2(terms)],
+  };
 }
 
 /** The MCP challenge: the spec's fields, plus the EIP-712 domain and x402 version a signer needs. */

@@ -26,7 +26,8 @@ const applied: { number: bigint; touched: Touched }[] = [];
 const logged: string[] = [];
 
 before(async () => {
-  devnet = await startDevnet();
+  // Blocks only on transactions: these tests name the exact block each head and reorg must be.
+  devnet = await startDevnet({ blockTimeSeconds: 0 });
   client = createChainClient(devnet.rpcUrl);
   dir = mkdtempSync(join(tmpdir(), 'chain-head-'));
   registry = await loadRegistryFile(writeRegistryFile(devnet, dir));

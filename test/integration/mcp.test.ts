@@ -8,9 +8,8 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { encodePaymentSignatureHeader } from '@x402/core/http';
-import { privateKeyToAccount } from 'viem/accounts';
 import { ManualClock } from '../support/manual-clock.js';
-import { exactSchemeForV1, signPayment } from '../support/x402-payer.js';
+import { signPayment, stockClient } from '../support/x402-payer.js';
 import { getJson, postJson, startTestService, type TestService } from '../support/service.js';
 
 const execFileAsync = promisify(execFile);
@@ -194,8 +193,15 @@ describe('MCP server', () => {
       description: challenge.description, mimeType: 'application/json', payTo: challenge.pay_to,
       maxTimeoutSeconds: challenge.max_timeout_seconds, asset: challenge.asset, extra: challenge.extra,
     };
-    const signed = await exactSchemeForV1(privateKeyToAccount(payer.privateKey)).createPaymentPayload(challenge.x402_version, requirements as never);
-    const proof = encodePaymentSignatureHeader(signed as never);
+    // The stock x402 client signs the challenge's terms, read as the v2 PaymentRequired they are.
+    const paymentRequired = {
+      x402Version: 2, resource: { url: challenge.resource, description: challenge.description, mimeType: 'application/json' },
+      accepts: [{
+        scheme: 'exact', network: challenge.network, asset: challenge.asset, amount: challenge.amount, payTo: challenge.pay_to,
+        maxTimeoutSeconds: challenge.max_timeout_seconds, extra: challenge.extra,
+      }],
+    };
+    const proof = encodePaymentSignatureHeader(await stockClient(payer.privateKey, challenge.asset).createPaymentPayload(paymentRequired));
     const paid = await client.callTool({ name: 'evaluate_trade_paid', arguments: { ...args, payment_proof: proof } });
     assert.equal(paid.isError, undefined, JSON.stringify(paid.structuredContent));
     const verdict = paid.structuredContent as Record<string, any>;

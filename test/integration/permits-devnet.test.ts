@@ -166,7 +166,7 @@ describe('trade permits on the devnet', () => {
 
   it('a paid x402 evaluation carries a permit too, and it buys its swap', async () => {
     const body = { wallet: trader.address, asset: 'TSLA', contract_address: devnet.pools.TSLA!.token, side: 'sell', amount: 2, permit: true };
-    const answer = await payingFetch(trader.privateKey)(`${running.base}/api/x402/analyze`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const answer = await payingFetch(trader.privateKey, devnet.contracts.stablecoin)(`${running.base}/api/x402/analyze`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const verdict = (await answer.json()) as Record<string, any>;
     assert.equal(answer.status, 200, JSON.stringify(verdict));
     assert.deepEqual([verdict.decision, verdict.tier, verdict.permit.message.auditSeq], ['allow', 2, verdict.audit_seq]);

@@ -1,4 +1,4 @@
-// The paid channel end to end: a real devnet, a real facilitator (@x402/core + @x402/evm), a real x402 client.
+// The paid channel end to end: a real devnet, a real facilitator (@x402/core + @x402/evm), the stock x402 client.
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
+import { wrapFetchWithPayment } from '@x402/fetch';
 import type { PaymentRequirementsV1 } from '@x402/core/types';
 import { parseEventLogs, type Address, type Hex, type PublicClient } from 'viem';
 import type { Devnet } from '../../src/devnet/devnet.js';
@@ -18,7 +19,8 @@ import { PaidWorld, PRICE, payWith, walletRecords } from '../support/paid-world.
 import { getJson, postJson, send, startTestService, type TestService } from '../support/service.js';
 import { CountingProxy } from './chain-support.js';
 import { useTempDirs } from '../support/temp-dirs.js';
-import { freshNonce, payingFetch, signPayment } from '../support/x402-payer.js';
+import { waitUntil } from '../support/wait-until.js';
+import { freshNonce, signPayment, stockClient } from '../support/x402-payer.js';
 
 const execFileAsync = promisify(execFile);
 const tempDir = useTempDirs('x402-paid-');
@@ -64,10 +66,9 @@ async function submitElsewhere({ signature, authorization: a }: SignedAuthorizat
 }
 
 describe('the x402 challenge', () => {
-  it('answers an unpaid request with 402, the v1 challenge in the body and, base64, in PAYMENT-REQUIRED', async () => {
+  it('answers an unpaid request with 402, the v1 challenge in the body and the same terms as an x402 v2 PaymentRequired in PAYMENT-REQUIRED', async () => {
     const answer = await postJson(paidUrl(), trade());
     assert.equal(answer.status, 402);
-    assert.deepEqual(decodePaymentRequiredHeader(answer.headers.get('payment-required')!), answer.json);
     assert.equal(answer.json.x402Version, 1);
     assert.match(answer.json.error, /X-PAYMENT|PAYMENT-SIGNATURE/);
     const [requirements] = answer.json.accepts;
@@ -82,6 +83,15 @@ describe('the x402 challenge', () => {
     );
     assert.ok(requirements.outputSchema.output.properties.decision, 'the output schema describes the Verdict');
     assert.equal(requirements.outputSchema.input.method, 'POST');
+    // What a stock v2 client reads first: v2 field names, the same terms.
+    assert.deepEqual(decodePaymentRequiredHeader(answer.headers.get('payment-required')!), {
+      x402Version: 2, error: answer.json.error,
+      resource: { url: paidUrl(), description: requirements.description, mimeType: 'application/json' },
+      accepts: [{
+        scheme: 'exact', network: 'eip155:4663', asset: devnet.contracts.stablecoin, amount: '100000', payTo: devnet.treasury,
+        maxTimeoutSeconds: 300, extra: { name: 'USD Coin', version: '2' },
+      }],
+    });
   });
 
   it('publishes the same terms in /.well-known/x402.json for the REST endpoint and the MCP tool', async () => {
@@ -113,17 +123,26 @@ describe('the x402 challenge', () => {
 });
 
 describe('paying with a real x402 client', () => {
-  it('wrapFetchWithPayment pays once and gets a Tier 2 verdict with the settlement receipt; the transfer is on chain', async () => {
+  it('a stock @x402/fetch client pays once in PAYMENT-SIGNATURE and gets a Tier 2 verdict with the settlement receipt; the transfer is on chain', async () => {
     // Wallet A holds no service tokens: on REST it is Tier 1, paid it is Tier 2.
     const [payerBefore, treasuryBefore] = [await usdc(walletA.address), await usdc(devnet.treasury)];
     const body = trade();
-    const answer = await payingFetch(walletA.privateKey)(paidUrl(), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const sent: Headers[] = [];
+    // @x402/fetch hands its fetch a Request; its headers are what went out.
+    const watched = (input: RequestInfo | URL, init?: RequestInit) => {
+      sent.push(input instanceof Request ? input.headers : new Headers(init?.headers));
+      return fetch(input, init);
+    };
+    const paying = wrapFetchWithPayment(watched, stockClient(walletA.privateKey, devnet.contracts.stablecoin));
+    const answer = await paying(paidUrl(), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const verdict = (await answer.json()) as Record<string, unknown>;
     assert.equal(answer.status, 200, JSON.stringify(verdict));
     assert.deepEqual([verdict.decision, verdict.tier, verdict.max_trade_usd], ['allow', 2, 25_000]);
     assert.ok((verdict.calculated_notional_usd as number) > 5_000, 'over the Tier 1 ceiling');
     const receipt = decodePaymentResponseHeader(answer.headers.get('payment-response')!);
     assert.deepEqual(decodePaymentResponseHeader(answer.headers.get('x-payment-response')!), receipt);
+    const paidWith = sent.at(-1)!;
+    assert.deepEqual([paidWith.get('x-payment'), JSON.parse(Buffer.from(paidWith.get('payment-signature')!, 'base64').toString()).x402Version], [null, 2]);
     assert.deepEqual({ ...receipt, transaction: undefined }, { success: true, transaction: undefined, network: 'eip155:4663', payer: walletA.address });
     assert.match(answer.headers.get('access-control-expose-headers')!, /PAYMENT-RESPONSE.*X-PAYMENT-RESPONSE/);
     assert.equal(payerBefore - (await usdc(walletA.address)), PRICE);
@@ -263,7 +282,8 @@ describe('refusals: a 402 with the challenge again and the reason, nothing charg
       assert.equal(answer.status, 402, answer.text);
       assert.equal(answer.json.reason, reason, answer.json.error);
       assert.ok(answer.json.error.startsWith(`${reason}: `));
-      assert.deepEqual(decodePaymentRequiredHeader(answer.headers.get('payment-required')!), answer.json);
+      const header = decodePaymentRequiredHeader(answer.headers.get('payment-required')!);
+      assert.deepEqual([header.x402Version, header.error, header.accepts[0].amount], [2, answer.json.error, '100000']);
       assert.equal(answer.headers.get('payment-response'), null);
       assert.equal(await usdc(walletB.address), before);
     });
@@ -277,6 +297,23 @@ describe('refusals: a 402 with the challenge again and the reason, nothing charg
     const answer = await pay(trade(), payment);
     assert.equal(answer.status, 402, answer.text);
     assert.equal(answer.json.reason, 'authorization_used');
+  });
+
+  it('refuses an authorization not yet valid by chain time, though the clock has passed its validAfter', async () => {
+    // Chain time stands still (blocks keep coming, all at one timestamp) while the clock moves on: a chain behind the clock.
+    await chain.request({ method: 'anvil_setBlockTimestampInterval' as never, params: [0] as never });
+    try {
+      const stood = (await chain.getBlock({ blockTag: 'latest' })).timestamp;
+      await waitUntil(() => Date.now() / 1000 >= Number(stood) + 2, 'the clock passes the chain by two seconds');
+      const before = await usdc(walletB.address);
+      const answer = await pay(trade(), await signPayment(walletB.privateKey, await challenge(), { authorization: { validAfter: stood + 1n } }));
+      assert.equal(answer.status, 402, answer.text);
+      assert.equal(answer.json.reason, 'authorization_not_yet_valid', answer.json.error);
+      assert.match(answer.json.error, new RegExp(`validAfter "${stood + 1n}", the latest block is at ${stood}`));
+      assert.equal(await usdc(walletB.address), before);
+    } finally {
+      await chain.request({ method: 'anvil_removeBlockTimestampInterval' as never });
+    }
   });
 
   it('refuses two different payments in X-PAYMENT and PAYMENT-SIGNATURE', async () => {

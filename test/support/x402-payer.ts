@@ -1,38 +1,28 @@
-// A paying client as an agent would run it: @x402/fetch and @x402/evm's exact scheme, registered for eip155:4663.
+// A paying client as an agent would run it: @x402/fetch's own quick start, and hand-signed payments for the refusal cases.
 import { randomBytes } from 'node:crypto';
 import { encodePaymentSignatureHeader } from '@x402/core/http';
-import type { PaymentRequirementsV1, SchemeNetworkClient } from '@x402/core/types';
-import { ExactEvmScheme } from '@x402/evm/exact/client';
+import type { PaymentRequirementsV1 } from '@x402/core/types';
+import { registerExactEvmScheme } from '@x402/evm/exact/client';
 import { wrapFetchWithPayment, x402Client } from '@x402/fetch';
 import { getAddress, toHex, type Hex } from 'viem';
-import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { privateKeyToAccount } from 'viem/accounts';
 import { TRANSFER_WITH_AUTHORIZATION_TYPES } from './devnet-abis.js';
 
 export const NETWORK = 'eip155:4663';
 
 /**
- * The library's v1 client code knows only named networks, so the service's v1 challenge is
- * signed by its v2 exact scheme: the v1 requirements read as v2 (`maxAmountRequired` is the
- * amount) and the payload gets back the v1 envelope (scheme, network).
+ * The stock x402 client, set up as @x402/fetch's README shows, with no scheme of our own. The devnet's
+ * stablecoin is none of the library's default assets, so its spend controls allow it by address, at the price.
  */
-export function exactSchemeForV1(account: PrivateKeyAccount): SchemeNetworkClient {
-  const exact = new ExactEvmScheme(account);
-  return {
-    scheme: 'exact',
-    createPaymentPayload: async (version, requirements) => {
-      const v1 = requirements as unknown as PaymentRequirementsV1;
-      const signed = await exact.createPaymentPayload(version, { ...requirements, amount: v1.maxAmountRequired });
-      return { ...signed, scheme: v1.scheme, network: v1.network } as never;
-    },
-  };
+export function stockClient(privateKey: Hex, asset: string): x402Client {
+  const client = new x402Client();
+  registerExactEvmScheme(client, { signer: privateKeyToAccount(privateKey), networks: [NETWORK] });
+  return client.setSpendControls({ allowedAssets: [{ network: NETWORK, asset, maxAmountPerPayment: '100000' }] });
 }
 
 /** fetch that answers a 402 by paying it once, as `wrapFetchWithPayment` does for any agent. */
-export function payingFetch(privateKey: Hex): typeof fetch {
-  const client = new x402Client().registerV1(NETWORK, exactSchemeForV1(privateKeyToAccount(privateKey)));
-  // The devnet stablecoin is no default asset of the library: allow it explicitly.
-  client.setSpendControls({ allowedAssets: true });
-  return wrapFetchWithPayment(fetch, client) as typeof fetch;
+export function payingFetch(privateKey: Hex, asset: string): typeof fetch {
+  return wrapFetchWithPayment(fetch, stockClient(privateKey, asset)) as typeof fetch;
 }
 
 export interface PaymentOptions {

@@ -24,11 +24,11 @@ import { errorVerdict, type EvaluationRequest } from '../../src/evaluation/evalu
 import type { Route } from '../../src/http/types.js';
 import type { Registry } from '../../src/registry/registry.js';
 import { ErrorBody } from '../../src/schemas/errors.js';
-import { X402Challenge } from '../../src/schemas/resources.js';
+import { X402Challenge, X402PaymentRequired } from '../../src/schemas/resources.js';
 import { ErrorVerdict } from '../../src/schemas/trade.js';
 import { compileValidator } from '../../src/schemas/validator.js';
 import type { CacheStore } from '../../src/store/cache-store.js';
-import { challengeBody } from '../../src/x402/terms.js';
+import { challengeBody, paymentRequiredV2 } from '../../src/x402/terms.js';
 import { auditProofRoutes, type AuditProofDeps } from '../../src/api/audit-proofs.js';
 import { sampleTerms } from '../support/payment-terms.js';
 
@@ -211,5 +211,11 @@ describe('error schemas against the bodies the service builds', () => {
     assert.ok(conforms(X402Challenge, challengeBody(terms, 'a payment is required')));
     assert.ok(conforms(X402Challenge, challengeBody(terms, 'wrong_amount: ...', 'wrong_amount')));
     assert.equal(conforms(X402Challenge, challengeBody(terms, 'x', 'no_such_reason')), false);
+  });
+
+  it('X402PaymentRequired holds the PAYMENT-REQUIRED header, a v2 PaymentRequired, and not the v1 body', () => {
+    const terms = sampleTerms(BASE);
+    assert.ok(conforms(X402PaymentRequired, paymentRequiredV2(terms, 'a payment is required')));
+    assert.equal(conforms(X402PaymentRequired, challengeBody(terms, 'a payment is required')), false);
   });
 });

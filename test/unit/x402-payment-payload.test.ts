@@ -69,8 +69,21 @@ describe('readPayment', () => {
 });
 
 describe('windowRefusal', () => {
-  const NOW_MS = 1_800_000_000_500;
-  const until = (validBefore: number) => windowRefusal({ ...AUTHORIZATION, validBefore: String(validBefore) }, 300, NOW_MS);
+  /** The latest block's timestamp: chain time, what EIP-3009 judges the window by. */
+  const CHAIN_SECONDS = 1_800_000_000;
+  const until = (validBefore: number) => windowRefusal({ ...AUTHORIZATION, validBefore: String(validBefore) }, 300, CHAIN_SECONDS);
+  const after = (validAfter: number) => windowRefusal({ ...AUTHORIZATION, validAfter: String(validAfter), validBefore: '1800000300' }, 300, CHAIN_SECONDS);
+
+  it('takes a validAfter only once the latest block is past it, as the token checks block.timestamp > validAfter', () => {
+    assert.equal(after(0), null, 'what x402 v2 clients sign');
+    assert.equal(after(1_800_000_000 - 600), null, 'what x402 v1 clients sign: now - 600');
+    assert.equal(after(1_799_999_999), null);
+    assert.deepEqual(after(1_800_000_000), {
+      reason: 'authorization_not_yet_valid',
+      message: 'authorization_not_yet_valid: the authorization\'s validAfter is not yet past by chain time (the latest block\'s timestamp) (validAfter "1800000000", the latest block is at 1800000000)',
+    });
+    assert.equal(after(1_800_003_600)?.reason, 'authorization_not_yet_valid');
+  });
 
   it('takes a validBefore up to maxTimeoutSeconds plus 30 s of clock skew away, and nothing further', () => {
     assert.equal(until(1_800_000_300), null, 'what an x402 client signs: now + maxTimeoutSeconds');
@@ -81,7 +94,7 @@ describe('windowRefusal', () => {
       message: 'authorization_window_too_long: the authorization\'s validBefore is further away than the challenge\'s maxTimeoutSeconds (plus 30 s of clock skew); sign one valid for at most that long (validBefore "1800000331", at most 1800000330)',
     });
     assert.equal(until(2_115_360_000)?.reason, 'authorization_window_too_long', 'ten years');
-    assert.equal(windowRefusal({ ...AUTHORIZATION, validBefore: '9'.repeat(78) }, 300, NOW_MS)?.reason, 'authorization_window_too_long');
+    assert.equal(windowRefusal({ ...AUTHORIZATION, validBefore: '9'.repeat(78) }, 300, CHAIN_SECONDS)?.reason, 'authorization_window_too_long');
   });
 });
 

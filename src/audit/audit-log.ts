@@ -3,7 +3,7 @@
 /** What the evaluation pipeline hands over; the log adds seq, ts and the links. */
 export interface AuditEntry {
   wallet: string;
-  channel: 'rest' | 'free' | 'demo' | 'mcp' | 'x402';
+  channel: 'rest' | 'free' | 'demo' | 'mcp' | 'x402' | 'a2a';
   /** The validated request as the caller sent it (JSON values only). */
   request: Record<string, unknown>;
   decision: 'allow' | 'warn' | 'deny' | 'error';

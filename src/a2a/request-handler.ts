@@ -39,12 +39,10 @@ export class GuardrailRequestHandler implements A2ARequestHandler {
     return this.completed(message, result);
   }
 
-  // eslint-disable-next-line require-yield
   async *sendMessageStream(): AsyncGenerator<StreamResponse, void, undefined> {
     throw new UnsupportedOperationError('Streaming is not supported (capabilities.streaming is false); use SendMessage.');
   }
 
-  // eslint-disable-next-line require-yield
   async *resubscribe(): AsyncGenerator<StreamResponse, void, undefined> {
     throw new UnsupportedOperationError('Streaming is not supported (capabilities.streaming is false).');
   }

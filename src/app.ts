@@ -5,6 +5,7 @@ import type { Address } from 'viem';
 import { analyzeRoutes } from './api/analyze.js';
 import { authRoutes } from './api/auth.js';
 import { mcpRoutes } from './mcp/http-endpoint.js';
+import { a2aChannel } from './a2a/channel.js';
 import { policyRoutes } from './api/policy.js';
 import { simulateBalanceRoutes } from './api/simulate-balance.js';
 import { tokenSafetyRoutes } from './api/token-safety.js';
@@ -221,6 +222,7 @@ async function buildRoutes(
     ...auditRoutes({ verifier, limiter, log }),
     ...auditProofRoutes({ tree: proofs.tree, key: proofs.key, limiter, log }),
     ...mcpRoutes({ sessions, limiter, limits: config.mcpSessions }),
+    ...a2aChannel({ entry: analyze, registry: chain.registry, safety: facts.safety, log }, limiter, () => site.url, now),
     ...documentRoutes(config, () => site.url, paidChannel),
   ];
 }

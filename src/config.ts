@@ -49,6 +49,7 @@ export const ConfigSchema = Type.Object({
   RATE_LIMIT_IP_AUDIT_LIST: Type.Optional(Count),
   RATE_LIMIT_IP_AUDIT_VERIFY: Type.Optional(Count),
   RATE_LIMIT_IP_MCP: Type.Optional(Count),
+  RATE_LIMIT_IP_A2A: Type.Optional(Count),
   RATE_LIMIT_IP_AUTH: Type.Optional(Count),
   MCP_SESSIONS_PER_IP: Type.Optional(Count),
   MCP_SESSIONS_MAX: Type.Optional(Count),
@@ -61,7 +62,7 @@ export interface RateLimits {
   enabled: boolean;
   windowMs: number;
   walletPerTier: Readonly<Record<1 | 2 | 3, number>>;
-  ip: Readonly<{ free: number; demo: number; tokenSafety: number; auditList: number; auditVerify: number; mcp: number; auth: number }>;
+  ip: Readonly<{ free: number; demo: number; tokenSafety: number; auditList: number; auditVerify: number; mcp: number; a2a: number; auth: number }>;
 }
 
 export interface Config {
@@ -210,6 +211,7 @@ function resolveRateLimits(raw: RawConfig): RateLimits {
       auditList: raw.RATE_LIMIT_IP_AUDIT_LIST ?? 120,
       auditVerify: raw.RATE_LIMIT_IP_AUDIT_VERIFY ?? 20,
       mcp: raw.RATE_LIMIT_IP_MCP ?? 30,
+      a2a: raw.RATE_LIMIT_IP_A2A ?? 30,
       auth: raw.RATE_LIMIT_IP_AUTH ?? 60,
     }),
   });

@@ -4,7 +4,7 @@
 export interface AuditEntry {
   wallet: string;
   /** `audit`: a record the log writes about itself (a loss an operator accepted, ARCHITECTURE.md "Damage is not a torn tail"). */
-  channel: 'rest' | 'free' | 'demo' | 'mcp' | 'x402' | 'audit';
+  channel: 'rest' | 'free' | 'demo' | 'mcp' | 'x402' | 'a2a' | 'audit';
   /** The validated request as the caller sent it (JSON values only). */
   request: Record<string, unknown>;
   decision: 'allow' | 'warn' | 'deny' | 'error';

@@ -66,6 +66,8 @@ export const PATHS = Object.freeze({
   /** Scripts and styles the operations pages load, served from installed packages. */
   pageAssets: '/assets',
   mcp: '/mcp-http/mcp',
+  /** The A2A endpoint (JSON-RPC, A2A 1.0 and 0.3 by the A2A-Version header). */
+  a2a: '/a2a',
   methodology: '/.well-known/methodology.md',
   methodologyHtml: '/methodology.html',
   openapi: '/openapi.json',
@@ -85,7 +87,7 @@ export const PATHS = Object.freeze({
 });
 
 /** Spec "Channels" and "Tiers": the tier each channel evaluates at when no holdings speak. */
-export const CHANNEL_TIERS = Object.freeze({ free: 1, demo: 1, mcp: 1, x402: 2 } as const satisfies Record<string, Tier>);
+export const CHANNEL_TIERS = Object.freeze({ free: 1, demo: 1, mcp: 1, x402: 2, a2a: 1 } as const satisfies Record<string, Tier>);
 
 /** Spec "x402 payment": 100000 base units (0.10) of the 6-decimal settlement stablecoin, valid 300 s, buying Tier 2. */
 export const PAYMENT = Object.freeze({

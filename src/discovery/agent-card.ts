@@ -1,6 +1,7 @@
-// The A2A agent card (protocol 0.3.0): one skill per capability, the bearer JWT and x402 as alternative schemes.
+// The A2A agent card (protocol 0.3.0, with 1.0's interfaces): the served endpoint and its skills, the bearer JWT and x402 as REST's schemes.
 import type { LegacyRestTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import { CHANNEL_TIERS, PATHS, PAYMENT, SERVICE, VERSIONS, tierLabel } from '../catalogue/published-facts.js';
+import { A2A_SKILLS } from '../a2a/skill-ids.js';
 import { BEARER_SCHEME } from './bearer-scheme.js';
 
 /**
@@ -9,69 +10,76 @@ import { BEARER_SCHEME } from './bearer-scheme.js';
  */
 export type AgentCardV03 = Awaited<ReturnType<LegacyRestTransportHandler['getAuthenticatedExtendedAgentCard']>>;
 type AgentSkill = AgentCardV03['skills'][number];
+/** A2A 1.0's AgentInterface as it appears in JSON. */
+interface A2AInterface {
+  url: string;
+  protocolBinding: string;
+  protocolVersion: string;
+  tenant: string;
+}
 
 const JSON_ONLY = ['application/json'];
-const SAMPLE_TRADE = '{"wallet":"0x1111111111111111111111111111111111111111","asset":"TSLA","contract_address":"<from /api/v1/assets>","side":"buy","amount":2}';
+const SAMPLE_TRADE = '{"wallet":"0x1111111111111111111111111111111111111111","asset":"TSLA","contract_address":"<from the asset-registry skill>","side":"buy","amount":2}';
 
-/** Every skill is a plain HTTP+JSON call on the REST API at the card's `url`; the MCP tool names the same capability. */
+/** Each skill is a SendMessage at the card's `url` whose one data part is the skill's input; the answer is a completed task with one data artifact. */
 const SKILLS: readonly AgentSkill[] = [
   {
-    id: 'evaluate-trade',
+    id: A2A_SKILLS.evaluate,
     name: 'Evaluate a trade',
     description:
       'Allow, warn or deny a proposed trade with reasons, a 0-100 risk score, the USD price and its source, and the hash of the ' +
-      `audit record written before the answer. POST ${PATHS.analyzeFree} (public, ${tierLabel(CHANNEL_TIERS.free)}), ` +
-      `POST ${PATHS.analyzeTrade} (bearer JWT: the tier of the wallet's holdings) or POST ${PATHS.x402Analyze} ` +
-      `(x402: ${tierLabel(PAYMENT.tierGranted)} per payment); MCP tools evaluate_trade and evaluate_trade_paid. ` +
-      'A body with an `error` key means no verdict: do not trade.',
+      `audit record written before the answer, at ${tierLabel(CHANNEL_TIERS.a2a)}. Send one data part holding a TradeRequest ` +
+      `(the body POST ${PATHS.analyzeFree} takes; metadata.skill may be omitted); the task's artifact \`verdict\` is the Verdict. ` +
+      'An invalid TradeRequest is JSON-RPC error -32602 with the FastAPI-style `detail` in its metadata; an evaluation that ' +
+      'produced no verdict (a dead chain node, a full per-wallet window) is an error carrying the catalogue `code`: do not trade. ' +
+      `The same evaluation: POST ${PATHS.analyzeFree}, POST ${PATHS.analyzeTrade} (bearer JWT), POST ${PATHS.x402Analyze} ` +
+      '(x402), MCP evaluate_trade.',
     tags: ['risk', 'pre-trade', 'guardrail', 'trading', 'audit'],
-    examples: [`POST ${PATHS.analyzeFree} ${SAMPLE_TRADE}`, 'May wallet 0x1111…1111 buy 2 TSLA at the registry address?'],
+    examples: [SAMPLE_TRADE, 'May wallet 0x1111…1111 buy 2 TSLA at the registry address?'],
   },
   {
-    id: 'token-safety',
+    id: A2A_SKILLS.tokenSafety,
     name: 'Check token safety',
     description:
-      `Heuristic honeypot and ownership check of an ERC-20 contract (bytecode, owner, a simulated sell): POST ${PATHS.tokenSafety} ` +
-      'or MCP check_token_safety. A `danger` result denies every evaluation of the contract for 24 hours. Public, limited per IP.',
+      'Heuristic honeypot and ownership check of an ERC-20 contract (bytecode, owner, a simulated sell). Send metadata.skill ' +
+      `"${A2A_SKILLS.tokenSafety}" and one data part {"contract_address": "0x…"}; the artifact \`token-safety\` is the report ` +
+      `POST ${PATHS.tokenSafety} answers (MCP check_token_safety). A \`danger\` result denies every evaluation of the contract ` +
+      'for 24 hours; an error means no result: do not assume the token is safe.',
     tags: ['token', 'honeypot', 'contract-safety'],
-    examples: [`POST ${PATHS.tokenSafety} {"contract_address":"0x…"}`, 'Is this token contract a honeypot?'],
+    examples: ['{"contract_address":"0x…"}', 'Is this token contract a honeypot?'],
   },
   {
-    id: 'simulate-balance',
-    name: 'Simulate a balance change',
-    description:
-      `A holder's token balance before and after a signed change, read with an eth_call state override (no transaction is sent): ` +
-      `POST ${PATHS.simulateBalance} or MCP simulate_balance. Public.`,
-    tags: ['balance', 'simulation', 'read-only'],
-    examples: [`POST ${PATHS.simulateBalance} {"token_address":"0x…","holder":"0x…","delta":-5}`],
-  },
-  {
-    id: 'asset-registry',
+    id: A2A_SKILLS.assets,
     name: 'List the asset registry',
     description:
-      `The official registry: each symbol with its canonical contract address, decimals and whether it is native: GET ${PATHS.assets} ` +
-      'or MCP get_supported_assets. Resolve symbols here before evaluating; an address that differs is denied as a fake token.',
+      `The official registry: each symbol with its canonical contract address, decimals and whether it is native. Send metadata.skill ` +
+      `"${A2A_SKILLS.assets}" (a data part is optional and ignored); the artifact \`assets\` is {"assets": [...]}, as GET ` +
+      `${PATHS.assets} and MCP get_supported_assets list them. Resolve symbols here before evaluating; an address that differs is denied as a fake token.`,
     tags: ['registry', 'assets', 'tokens'],
-    examples: [`GET ${PATHS.assets}`, 'What is the canonical contract address of NVDA?'],
-  },
-  {
-    id: 'audit-verification',
-    name: 'Verify the audit trail',
-    description:
-      `Re-hash the stored decision records and check their hash-chain links: GET ${PATHS.auditVerify} (global) or ` +
-      `${PATHS.auditVerify}/{wallet}, MCP verify_audit_trail; listings at ${PATHS.auditGlobal}. Public, limited per IP.`,
-    tags: ['audit', 'sha-256', 'hash-chain', 'verification'],
-    examples: [`GET ${PATHS.auditVerify}?limit=100`, 'Has any decision record of wallet 0x1111…1111 been tampered with?'],
+    examples: ['{}', 'What is the canonical contract address of NVDA?'],
   },
 ];
 
-export function agentCard(baseUrl: string): AgentCardV03 {
+/**
+ * The 0.3.0 card (spec "Versioning") with A2A 1.0's `supportedInterfaces` beside it, the form the
+ * SDK's own server gives 0.3 clients (`embedV1Interfaces`): a 0.3 client reads `url` and
+ * `preferredTransport`, a 1.0 client the interfaces; both reach the one JSON-RPC endpoint that is
+ * served (ARCHITECTURE.md "A2A channel").
+ */
+export function agentCard(baseUrl: string): AgentCardV03 & { supportedInterfaces: A2AInterface[] } {
+  const url = `${baseUrl}${PATHS.a2a}`;
   return {
     protocolVersion: VERSIONS.agentCardProtocol,
-    preferredTransport: 'HTTP+JSON',
+    preferredTransport: 'JSONRPC',
+    supportedInterfaces: [
+      { url, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' },
+      { url, protocolBinding: 'JSONRPC', protocolVersion: '0.3', tenant: '' },
+    ],
     name: SERVICE.name,
-    description: `${SERVICE.description} Each skill is a JSON call on the REST API at \`url\`; there is no A2A task or message endpoint.`,
-    url: baseUrl,
+    description:
+      `${SERVICE.description} A2A over JSON-RPC at \`url\` (A2A-Version 1.0, or 0.3 without the header): SendMessage only, ` +
+      'answered by a completed task with one JSON data artifact; no streaming, no push notifications, no task is kept.',
+    url,
     version: VERSIONS.service,
     provider: { organization: SERVICE.name, url: baseUrl },
     documentationUrl: `${baseUrl}${PATHS.skill}`,

@@ -16,7 +16,8 @@ export function openApiDocument(baseUrl: string): JsonObject {
       version: VERSIONS.rest,
       description:
         `${SERVICE.description}\n\nAn answer with an \`error\` key means no result was produced: for a trade, do not trade. ` +
-        `MCP clients use \`${baseUrl}${PATHS.mcp}\` (streamable HTTP, protocol ${VERSIONS.mcpProtocol}) instead.`,
+        `MCP clients use \`${baseUrl}${PATHS.mcp}\` (streamable HTTP, protocol ${VERSIONS.mcpProtocol}) instead, and A2A clients ` +
+        `\`${baseUrl}${PATHS.a2a}\` (JSON-RPC, from the agent card at \`${PATHS.agentCard[0]}\`).`,
       license: { name: SERVICE.license },
     },
     servers: [{ url: baseUrl }],

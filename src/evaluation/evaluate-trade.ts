@@ -15,7 +15,7 @@ import { countEvaluation } from './wallet-window.js';
 import { withPermit } from '../permits/permit-issuer.js';
 import type { PermitSettings } from '../permits/trade-permit.js';
 
-export type Channel = 'rest' | 'free' | 'demo' | 'mcp' | 'x402';
+export type Channel = 'rest' | 'free' | 'demo' | 'mcp' | 'x402' | 'a2a';
 
 export interface EvaluationDeps extends FactSources {
   store: CacheStore;

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { sendA2A } from '../support/a2a-client.js';
 import { callMcpTool } from '../support/mcp-client.js';
 import { PaidWorld, payWith } from '../support/paid-world.js';
 import { freePort } from '../support/redis-server.js';
@@ -20,12 +21,14 @@ interface ChannelUnderTest {
   name: string;
   /** The `channel` its audit records carry. */
   recorded: string;
+  /** The call proves its wallet (a bearer token), so it has a window of its own (ARCHITECTURE.md "Proven callers keep their window"). */
+  proven?: boolean;
   evaluate(base: string, signer: PrivateKeyAccount, trade: Record<string, unknown>): Promise<Answer>;
 }
 
 const JWT_SECRET = 'channel-parity-test-secret-of-at-least-32-characters';
 const OPEN_MARKET = Date.UTC(2026, 10, 17, 15, 0, 0);
-const ENV = { JWT_SECRET, RATE_LIMIT_IP_MCP: '1000', RATE_LIMIT_IP_DEMO: '1000', RATE_LIMIT_IP_AUTH: '1000' };
+const ENV = { JWT_SECRET, RATE_LIMIT_IP_MCP: '1000', RATE_LIMIT_IP_A2A: '1000', RATE_LIMIT_IP_DEMO: '1000', RATE_LIMIT_IP_AUTH: '1000' };
 
 const tokens = new Map<string, string>();
 
@@ -59,6 +62,7 @@ const CHANNELS: ChannelUnderTest[] = [
   {
     name: '/api/v1/analyze/trade (a Tier 1 wallet)',
     recorded: 'rest',
+    proven: true,
     evaluate: async (base, signer, trade) =>
       fromRest(await postJson(`${base}/api/v1/analyze/trade`, trade, { authorization: `Bearer ${await tokenFor(base, signer)}` })),
   },
@@ -68,6 +72,14 @@ const CHANNELS: ChannelUnderTest[] = [
     evaluate: async (base, _signer, trade) => {
       const answer = await callMcpTool(base, 'evaluate_trade', trade);
       return answer.isError ? { kind: 'refused', code: answer.structured.code as string } : { kind: 'verdict', verdict: answer.structured };
+    },
+  },
+  {
+    name: 'A2A evaluate-trade',
+    recorded: 'a2a',
+    evaluate: async (base, _signer, trade) => {
+      const answer = await sendA2A(base, trade);
+      return answer.kind === 'task' ? { kind: 'verdict', verdict: answer.data } : { kind: 'refused', code: answer.code };
     },
   },
 ];
@@ -107,14 +119,17 @@ describe('the same trade through every channel', () => {
     for (const record of listed.slice(1)) assert.deepEqual(comparable(record), comparable(listed[0]));
   });
 
-  it('shares one per-wallet window: the eleventh evaluation is refused on every channel', async () => {
+  it('shares one per-wallet window: the eleventh unproven evaluation is refused on every unproven channel, the bearer keeps its own', async () => {
     const signer = privateKeyToAccount(generatePrivateKey());
+    const unproven = CHANNELS.filter((channel) => !channel.proven);
     for (let i = 0; i < 10; i += 1) {
-      const answer = await CHANNELS[i % CHANNELS.length]!.evaluate(running.base, signer, tradeFor(signer));
+      const answer = await unproven[i % unproven.length]!.evaluate(running.base, signer, tradeFor(signer));
       assert.equal(answer.kind, 'verdict', `evaluation ${i + 1}`);
     }
     for (const channel of CHANNELS) {
-      assert.deepEqual(await channel.evaluate(running.base, signer, tradeFor(signer)), { kind: 'refused', code: 'rate_limited' }, channel.name);
+      const answer = await channel.evaluate(running.base, signer, tradeFor(signer));
+      if (channel.proven) assert.equal(answer.kind, 'verdict', channel.name);
+      else assert.deepEqual(answer, { kind: 'refused', code: 'rate_limited' }, channel.name);
     }
   });
 

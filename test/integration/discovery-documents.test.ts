@@ -38,23 +38,25 @@ describe('A2A agent card', () => {
     for (const body of bodies.slice(1)) assert.equal(body.text, bodies[0]!.text);
   });
 
-  it('carries protocol 0.3.0 over HTTP+JSON, no streaming, JSON modes, one skill per capability', async () => {
+  it('carries protocol 0.3.0 at the A2A endpoint over JSON-RPC, with 1.0 and 0.3 interfaces, no streaming, JSON modes, the skills served', async () => {
     const card = (await fetchDocument(PATHS.agentCard[0], JSON_TYPE)).json;
+    const url = `${PUBLIC_BASE}${PATHS.a2a}`;
     assert.equal(card.protocolVersion, '0.3.0');
-    assert.equal(card.preferredTransport, 'HTTP+JSON');
+    assert.equal(card.preferredTransport, 'JSONRPC');
+    assert.deepEqual(card.supportedInterfaces, [
+      { url, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' },
+      { url, protocolBinding: 'JSONRPC', protocolVersion: '0.3', tenant: '' },
+    ]);
     assert.equal(card.name, SERVICE.name);
     assert.equal(card.description.startsWith(SERVICE.description), true);
-    assert.equal(card.url, PUBLIC_BASE);
+    assert.equal(card.url, url);
     assert.equal(card.version, VERSIONS.service);
     assert.deepEqual(card.provider, { organization: SERVICE.name, url: PUBLIC_BASE });
     assert.equal(card.documentationUrl, `${PUBLIC_BASE}${PATHS.skill}`);
     assert.deepEqual(card.capabilities, { streaming: false, pushNotifications: false, stateTransitionHistory: false });
     assert.deepEqual(card.defaultInputModes, ['application/json']);
     assert.deepEqual(card.defaultOutputModes, ['application/json']);
-    assert.deepEqual(
-      card.skills.map((skill: { id: string }) => skill.id),
-      ['evaluate-trade', 'token-safety', 'simulate-balance', 'asset-registry', 'audit-verification'],
-    );
+    assert.deepEqual(card.skills.map((skill: { id: string }) => skill.id), ['evaluate-trade', 'token-safety', 'asset-registry']);
     for (const skill of card.skills) {
       assert.ok(skill.name && skill.description && skill.tags.length > 0 && skill.examples.length > 0, skill.id);
     }
@@ -197,7 +199,7 @@ describe('without PUBLIC_BASE_URL', () => {
     const unnamed = await startTestService();
     try {
       const card = (await getJson(`${unnamed.base}${PATHS.agentCard[0]}`)).json;
-      assert.equal(card.url, unnamed.base);
+      assert.equal(card.url, `${unnamed.base}${PATHS.a2a}`);
       const robots = (await getJson(`${unnamed.base}${PATHS.robots}`)).text;
       assert.ok(robots.includes(`Sitemap: ${unnamed.base}${PATHS.sitemap}`), robots);
     } finally {

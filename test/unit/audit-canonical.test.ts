@@ -22,7 +22,7 @@ const body: fc.Arbitrary<AuditRecordBody> = fc.record({
   seq: fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }),
   ts: fc.integer({ min: 0, max: 4_102_444_800_000 }),
   wallet: fc.string({ unit: 'binary' }),
-  channel: fc.constantFrom('free', 'demo', 'rest', 'mcp', 'x402'),
+  channel: fc.constantFrom('free', 'demo', 'rest', 'mcp', 'x402', 'a2a'),
   request: fc.dictionary(fc.string({ unit: 'binary' }), scalar, { maxKeys: 12 }),
   decision: fc.constantFrom('allow', 'warn', 'deny'),
   risk_score: fc.integer({ min: 0, max: 100 }),

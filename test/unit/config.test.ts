@@ -18,7 +18,7 @@ describe('loadConfig', () => {
       enabled: true,
       windowMs: 60_000,
       walletPerTier: { 1: 10, 2: 25, 3: 60 },
-      ip: { free: 300, demo: 60, tokenSafety: 60, auditList: 120, auditVerify: 20, mcp: 30, auth: 60 },
+      ip: { free: 300, demo: 60, tokenSafety: 60, auditList: 120, auditVerify: 20, mcp: 30, a2a: 30, auth: 60 },
     });
     assert.equal(Object.isFrozen(config), true);
   });

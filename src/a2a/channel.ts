@@ -1,0 +1,19 @@
+// The A2A channel as the composition root builds it: the request handler over the skills, behind its HTTP endpoint.
+import type { AgentCard } from '@a2a-js/sdk';
+import { parseLegacyAgentCard } from '@a2a-js/sdk/compat/v0_3/client';
+import { agentCard } from '../discovery/agent-card.js';
+import type { Route } from '../http/types.js';
+import type { RateLimiter } from '../limits/rate-limiter.js';
+import { a2aRoutes } from './http-endpoint.js';
+import { GuardrailRequestHandler } from './request-handler.js';
+import type { A2ASkillDeps } from './skills.js';
+
+/**
+ * `baseUrl` is read on first use: with PORT=0 the port is known only once the edge listens. The
+ * handler's card is the published one read as the SDK reads it, so both say the same.
+ */
+export function a2aChannel(skills: A2ASkillDeps, limiter: RateLimiter, baseUrl: () => string, now: () => number): Route[] {
+  let card: AgentCard | undefined;
+  const published = () => (card ??= parseLegacyAgentCard(agentCard(baseUrl())));
+  return a2aRoutes({ handler: new GuardrailRequestHandler(skills, published, now), limiter });
+}

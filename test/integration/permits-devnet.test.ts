@@ -14,6 +14,8 @@ import { TRADE_PERMIT_TYPES } from '../../src/permits/trade-permit.js';
 import { guardedSwapRouterAbi, tradePermitGuardAbi } from '../support/devnet-abis.js';
 import { revertName } from '../support/devnet-driver.js';
 import { publicClientFor, walletClientFor } from '../support/devnet-helpers.js';
+import { Verdict } from '../../src/schemas/trade.js';
+import { assertConforms } from '../support/conforms.js';
 import { callMcpTool } from '../support/mcp-client.js';
 import { getJson, postJson, startTestService, type TestService } from '../support/service.js';
 import { payingFetch } from '../support/x402-payer.js';
@@ -42,6 +44,7 @@ async function permitFor(symbol: string, amount: number, side: 'buy' | 'sell' = 
   const token = devnet.pools[symbol]!.token;
   const verdict = (await postJson(`${running.base}/api/v1/analyze/free`, { wallet: trader.address, asset: symbol, contract_address: token, side, amount, permit: true })).json;
   assert.equal(verdict.decision, 'allow', JSON.stringify(verdict.reasons));
+  assertConforms(Verdict, verdict);
   return verdict.permit as SignedPermit;
 }
 

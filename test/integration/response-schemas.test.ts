@@ -1,32 +1,21 @@
 // Live bodies against the spec's resource schemas: the right fields, the right types, nothing undeclared.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { TObject, TSchema } from '@sinclair/typebox';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { AssetInfo, HTTPValidationError, NonceResponse, PolicyConfig, RevokeResponse, WalletLoginResponse } from '../../src/schemas/resources.js';
 import { ServiceInfo } from '../../src/schemas/operations.js';
 import { PermitSigner } from '../../src/schemas/permits.js';
 import { Verdict } from '../../src/schemas/trade.js';
-import { compileValidator } from '../../src/schemas/validator.js';
+import { assertConforms } from '../support/conforms.js';
 import { getJson, postJson, sampleTrade, send, startTestService, type TestService } from '../support/service.js';
 
 let running: TestService;
 
 before(async () => {
-  // A guard address so an `allow` can carry a signed permit; nothing here touches a chain.
+  // A guard address so a permit may be asked for; nothing here touches a chain.
   running = await startTestService({ PERMIT_GUARD_ADDRESS: '0x00000000000000000000000000000000000000ee' });
 });
 after(() => running.stop());
-
-/** The body passes the schema, has every required field, and nothing undeclared (but `extra`, which the service adds). */
-function assertConforms(schema: TObject, body: unknown, extra: string[] = []): void {
-  const checked = compileValidator(schema as TSchema, 'body')(structuredClone(body));
-  assert.ok(checked.ok, JSON.stringify(checked.ok ? null : checked.detail));
-  const keys = Object.keys(body as object);
-  const declared = new Set([...Object.keys(schema.properties), ...extra]);
-  assert.deepEqual(keys.filter((key) => !declared.has(key)), [], 'undeclared fields');
-  assert.deepEqual((schema.required ?? []).filter((key) => !keys.includes(key)), [], 'missing required fields');
-}
 
 describe('response bodies', () => {
   it('AssetInfo for every registry entry', async () => {
@@ -58,15 +47,16 @@ describe('response bodies', () => {
     assertConforms(HTTPValidationError, invalid.json, ['code']);
   });
 
-  it('Verdict with counterfactuals (a deny) and with a signed permit (an allow); the permit signer and the root document', async () => {
+  it('Verdict with counterfactuals (a deny) and for a permit request; the permit signer and the root document', async () => {
     const deny = await postJson(`${running.base}/api/v1/analyze/free`, sampleTrade({ amount: 10 }));
     assert.equal(deny.json.decision, 'deny');
     assert.ok('max_allowed_amount' in deny.json && 'tier_needed' in deny.json);
     assertConforms(Verdict, deny.json);
-    const allow = await postJson(`${running.base}/api/v1/analyze/free`, sampleTrade({ amount: 1, permit: true }));
-    assert.equal(allow.json.decision, 'allow');
-    assert.ok('permit' in allow.json);
-    assertConforms(Verdict, allow.json);
+    // Offline every price is a built-in default, on which no permit is signed (an allow with one: permits-devnet.test.ts).
+    const refused = await postJson(`${running.base}/api/v1/analyze/free`, sampleTrade({ amount: 1, permit: true }));
+    assert.equal(refused.json.decision, 'deny');
+    assert.ok(refused.json.reasons.some((text: string) => text.startsWith('PERMIT_ON_FLAGGED_PRICE: ')), refused.text);
+    assertConforms(Verdict, refused.json);
     assertConforms(PermitSigner, (await getJson(`${running.base}/.well-known/permit-signer.json`)).json);
     assertConforms(ServiceInfo, (await getJson(`${running.base}/`)).json);
   });

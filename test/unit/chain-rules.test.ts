@@ -180,19 +180,25 @@ describe('price composition', () => {
 
   it('prefers the oracle and measures the venue against it', async () => {
     assert.deepEqual(await composition({ usd: 100, stale: false, ageSeconds: 5, origin: round }, { usd: 103, liquidity: 1n, poolId: '0xpool' }).quote(ASSET), {
-      usd: 100, source: 'oracle', stale: false, deviationBps: 300, origin: { ...round, venue: pool },
+      usd: 100, source: 'oracle', stale: false, deviationBps: 300, alternative: { usd: 103, source: 'venue_v4' }, origin: { ...round, venue: pool },
     });
   });
 
-  it('keeps a stale oracle as the oracle, flagged', async () => {
+  it('keeps a stale oracle as the oracle, flagged, when no pool prices the asset', async () => {
     assert.deepEqual(await composition({ usd: 100, stale: true, ageSeconds: 9e5, origin: round }, null).quote(ASSET), {
-      usd: 100, source: 'oracle', stale: true, deviationBps: null, origin: round,
+      usd: 100, source: 'oracle', stale: true, deviationBps: null, alternative: null, origin: round,
+    });
+  });
+
+  it('quotes the pool beside a stale oracle, keeping the round as the alternative (ARCHITECTURE.md "Prices that disagree")', async () => {
+    assert.deepEqual(await composition({ usd: 100, stale: true, ageSeconds: 9e5, origin: round }, { usd: 103, liquidity: 1n, poolId: '0xpool' }).quote(ASSET), {
+      usd: 103, source: 'venue_v4', stale: true, deviationBps: 300, alternative: { usd: 100, source: 'oracle' }, origin: { ...round, venue: pool },
     });
   });
 
   it('falls to the venue, then the registry default, then unavailable', async () => {
     assert.deepEqual(await composition(null, { usd: 99.5, liquidity: 1n, poolId: '0xpool' }).quote(ASSET), {
-      usd: 99.5, source: 'venue_v4', stale: false, deviationBps: null, origin: { kind: 'venue_v4', pool_id: '0xpool', price_usd: 99.5 },
+      usd: 99.5, source: 'venue_v4', stale: false, deviationBps: null, alternative: null, origin: { kind: 'venue_v4', pool_id: '0xpool', price_usd: 99.5 },
     });
     assert.deepEqual(await composition(null, null).quote(ASSET), {
       usd: 300, source: 'fallback_default', stale: false, deviationBps: null, origin: { kind: 'default', price_usd: 300 },

@@ -1,5 +1,5 @@
 // The audit entry the benchmarks write: the shape /api/v1/analyze/free records (about 770 bytes a line).
-import type { AuditEntry } from '../src/audit/audit-log.js';
+import type { AuditEntry } from '../src/audit/record/audit-log.js';
 
 export function benchEntry(wallet: string, n: number): AuditEntry {
   return {

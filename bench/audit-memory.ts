@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { benchEntry } from './audit-entry.js';
-import { FileAuditLog, type FileAuditLogOptions } from '../src/audit-file/file-audit-log.js';
+import { FileAuditLog, type FileAuditLogOptions } from '../src/audit/file/file-audit-log.js';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 10_000_000);
 const NEW_WALLETS = Number(process.env.BENCH_NEW_WALLETS ?? 0.39);

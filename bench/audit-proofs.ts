@@ -3,8 +3,8 @@
 import { execFile } from 'node:child_process';
 import { open } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { Checkpoint } from '../src/audit-proof/checkpoint.js';
-import { MerkleTree } from '../src/audit-proof/merkle.js';
+import type { Checkpoint } from '../src/audit/proof/checkpoint.js';
+import { MerkleTree } from '../src/audit/proof/merkle.js';
 import { PATHS } from '../src/catalogue/published-facts.js';
 import { tradeBody } from './trade-body.js';
 import { chooseGenerator, warmUp } from './measure.js';

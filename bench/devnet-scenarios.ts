@@ -1,7 +1,7 @@
 // The path a user runs: the service on the embedded devnet (chain reads, holdings, prices), a fleet, new wallets, a bearer, a paid call.
 import { privateKeyToAccount } from 'viem/accounts';
 import { PATHS } from '../src/catalogue/published-facts.js';
-import { demoWallets } from '../src/devnet/wallets.js';
+import { demoWallets } from '../src/tools/devnet/wallets.js';
 import type { Selectable } from './args.js';
 import type { LoadPlan, Rotated } from './load-plan.js';
 import { restVerdict, type Scenario } from './measure.js';

@@ -1,7 +1,7 @@
 // Shared bench plumbing: spawn servers and wait for their port.
 import { createWriteStream } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { freePort } from '../src/devnet/free-port.js';
+import { freePort } from '../src/tools/devnet/free-port.js';
 
 export { freePort };
 

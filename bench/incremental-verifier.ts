@@ -1,8 +1,8 @@
 // The verifier side of bench:verify's incremental figure, in a process of its own as an auditor runs it:
 // `node incremental-verifier.js BASE TRIES` with the trusted checkpoint as JSON on stdin; prints
 // {records, ms: [...]} with the wall time of each `audit:verify --since` (extendCheckpoint), in order.
-import { extendCheckpoint } from '../src/audit-proof/remote-check.js';
-import type { Checkpoint } from '../src/audit-proof/checkpoint.js';
+import { extendCheckpoint } from '../src/audit/proof/remote-check.js';
+import type { Checkpoint } from '../src/audit/proof/checkpoint.js';
 
 const [base, tries] = [process.argv[2], Number(process.argv[3])];
 let input = '';

@@ -4,7 +4,7 @@ import type { PaymentRequirementsV1 } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { privateKeyToAccount } from 'viem/accounts';
 import { PATHS } from '../src/catalogue/published-facts.js';
-import { demoWallets } from '../src/devnet/wallets.js';
+import { demoWallets } from '../src/tools/devnet/wallets.js';
 import type { PaidResult, Percentiles } from './results.js';
 
 const CALLS = Number(process.env.BENCH_PAID_CALLS ?? 200);

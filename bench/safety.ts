@@ -6,8 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { deployCorpus, type CorpusToken, type Severity } from '../src/devnet/deploy-corpus.js';
-import { startDevnet } from '../src/devnet/devnet.js';
+import { deployCorpus, type CorpusToken, type Severity } from '../src/tools/devnet/deploy-corpus.js';
+import { startDevnet } from '../src/tools/devnet/devnet.js';
 import { freePort, spawnNode, stop } from './harness.js';
 
 const WARM_REPEATS = 10;

@@ -1,5 +1,5 @@
 // Entry point of `npm start`: check the environment, start the service, stop cleanly on signals.
-import { startService } from './app.js';
+import { startService } from './assembly/app.js';
 import { chainNotes } from './assembly/chain-notes.js';
 import { ConfigError, loadConfig } from './config.js';
 import { serviceLog } from './observability/service-log.js';

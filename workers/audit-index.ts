@@ -1,9 +1,9 @@
 // Thread that owns the audit index files: their I/O is synchronous here, off the event loop.
 import { parentPort, workerData } from 'node:worker_threads';
-import type { AuditIndex } from '../src/audit-file/audit-index.js';
-import type { IndexMessage, IndexReply, IndexRequest } from '../src/audit-file/index-client.js';
-import { openIndex, type IndexInit } from '../src/audit-file/index-recovery.js';
-import { FILTER_BYTES } from '../src/audit-file/wallet-filter.js';
+import type { AuditIndex } from '../src/audit/file/audit-index.js';
+import type { IndexMessage, IndexReply, IndexRequest } from '../src/audit/file/index-client.js';
+import { openIndex, type IndexInit } from '../src/audit/file/index-recovery.js';
+import { FILTER_BYTES } from '../src/audit/file/wallet-filter.js';
 
 /** Pending wallet heads written per turn of this thread's loop, between messages (about 0.2 ms of writes). */
 const SLICE = 32;

@@ -1,8 +1,8 @@
 // Worker thread holding the audit Merkle tree: appends arrive in order, questions are answered in
-// the order asked, so a question sees every append sent before it (src/audit-proof/tree-thread.ts).
+// the order asked, so a question sees every append sent before it (src/audit/proof/tree-thread.ts).
 import { parentPort } from 'node:worker_threads';
-import { MerkleTree } from '../src/audit-proof/merkle.js';
-import type { TreeMessage, TreeReply } from '../src/audit-proof/tree-thread.js';
+import { MerkleTree } from '../src/audit/proof/merkle.js';
+import type { TreeMessage, TreeReply } from '../src/audit/proof/tree-thread.js';
 
 const tree = new MerkleTree();
 const hex = (hashes: Buffer[]) => hashes.map((hash) => hash.toString('hex'));

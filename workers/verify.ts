@@ -1,8 +1,8 @@
 // Piscina task module: re-hashes one chunk of stored audit lines and reads their seqs and links.
 import { move, transferableSymbol, valueSymbol } from 'piscina';
-import { scanChunk } from '../src/audit-verify/chunk-scan.js';
-import { createSha256Digest, opensslSha256Digest, type Sha256Digest } from '../src/audit/sha256.js';
-import type { Hasher, VerifyResult, VerifyTask } from '../src/audit-verify/verify-pool.js';
+import { scanChunk } from '../src/audit/verify/chunk-scan.js';
+import { createSha256Digest, opensslSha256Digest, type Sha256Digest } from '../src/audit/record/sha256.js';
+import type { Hasher, VerifyResult, VerifyTask } from '../src/audit/verify/verify-pool.js';
 
 // One hash-wasm instance per thread: it is not re-entrant, and each thread runs one task at a time.
 const digests: Record<Hasher, Sha256Digest> = {

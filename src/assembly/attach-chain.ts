@@ -1,11 +1,11 @@
 // Chooses where chain facts come from: a real node (RPC_URL), the embedded devnet, or none (offline).
 import type { Address, PublicClient } from 'viem';
 import type { Config } from '../config.js';
-import type { Devnet } from '../devnet/devnet.js';
-import type { DevnetSupervisor } from '../devnet/supervisor.js';
-import { loadRegistryFile, registryFromFile, type Registry } from '../registry/registry.js';
-import { createChainClient } from '../chain/public-client.js';
-import { openChainReads, webSocketUrlOf, type ChainReads } from '../chain/chain-reads.js';
+import type { Devnet } from '../tools/devnet/devnet.js';
+import type { DevnetSupervisor } from '../tools/devnet/supervisor.js';
+import { loadRegistryFile, registryFromFile, type Registry } from '../facts/registry.js';
+import { createChainClient } from '../facts/chain/public-client.js';
+import { openChainReads, webSocketUrlOf, type ChainReads } from '../facts/chain/chain-reads.js';
 
 export interface ChainContext {
   registry: Registry;
@@ -44,7 +44,7 @@ export async function attachChain(config: Readonly<Config>, log: (line: string) 
     return { registry, client: null, reads: null, rpcUrl: null, devnet: null, supervisor: null, close: async () => undefined };
   }
   // Loaded only when needed: the devnet's compiler and deployer cost about a second to import.
-  const { DevnetSupervisor } = await import('../devnet/supervisor.js');
+  const { DevnetSupervisor } = await import('../tools/devnet/supervisor.js');
   // The devnet's TradePermitGuard trusts this service's permit signer.
   const supervisor = await DevnetSupervisor.start({ log, permitSigner });
   const devnet = supervisor.current;

@@ -1,6 +1,6 @@
 // What `npm start` tells a person about the chain it runs on: on the embedded devnet, its wallets and keys;
 // on RPC_URL, the node (its origin only: providers put keys in the path) and whether it answered at start.
-import { devnetSummary } from '../devnet/summary.js';
+import { devnetSummary } from '../tools/devnet/summary.js';
 import type { ChainContext } from './attach-chain.js';
 
 export function chainNotes(chain: ChainContext, nowMs: number): string[] {

@@ -1,14 +1,14 @@
 // Builds the chain-backed fact sources once per service: prices, daily P&L, token safety, balance simulation.
 import type { Hex } from 'viem';
-import { OraclePriceProvider } from '../prices/oracle-price.js';
-import { OracleWithVenueCheck } from '../prices/oracle-with-venue.js';
-import { ChainedPriceProvider, DefaultPriceProvider, type PriceProvider } from '../prices/price-provider.js';
-import { VenuePriceProvider } from '../prices/venue-price.js';
-import { CompiledProbeCode } from '../safety/probe-code.js';
-import { TokenSafetyChecker } from '../safety/token-safety.js';
+import { OraclePriceProvider } from '../facts/prices/oracle-price.js';
+import { OracleWithVenueCheck } from '../facts/prices/oracle-with-venue.js';
+import { ChainedPriceProvider, DefaultPriceProvider, type PriceProvider } from '../facts/prices/price-provider.js';
+import { VenuePriceProvider } from '../facts/prices/venue-price.js';
+import { CompiledProbeCode } from '../facts/safety/probe-code.js';
+import { TokenSafetyChecker } from '../facts/safety/token-safety.js';
 import type { CacheStore } from '../store/cache-store.js';
-import { BalanceSimulator } from '../chain/balance-simulation.js';
-import { ChainDailyPnl, type DailyPnlReader } from '../chain/daily-pnl.js';
+import { BalanceSimulator } from '../facts/chain/balance-simulation.js';
+import { ChainDailyPnl, type DailyPnlReader } from '../facts/chain/daily-pnl.js';
 import { FeedReader } from '../observability/feed-report.js';
 import type { ChainContext } from './attach-chain.js';
 
@@ -52,8 +52,8 @@ export function chainFacts(chain: ChainContext, store: CacheStore, now: () => nu
 /** SafetyProbe's code compiled (or read from the solc cache) from contracts/; loaded only when a probe needs it. */
 export async function compiledSafetyProbe(): Promise<Hex> {
   const [{ compileContracts }, { repoRoot }, { join }] = await Promise.all([
-    import('../devnet/compile.js'),
-    import('../devnet/sources.js'),
+    import('../tools/devnet/compile.js'),
+    import('../tools/devnet/sources.js'),
     import('node:path'),
   ]);
   const root = repoRoot();

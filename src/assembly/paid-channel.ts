@@ -3,13 +3,13 @@ import { parseAbi, type Address, type PublicClient } from 'viem';
 import { PATHS, PAYMENT } from '../catalogue/published-facts.js';
 import type { Config } from '../config.js';
 import type { EntryDeps } from '../evaluation/entry.js';
-import { logDetail, type Logger } from '../failures.js';
+import { logDetail, type Logger } from '../catalogue/failures.js';
 import type { CacheStore } from '../store/cache-store.js';
-import { HttpFacilitator } from '../x402/facilitator-client.js';
-import { findSettlement } from '../x402/onchain-settlement.js';
-import { PaymentLedger, type PaidDeps } from '../x402/paid-evaluation.js';
-import type { PaymentTerms } from '../x402/terms.js';
-import type { ChainReads } from '../chain/chain-reads.js';
+import { HttpFacilitator } from '../evaluation/paid/facilitator-client.js';
+import { findSettlement } from '../evaluation/paid/onchain-settlement.js';
+import { PaymentLedger, type PaidDeps } from '../evaluation/paid/paid-evaluation.js';
+import type { PaymentTerms } from '../evaluation/paid/terms.js';
+import type { ChainReads } from '../facts/chain/chain-reads.js';
 import type { ChainContext } from './attach-chain.js';
 
 export interface PaidChannel {
@@ -41,8 +41,8 @@ export async function attachPaidChannel(
   let close: () => Promise<void> = async () => undefined;
   const devnet = chain.devnet;
   if (!facilitatorUrl && devnet && chain.rpcUrl) {
-    const { buildFacilitator } = await import('../facilitator/facilitator.js');
-    const { serveFacilitator } = await import('../facilitator/http-server.js');
+    const { buildFacilitator } = await import('../tools/facilitator/facilitator.js');
+    const { serveFacilitator } = await import('../tools/facilitator/http-server.js');
     // Anvil mines each transaction at once: the receipt is there within milliseconds.
     const built = buildFacilitator({ rpcUrl: chain.rpcUrl, chainId: chain.registry.chainId, privateKey: devnet.facilitator.privateKey, receiptPollMs: 20 });
     const running = await serveFacilitator(built.facilitator, '127.0.0.1', 0, log);

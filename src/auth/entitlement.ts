@@ -1,5 +1,5 @@
 // What a signed-in wallet is entitled to: its tier from service-token holdings, and preview tiers.
-import type { HoldingsReader } from '../chain/holdings.js';
+import type { HoldingsReader } from '../facts/chain/holdings.js';
 import type { ValidationIssue } from '../schemas/validator.js';
 import { isPreviewHolder, tierForHoldings } from '../risk/tiers.js';
 import type { Tier } from '../risk/types.js';

@@ -1,6 +1,6 @@
 // The sign-in messages handed out per address and not yet used: a few at once, each single use, each expiring.
 import { pendingSignInKey } from '../store/keys.js';
-import { DependencyError, failureOf } from '../failures.js';
+import { DependencyError, failureOf } from '../catalogue/failures.js';
 import type { CacheStore } from '../store/cache-store.js';
 
 /** How many messages may wait for a signature per address; past it the oldest is dropped. */

@@ -1,7 +1,7 @@
 // Wallet sign-in with EIP-4361 (SIWE) messages: issue a nonce, verify the signed message, consume it.
 import { BaseError, getAddress, HttpRequestError, SocketClosedError, TimeoutError, verifyMessage, WebSocketRequestError, type Hex, type PublicClient } from 'viem';
 import { createSiweMessage, generateSiweNonce, parseSiweMessage, type SiweMessage } from 'viem/siwe';
-import { ChainUnavailableError } from '../chain/errors.js';
+import { ChainUnavailableError } from '../facts/chain/errors.js';
 import type { CacheStore } from '../store/cache-store.js';
 import { NONCE_TTL_MS, PendingMessages, type PendingMessage } from './pending-messages.js';
 

@@ -1,7 +1,7 @@
 // What failed, told twice: to the client as a code and words (no internals), to the log with the details.
 import { BaseError } from 'viem';
-import { ERRORS, type ErrorCode } from './catalogue/errors.js';
-import { ChainUnavailableError } from './chain/errors.js';
+import { ERRORS, type ErrorCode } from './errors.js';
+import { ChainUnavailableError } from '../facts/chain/errors.js';
 
 export type Logger = (line: string) => void;
 

@@ -5,7 +5,7 @@ import type { Tier } from '../risk/types.js';
 import { formatNumber } from '../risk/format.js';
 import { MAX_TOKEN_UNITS } from '../schemas/common.js';
 import { MAX_ECHO_CHARS, MAX_JSON_DEPTH } from '../schemas/json-shape.js';
-import { SERVICE_LICENSE, SERVICE_NAME, SERVICE_VERSION } from '../version.js';
+import { SERVICE_LICENSE, SERVICE_NAME, SERVICE_VERSION } from './version.js';
 
 /** Spec "Versioning". */
 export const VERSIONS = Object.freeze({

@@ -1,7 +1,7 @@
 // The service's name, version and license, read once from package.json.
 import { readFileSync } from 'node:fs';
 
-const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+const manifest = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
   name: string;
   version: string;
   license: string;

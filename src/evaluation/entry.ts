@@ -1,8 +1,8 @@
 // The one evaluation entry every channel calls: a validated trade and a caller in, an answer out, once per request_id.
 import canonicalize from 'canonicalize';
-import { sha256Hex } from '../audit/sha256.js';
+import { sha256Hex } from '../audit/record/sha256.js';
 import type { ErrorCode } from '../catalogue/errors.js';
-import { describeFailure, logFailure } from '../failures.js';
+import { describeFailure, logFailure } from '../catalogue/failures.js';
 import type { Tier } from '../risk/types.js';
 import type { Verdict } from '../schemas/trade.js';
 import type { ValidationIssue } from '../schemas/validator.js';

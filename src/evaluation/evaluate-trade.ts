@@ -1,19 +1,19 @@
 // The evaluation pipeline: rate window -> gather facts -> score in the pool -> audit -> verdict.
-import type { AuditEntry, AuditLog, AuditPayment } from '../audit/audit-log.js';
+import type { AuditEntry, AuditLog, AuditPayment } from '../audit/record/audit-log.js';
 import type { RateLimits } from '../config.js';
 import type { Counterfactuals, RiskInput, RiskResult, Tier, TradeInput } from '../risk/types.js';
 import { tierPolicy } from '../risk/tiers.js';
 import type { ErrorCode } from '../catalogue/errors.js';
 import type { Verdict } from '../schemas/trade.js';
 import type { CacheStore } from '../store/cache-store.js';
-import { DependencyError, describeFailure, failureOf, INTERNAL_ERROR, logFailure, type Failure, type Logger } from '../failures.js';
+import { DependencyError, describeFailure, failureOf, INTERNAL_ERROR, logFailure, type Failure, type Logger } from '../catalogue/failures.js';
 import type { StoreState } from '../store/store-state.js';
 import { gatherFacts, type FactSources } from './gather-facts.js';
 import { sealFacts, type TierOrigin } from './recorded-facts.js';
 import type { ScoreBatcher } from './score-batcher.js';
 import { countEvaluation } from './wallet-window.js';
-import { withPermit } from '../permits/permit-issuer.js';
-import type { PermitSettings } from '../permits/trade-permit.js';
+import { withPermit } from './permits/permit-issuer.js';
+import type { PermitSettings } from './permits/trade-permit.js';
 
 export type Channel = 'rest' | 'free' | 'demo' | 'mcp' | 'x402' | 'a2a';
 

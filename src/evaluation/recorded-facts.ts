@@ -3,7 +3,7 @@
 import * as crypto from 'node:crypto';
 import { ENGINE_VERSION, SCORING_TABLE } from '../risk/scoring-table.js';
 import type { PriceOrigin, RiskInput } from '../risk/types.js';
-import { jsonString } from '../audit/record.js';
+import { jsonString } from '../audit/record/record.js';
 
 /** An object's own keys, as listed, to their RFC 8785 order with each key's text: facts documents have a handful of shapes. */
 const ORDERS = new Map<string, [key: string, text: string][]>();

@@ -1,5 +1,5 @@
 // An amount the token cannot carry: a trade that rounds to zero base units at the token's decimals is invalid input.
-import type { Registry } from '../registry/registry.js';
+import type { Registry } from '../facts/registry.js';
 import { unitsAtMost } from '../risk/amount-grid.js';
 import type { ValidationIssue } from '../schemas/validator.js';
 
@@ -14,7 +14,7 @@ export const UNREGISTERED_DECIMALS = 18;
 /**
  * The grid the trade's amount is read on: the claimed symbol's registry entry, else the contract's,
  * else UNREGISTERED_DECIMALS. The same order as the permit's `maxAmount` and `max_allowed_amount`
- * (src/permits/permit-issuer.ts, src/risk/counterfactuals.ts), so they agree on every amount.
+ * (src/evaluation/permits/permit-issuer.ts, src/risk/counterfactuals.ts), so they agree on every amount.
  */
 export function tradeDecimals(registry: Registry, trade: { asset: string; contract_address: string }): number {
   return (registry.bySymbol(trade.asset) ?? registry.byAddress(trade.contract_address))?.decimals ?? UNREGISTERED_DECIMALS;

@@ -1,9 +1,9 @@
 // Per-IP request windows for public routes; answers 429 with Retry-After when one is full.
 import { ipWindowKey } from '../store/keys.js';
 import type { RateLimits } from '../config.js';
-import { STORE_UNAVAILABLE } from '../failures.js';
-import { json, tooManyRequests } from '../http/responses.js';
-import type { PlainResponse } from '../http/types.js';
+import { STORE_UNAVAILABLE } from '../catalogue/failures.js';
+import { json, tooManyRequests } from './responses.js';
+import type { PlainResponse } from './types.js';
 import type { CacheStore } from '../store/cache-store.js';
 
 export type IpBucket = keyof RateLimits['ip'];

@@ -1,10 +1,10 @@
 // Every price feed as the chain has it now, beside the venue's price: what /debug/feeds and /status.json show.
 import { formatUnits, getAddress, type Address, type PublicClient } from 'viem';
-import { readMany, type ContractRead } from '../chain/multicall.js';
-import { aggregatorAbi } from '../prices/oracle-price.js';
-import { deviationBps } from '../prices/oracle-with-venue.js';
-import type { VenuePriceProvider } from '../prices/venue-price.js';
-import type { Registry } from '../registry/registry.js';
+import { readMany, type ContractRead } from '../facts/chain/multicall.js';
+import { aggregatorAbi } from '../facts/prices/oracle-price.js';
+import { deviationBps } from '../facts/prices/oracle-with-venue.js';
+import type { VenuePriceProvider } from '../facts/prices/venue-price.js';
+import type { Registry } from '../facts/registry.js';
 
 export interface FeedRow {
   symbol: string;

@@ -66,7 +66,7 @@ export const counterfactualFields = {
 const Uint256 = Type.String({ pattern: '^[0-9]{1,78}$', description: 'uint256 in decimal' });
 const Bytes32 = Type.String({ pattern: '^0x[0-9a-f]{64}$' });
 
-/** An EIP-712 TradePermit as signed (src/permits/trade-permit.ts); the guard's typehash fixes the fields. */
+/** An EIP-712 TradePermit as signed (src/evaluation/permits/trade-permit.ts); the guard's typehash fixes the fields. */
 export const TradePermit = Type.Object(
   {
     domain: Type.Object(

@@ -1,5 +1,5 @@
 // Whether the shared store can be trusted right now: the contract between the lost-store watch and the routes.
-import { DependencyError } from '../failures.js';
+import { DependencyError } from '../catalogue/failures.js';
 
 /**
  * `store_lost_state`: the store forgot what this instance saw (an emptied or rewound

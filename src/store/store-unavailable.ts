@@ -1,5 +1,5 @@
 // Marks every cache-store failure as the store's, so callers answer 503 store_unavailable rather than 500.
-import { DependencyError, STORE_UNAVAILABLE } from '../failures.js';
+import { DependencyError, STORE_UNAVAILABLE } from '../catalogue/failures.js';
 import type { CacheStore, WindowHit } from './cache-store.js';
 
 /** A store call that did not complete; the message (for the log) names the operation and the client's error. */

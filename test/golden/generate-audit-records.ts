@@ -2,9 +2,9 @@
 // Run after a build: node dist/test/golden/generate-audit-records.js [output path]
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ZERO_HASH, type AuditEntry } from '../../src/audit/audit-log.js';
-import { LINE_BODY_OFFSET, sealRecord } from '../../src/audit/record.js';
-import { sha256Hex } from '../../src/audit/sha256.js';
+import { ZERO_HASH, type AuditEntry } from '../../src/audit/record/audit-log.js';
+import { LINE_BODY_OFFSET, sealRecord } from '../../src/audit/record/record.js';
+import { sha256Hex } from '../../src/audit/record/sha256.js';
 
 const TS0 = Date.UTC(2026, 0, 5, 14, 30, 0);
 

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
-import { EXIT_TAMPERED, runAuditVerify } from '../../src/cli/audit-verify-command.js';
+import { EXIT_TAMPERED, runAuditVerify } from '../../src/tools/cli/audit-verify-command.js';
 import { callMcpTool } from '../support/mcp-client.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../support/service.js';

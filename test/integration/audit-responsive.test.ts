@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { after, describe, it } from 'node:test';
-import { fileChunks } from '../../src/audit-verify/chunk-sources.js';
-import { verifyChunks } from '../../src/audit-verify/verify-chunks.js';
-import { VerifyPool } from '../../src/audit-verify/verify-pool.js';
+import { fileChunks } from '../../src/audit/verify/chunk-sources.js';
+import { verifyChunks } from '../../src/audit/verify/verify-chunks.js';
+import { VerifyPool } from '../../src/audit/verify/verify-pool.js';
 import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../support/service.js';
 import { buildChain, fileText } from '../unit/audit-verify-chains.js';
 

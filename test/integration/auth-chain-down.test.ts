@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { keccak256, toHex, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import type { Devnet } from '../../src/devnet/devnet.js';
-import { freePort } from '../../src/devnet/free-port.js';
+import type { Devnet } from '../../src/tools/devnet/devnet.js';
+import { freePort } from '../../src/tools/devnet/free-port.js';
 import { getJson, postJson, SAMPLE_REGISTRY, startTestService, type HttpResult, type TestService } from '../support/service.js';
 import { startPlainAnvil, stopProcess } from './chain-support.js';
 

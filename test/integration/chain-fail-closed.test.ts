@@ -1,11 +1,11 @@
 // Fail closed: a node that hangs or dies yields error verdicts and 503s within a bounded time, never an allow.
-import { freePort } from '../../src/devnet/free-port.js';
+import { freePort } from '../../src/tools/devnet/free-port.js';
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { createChainClient } from '../../src/chain/public-client.js';
-import type { Devnet } from '../../src/devnet/devnet.js';
+import { createChainClient } from '../../src/facts/chain/public-client.js';
+import type { Devnet } from '../../src/tools/devnet/devnet.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { postJson, startTestService, type TestService } from '../support/service.js';
 import { waitUntil } from '../support/wait-until.js';

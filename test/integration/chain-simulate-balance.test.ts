@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createWalletClient, http, type Address, type PublicClient } from 'viem';
 import { callMcpTool } from '../support/mcp-client.js';
-import type { Devnet } from '../../src/devnet/devnet.js';
+import type { Devnet } from '../../src/tools/devnet/devnet.js';
 import { publicClientFor } from '../support/devnet-helpers.js';
 import { SimulateBalanceResponse } from '../../src/schemas/resources.js';
 import { compileValidator } from '../../src/schemas/validator.js';

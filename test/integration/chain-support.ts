@@ -4,9 +4,9 @@ import { writeFileSync } from 'node:fs';
 import { Agent, createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { anvilBinary } from '../../src/devnet/anvil.js';
-import type { Devnet } from '../../src/devnet/devnet.js';
-import type { RegistryFile } from '../../src/registry/registry.js';
+import { anvilBinary } from '../../src/tools/devnet/anvil.js';
+import type { Devnet } from '../../src/tools/devnet/devnet.js';
+import type { RegistryFile } from '../../src/facts/registry.js';
 
 export interface RpcCall {
   method: string;

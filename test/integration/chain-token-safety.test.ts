@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Devnet } from '../../src/devnet/devnet.js';
+import type { Devnet } from '../../src/tools/devnet/devnet.js';
 import { callMcpTool } from '../support/mcp-client.js';
 import { TokenSafety } from '../../src/schemas/resources.js';
 import type { LmdbStore } from '../../src/store/lmdb-store.js';

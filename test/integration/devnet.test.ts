@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { erc20Abi, maxUint256, parseUnits, toHex, type Address, type Hex, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { startDevnet, type Devnet } from '../../src/devnet/devnet.js';
-import { usdFromSqrtPriceX96 } from '../../src/devnet/pricing.js';
-import { MULTISIG_OWNERS } from '../../src/devnet/wallets.js';
+import { startDevnet, type Devnet } from '../../src/tools/devnet/devnet.js';
+import { usdFromSqrtPriceX96 } from '../../src/tools/devnet/pricing.js';
+import { MULTISIG_OWNERS } from '../../src/tools/devnet/wallets.js';
 import {
   aggregatorAbi,
   hostileAbi,

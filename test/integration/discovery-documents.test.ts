@@ -4,10 +4,10 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { PATHS, PAYMENT, SERVICE, VERSIONS } from '../../src/catalogue/published-facts.js';
-import { KNOWN_ISSUES_FILE } from '../../src/discovery/known-issues.js';
-import { methodologyHtml } from '../../src/discovery/methodology-html.js';
-import { PUBLIC_DOCUMENTS } from '../../src/discovery/public-documents.js';
-import { TOOL_DEFINITIONS } from '../../src/mcp/tool-definitions.js';
+import { KNOWN_ISSUES_FILE } from '../../src/channels/documents/known-issues.js';
+import { methodologyHtml } from '../../src/channels/documents/methodology-html.js';
+import { PUBLIC_DOCUMENTS } from '../../src/channels/documents/public-documents.js';
+import { TOOL_DEFINITIONS } from '../../src/channels/mcp/tool-definitions.js';
 import { REASON_CODES } from '../../src/risk/reason-codes.js';
 import { getJson, startTestService, type HttpResult, type TestService } from '../support/service.js';
 

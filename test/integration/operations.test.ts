@@ -1,7 +1,7 @@
 // What an operator reads: /status.json and /status, Prometheus /metrics, latency JSON and page, /debug/feeds, request ids.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startDevnet, type Devnet } from '../../src/devnet/devnet.js';
+import { startDevnet, type Devnet } from '../../src/tools/devnet/devnet.js';
 import { FeedReport, LatencyReport } from '../../src/schemas/operations.js';
 import { compileValidator } from '../../src/schemas/validator.js';
 import { getJson, postJson, sampleTrade, send, startTestService, type TestService } from '../support/service.js';

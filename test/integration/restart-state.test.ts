@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { freePort } from '../../src/devnet/free-port.js';
+import { freePort } from '../../src/tools/devnet/free-port.js';
 import { PaidWorld, payWith } from '../support/paid-world.js';
 import { getJson, postJson, send, type HttpResult } from '../support/service.js';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { PaymentRequirementsV1 } from '@x402/core/types';
 import { privateKeyToAccount } from 'viem/accounts';
-import { ANVIL_DEV_ACCOUNTS } from '../../src/devnet/wallets.js';
+import { ANVIL_DEV_ACCOUNTS } from '../../src/tools/devnet/wallets.js';
 import { freePort } from '../support/redis-server.js';
 import { getJson, postJson, type HttpResult } from '../support/service.js';
 import { signPayment } from '../support/x402-payer.js';

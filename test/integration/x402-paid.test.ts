@@ -10,9 +10,9 @@ import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/
 import { wrapFetchWithPayment } from '@x402/fetch';
 import type { PaymentRequirementsV1 } from '@x402/core/types';
 import { parseEventLogs, type Address, type Hex, type PublicClient } from 'viem';
-import type { Devnet } from '../../src/devnet/devnet.js';
-import { freePort } from '../../src/devnet/free-port.js';
-import { ANVIL_DEV_ACCOUNTS } from '../../src/devnet/wallets.js';
+import type { Devnet } from '../../src/tools/devnet/devnet.js';
+import { freePort } from '../../src/tools/devnet/free-port.js';
+import { ANVIL_DEV_ACCOUNTS } from '../../src/tools/devnet/wallets.js';
 import { stablecoinAbi } from '../support/devnet-abis.js';
 import { walletClientFor } from '../support/devnet-helpers.js';
 import { PaidWorld, PRICE, payWith, walletRecords } from '../support/paid-world.js';
@@ -462,7 +462,7 @@ describe('a chain node that dies after start', () => {
 });
 
 describe('npm run facilitator', () => {
-  const cli = () => fileURLToPath(new URL('../../src/facilitator/cli.js', import.meta.url));
+  const cli = () => fileURLToPath(new URL('../../src/tools/facilitator/cli.js', import.meta.url));
 
   it('serves the exact scheme for the node\'s chain on its own, until a signal', async () => {
     const child = spawn(process.execPath, [cli()], {

@@ -1,7 +1,7 @@
 // Audit test fixtures: sample entries and an independent chain checker using node:crypto.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import type { AuditEntry } from '../../src/audit/audit-log.js';
+import type { AuditEntry } from '../../src/audit/record/audit-log.js';
 
 export const ZEROS = '0'.repeat(64);
 export const WALLET_A = '0xAaAa000000000000000000000000000000000001';

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   AuditLogClosedError, type AuditLineSource, type AuditLog, type AuditLogStats, type AuditRecord,
-} from '../../src/audit/audit-log.js';
-import { parseLine } from '../../src/audit/record.js';
+} from '../../src/audit/record/audit-log.js';
+import { parseLine } from '../../src/audit/record/record.js';
 import { WALLET_A, WALLET_B, WALLET_C, ZEROS, checkChain, sampleEntry } from './audit-fixtures.js';
 
 export interface ContractLog extends AuditLog, AuditLineSource {

@@ -3,9 +3,9 @@
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AuditLog } from '../../src/audit/audit-log.js';
-import { FileAuditLog, type FileAuditLogOptions } from '../../src/audit-file/file-audit-log.js';
-import { RedisAuditLog } from '../../src/audit-redis/redis-audit-log.js';
+import type { AuditLog } from '../../src/audit/record/audit-log.js';
+import { FileAuditLog, type FileAuditLogOptions } from '../../src/audit/file/file-audit-log.js';
+import { RedisAuditLog } from '../../src/audit/redis/redis-audit-log.js';
 import { sampleEntry } from './audit-fixtures.js';
 import { startRedisServer } from './redis-server.js';
 

@@ -2,7 +2,7 @@
 // Usage: node audit-writer.js DIR WALLETS CLIENTS. CLIENTS loops each await their own appends, wallets taking
 // turns; a memory of 2 recent heads sends lookups to the index thread, which is kept busy, so a kill can land
 // between a write and its indexing.
-import { FileAuditLog } from '../../src/audit-file/file-audit-log.js';
+import { FileAuditLog } from '../../src/audit/file/file-audit-log.js';
 import { sampleEntry } from './audit-fixtures.js';
 
 const writerWallet = (n: number) => `0x${(n + 1).toString(16).padStart(40, '0')}`;

@@ -10,7 +10,7 @@ import {
   type PublicClient,
   type StateOverride,
 } from 'viem';
-import type { Devnet } from '../../src/devnet/devnet.js';
+import type { Devnet } from '../../src/tools/devnet/devnet.js';
 import { stateViewAbi, swapHelperAbi } from './devnet-abis.js';
 import { fullRangeQuote, publicClientFor, walletClientFor } from './devnet-helpers.js';
 

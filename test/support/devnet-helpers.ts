@@ -15,7 +15,7 @@ import {
   type WalletClient,
 } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import type { Devnet } from '../../src/devnet/devnet.js';
+import type { Devnet } from '../../src/tools/devnet/devnet.js';
 
 export function publicClientFor(devnet: Devnet): PublicClient {
   return createPublicClient({ chain: devnet.chain, transport: http(devnet.rpcUrl), pollingInterval: 50 });

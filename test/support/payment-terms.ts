@@ -1,6 +1,6 @@
 // Payment terms as the paid channel builds them at start, for unit tests that have no devnet.
 import { PATHS } from '../../src/catalogue/published-facts.js';
-import type { PaymentTerms } from '../../src/x402/terms.js';
+import type { PaymentTerms } from '../../src/evaluation/paid/terms.js';
 
 /** The devnet's stablecoin and treasury addresses, the resource on `base`. */
 export function sampleTerms(base: string): PaymentTerms {

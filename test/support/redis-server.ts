@@ -1,7 +1,7 @@
 // Starts a throwaway real redis-server on a free loopback port for a test file.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { freePort } from '../../src/devnet/free-port.js';
+import { freePort } from '../../src/tools/devnet/free-port.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 

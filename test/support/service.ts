@@ -4,7 +4,7 @@ import { request, type Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startService, type Service, type ServiceOverrides } from '../../src/app.js';
+import { startService, type Service, type ServiceOverrides } from '../../src/assembly/app.js';
 import { loadConfig } from '../../src/config.js';
 
 export const SAMPLE_REGISTRY = fileURLToPath(new URL('../../../registry/sample-registry.json', import.meta.url));

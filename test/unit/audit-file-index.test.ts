@@ -5,11 +5,11 @@ import { existsSync, readFileSync, rmSync, truncateSync, writeFileSync, appendFi
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import type { AuditRecord } from '../../src/audit/audit-log.js';
-import { AuditVerifier } from '../../src/audit-verify/audit-verifier.js';
-import { FileAuditLog } from '../../src/audit-file/file-audit-log.js';
-import { INDEX_FILE_NAME } from '../../src/audit-file/record-index.js';
-import { OVERFLOW_FILE_NAME, TABLE_FILE_NAME } from '../../src/audit-file/wallet-table.js';
+import type { AuditRecord } from '../../src/audit/record/audit-log.js';
+import { AuditVerifier } from '../../src/audit/verify/audit-verifier.js';
+import { FileAuditLog } from '../../src/audit/file/file-audit-log.js';
+import { INDEX_FILE_NAME } from '../../src/audit/file/record-index.js';
+import { OVERFLOW_FILE_NAME, TABLE_FILE_NAME } from '../../src/audit/file/wallet-table.js';
 import { checkChain, sampleEntry } from '../support/audit-fixtures.js';
 import { useTempDirs } from '../support/temp-dirs.js';
 

@@ -2,11 +2,11 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { before, describe, it } from 'node:test';
-import { ZERO_HASH, type AuditEntry } from '../../src/audit/audit-log.js';
+import { ZERO_HASH, type AuditEntry } from '../../src/audit/record/audit-log.js';
 import {
   AuditRecordError, canonicalJson, lineHashMatches, parseLine, recordBody, sealRecord,
-} from '../../src/audit/record.js';
-import { createSha256Hex, opensslSha256Digest, sha256Hex } from '../../src/audit/sha256.js';
+} from '../../src/audit/record/record.js';
+import { createSha256Hex, opensslSha256Digest, sha256Hex } from '../../src/audit/record/sha256.js';
 import { nodeSha256, sampleEntry } from '../support/audit-fixtures.js';
 import { goldenChain, type GoldenRecord } from '../golden/generate-audit-records.js';
 

@@ -1,9 +1,9 @@
 // Chains and tampering for the verification tests: sealed lines plus the edits an attacker (or a crash) makes.
 import { createHash } from 'node:crypto';
-import { ZERO_HASH, type AuditHead } from '../../src/audit/audit-log.js';
-import { ChainWalker, GENESIS, type ChainAnchor, type ChainEnd, type VerifyReport } from '../../src/audit-verify/chain-walk.js';
-import { scanChunk, type LinkField } from '../../src/audit-verify/chunk-scan.js';
-import { canonicalJson, parseLine, sealRecord, type AuditRecordBody } from '../../src/audit/record.js';
+import { ZERO_HASH, type AuditHead } from '../../src/audit/record/audit-log.js';
+import { ChainWalker, GENESIS, type ChainAnchor, type ChainEnd, type VerifyReport } from '../../src/audit/verify/chain-walk.js';
+import { scanChunk, type LinkField } from '../../src/audit/verify/chunk-scan.js';
+import { canonicalJson, parseLine, sealRecord, type AuditRecordBody } from '../../src/audit/record/record.js';
 import { WALLET_A, WALLET_B, WALLET_C, sampleEntry } from '../support/audit-fixtures.js';
 
 export const nodeHex = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex');

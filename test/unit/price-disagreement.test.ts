@@ -2,10 +2,10 @@
 import { deepStrictEqual, ok, strictEqual } from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import type { OracleReading } from '../../src/prices/oracle-price.js';
-import { combineReadings } from '../../src/prices/oracle-with-venue.js';
-import { UNAVAILABLE } from '../../src/prices/price-provider.js';
-import type { VenueReading } from '../../src/prices/venue-price.js';
+import type { OracleReading } from '../../src/facts/prices/oracle-price.js';
+import { combineReadings } from '../../src/facts/prices/oracle-with-venue.js';
+import { UNAVAILABLE } from '../../src/facts/prices/price-provider.js';
+import type { VenueReading } from '../../src/facts/prices/venue-price.js';
 import { scoreTrade } from '../../src/risk/counterfactuals.js';
 import { evaluateRisk } from '../../src/risk/evaluate-risk.js';
 import { roundCents } from '../../src/risk/format.js';

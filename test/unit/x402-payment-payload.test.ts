@@ -2,9 +2,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { encodePaymentSignatureHeader } from '@x402/core/http';
-import { readPayment, windowRefusal } from '../../src/x402/payment-payload.js';
-import { facilitatorRefusal, PAYMENT_REFUSALS } from '../../src/x402/refusals.js';
-import { requirementsV2 } from '../../src/x402/terms.js';
+import { readPayment, windowRefusal } from '../../src/evaluation/paid/payment-payload.js';
+import { facilitatorRefusal, PAYMENT_REFUSALS } from '../../src/evaluation/paid/refusals.js';
+import { requirementsV2 } from '../../src/evaluation/paid/terms.js';
 import { sampleTerms } from '../support/payment-terms.js';
 
 const TERMS = sampleTerms('http://127.0.0.1:8080');
@@ -120,7 +120,7 @@ describe('the README refusal table', () => {
 
 describe('the methodology', () => {
   it('publishes the paid-evaluation decisions and every refusal reason', async () => {
-    const { renderMethodology } = await import('../../src/discovery/methodology.js');
+    const { renderMethodology } = await import('../../src/channels/documents/methodology.js');
     const { loadConfig } = await import('../../src/config.js');
     const text = renderMethodology(loadConfig({}));
     assert.match(text, /## Paid evaluation \(x402\)/);

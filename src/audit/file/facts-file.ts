@@ -12,7 +12,7 @@
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { FactsLine } from '../audit/audit-log.js';
+import type { FactsLine } from '../record/audit-log.js';
 
 export const FACTS_FILE_NAME = 'facts.log';
 const INDEX_FILE_NAME = 'facts.idx';

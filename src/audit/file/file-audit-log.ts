@@ -24,7 +24,7 @@ import { dirname, join } from 'node:path';
 import {
   AuditLogClosedError, type AuditEntry, type AuditFactsSource, type AuditHead, type FactsLine, type AuditLineSource, type AuditLog,
   type AuditLogStats, type AuditRecord, type AuditWalletLineSource,
-} from '../audit/audit-log.js';
+} from '../record/audit-log.js';
 import { lockDirectory, type DirLock } from './dir-lock.js';
 import { walletKey, type Head, type IndexBatch } from './audit-index.js';
 import type { OpenReport } from './file-scan.js';
@@ -33,15 +33,15 @@ import { LogHealth } from './log-health.js';
 import { lossMarkers } from './tail-evidence.js';
 import { resolveOptions, type FileAuditLogOptions } from './file-log-options.js';
 import { BACKLOG_LIMIT, IndexClient } from './index-client.js';
-import { GroupCommitter, type BatchOutcome } from '../audit/group-commit.js';
+import { GroupCommitter, type BatchOutcome } from '../record/group-commit.js';
 import { LogLines } from './log-lines.js';
 import { RecentHeads, askUnlessNew } from './recent-heads.js';
 import type { IndexReport } from './index-recovery.js';
 import { logIdentity } from './record-index.js';
-import { normalizeWallet } from '../audit/record.js';
-import { sealBatch, type SealedBatch } from '../audit/seal-batch.js';
-import { sha256Hex } from '../audit/sha256.js';
-import { syncDirectory } from '../audit/sync-directory.js';
+import { normalizeWallet } from '../record/record.js';
+import { sealBatch, type SealedBatch } from '../record/seal-batch.js';
+import { sha256Hex } from '../record/sha256.js';
+import { syncDirectory } from '../record/sync-directory.js';
 import { WalletFilter } from './wallet-filter.js';
 import { FactsFile } from './facts-file.js';
 

@@ -1,8 +1,8 @@
 // Open-time scan of audit.log: finds the torn tail, and reads seq and wallet off lines without parsing them.
 import { readSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { lineHashMatches, parseLine } from '../audit/record.js';
-import type { Sha256Hex } from '../audit/sha256.js';
+import { lineHashMatches, parseLine } from '../record/record.js';
+import type { Sha256Hex } from '../record/sha256.js';
 
 const NEWLINE = 0x0a;
 const CHUNK = 4 * 1024 * 1024;

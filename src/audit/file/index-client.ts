@@ -8,13 +8,13 @@
 // order they are sent: a question asked after an append was handed over is answered
 // with that append indexed.
 import { Worker } from 'node:worker_threads';
-import { busySeconds } from '../threads/busy-time.js';
+import { busySeconds } from '../../threads/busy-time.js';
 import type { Head, IndexBatch } from './audit-index.js';
 import type { IndexInit, IndexReady } from './index-recovery.js';
 import type { LogIdentity } from './record-index.js';
 import { WalletFilter } from './wallet-filter.js';
 
-const WORKER_FILE = new URL('../../workers/audit-index.js', import.meta.url);
+const WORKER_FILE = new URL('../../../workers/audit-index.js', import.meta.url);
 
 /**
  * The thread's own heap, capped: what it holds is bounded by design (about 15 MB at

@@ -8,11 +8,11 @@
 // every other case (a power cut, a log changed or cut by hand, an index from
 // elsewhere or none) it is rebuilt by reading the whole log once.
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
-import { ZERO_HASH, type AuditHead } from '../audit/audit-log.js';
+import { ZERO_HASH, type AuditHead } from '../record/audit-log.js';
 import { AuditIndex, walletKey, type IndexBatch } from './audit-index.js';
 import { forEachLineSync, quickParse } from './file-scan.js';
 import { RecordIndex, type IndexHeader, type LogIdentity } from './record-index.js';
-import { parseLine } from '../audit/record.js';
+import { parseLine } from '../record/record.js';
 import { WalletTable } from './wallet-table.js';
 
 export interface IndexInit {

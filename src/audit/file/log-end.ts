@@ -1,9 +1,9 @@
 // Where audit.log truly ends: judged at open (torn write or damage), re-established before appends resume after a failed write.
 import type { FileHandle } from 'node:fs/promises';
-import { ZERO_HASH } from '../audit/audit-log.js';
-import { lineHashMatches } from '../audit/record.js';
-import { sha256Hex } from '../audit/sha256.js';
-import { newestCheckpointSize } from '../audit-proof/checkpoint-store.js';
+import { ZERO_HASH } from '../record/audit-log.js';
+import { lineHashMatches } from '../record/record.js';
+import { sha256Hex } from '../record/sha256.js';
+import { newestCheckpointSize } from '../proof/checkpoint-store.js';
 import { findGoodEnd, lastNewlineBefore, readAt } from './file-scan.js';
 import { indexedRecords } from './record-index.js';
 import { AuditTailDamaged, judgeTail, type TailJudgement } from './tail-evidence.js';

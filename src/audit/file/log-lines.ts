@@ -1,10 +1,10 @@
 // Reads stored lines of audit.log where the index places them: a run of positions in one read, a wallet's records one by one, and the records and facts they hold.
 import type { FileHandle } from 'node:fs/promises';
-import { clampLimit } from '../audit/list-limit.js';
+import { clampLimit } from '../record/list-limit.js';
 import type { IndexClient } from './index-client.js';
 import { ENTRY_BYTES, readEntry } from './record-index.js';
-import { factsHashOf, normalizeWallet, parseLine } from '../audit/record.js';
-import type { AuditRecord, FactsLine } from '../audit/audit-log.js';
+import { factsHashOf, normalizeWallet, parseLine } from '../record/record.js';
+import type { AuditRecord, FactsLine } from '../record/audit-log.js';
 import type { FactsFile } from './facts-file.js';
 
 /** Where one record's line is: its position (line number, 1-based), byte offset and length with the newline. */

@@ -6,7 +6,7 @@
 // on-disk index gets a line's entry only after the line was written (and, under
 // AUDIT_FSYNC=always, synced), and a signed checkpoint covers only records already written.
 // facts.log vouches for nothing: a group's facts are written before its records.
-import type { AuditEntry } from '../audit/audit-log.js';
+import type { AuditEntry } from '../record/audit-log.js';
 
 export interface TailEvidence {
   /** Seq of the last complete, newline-terminated, hash-valid line; 0 when there is none. */

@@ -1,7 +1,7 @@
 // The live Merkle tree over the audit chain: fed by every append, caught up from the store for what
 // it did not see (a start, another instance), signed into checkpoints on a cadence, asked for proofs
 // (ARCHITECTURE.md "Checkpoints and proofs").
-import type { AuditHead, AuditLineSource, AuditRecord } from '../audit/audit-log.js';
+import type { AuditHead, AuditLineSource, AuditRecord } from '../record/audit-log.js';
 import type { Checkpoint, CheckpointSigner, PublishedKey } from './checkpoint.js';
 import type { CheckpointStore } from './checkpoint-store.js';
 import { TreeThread } from './tree-thread.js';

@@ -1,14 +1,14 @@
 // The Merkle tree over the global audit chain, in the shape of RFC 9162 section 2.1:
 // leaf i is the record with seq i + 1, its leaf hash SHA-256(0x00 || the record's 32 hash bytes),
 // interior nodes SHA-256(0x01 || left || right) (ARCHITECTURE.md "Checkpoints and proofs").
-import { sha256Binary } from '../audit/sha256.js';
+import { sha256Binary } from '../record/sha256.js';
 
 const HASH_BYTES = 32;
 
 /**
  * A hash as a binary string: 32 characters, each one byte (latin1). Node 20's crypto.hash() hands
  * back a string in about 0.3 us for a node and takes 0.5 to 1 us more to make a Buffer, so the
- * verifier's hot loops (src/audit-proof/proof-check.ts TreeFrontier) keep hashes in this form.
+ * verifier's hot loops (src/audit/proof/proof-check.ts TreeFrontier) keep hashes in this form.
  */
 export type BinaryHash = string;
 

@@ -93,7 +93,7 @@ export function checkConsistency(
  * A tree known only by its complete subtrees, largest first (RFC 9162's compact range of
  * [0, size)): enough to append leaves and compute the root, the way a verifier that trusts
  * one checkpoint extends it by the records after it without the records before it. Hashes are
- * kept as binary strings, the form node:crypto hands back fastest (src/audit-proof/merkle.ts).
+ * kept as binary strings, the form node:crypto hands back fastest (src/audit/proof/merkle.ts).
  */
 export class TreeFrontier {
   /** `hashes` are the complete subtrees of a `count`-leaf tree, largest first: one per one bit of `count`. */

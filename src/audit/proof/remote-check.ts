@@ -1,8 +1,8 @@
 // What a verifier does against a service it does not trust: prove one record is in a signed tree, or
 // extend a checkpoint it trusts by the records after it (ARCHITECTURE.md "Checkpoints and proofs").
-import { PATHS } from '../catalogue/published-facts.js';
-import { opensslSha256Digest } from '../audit/sha256.js';
-import { HASH_OK, LINK_OK, SHAPE_OK, scanChunk } from '../audit-verify/chunk-scan.js';
+import { PATHS } from '../../catalogue/published-facts.js';
+import { opensslSha256Digest } from '../record/sha256.js';
+import { HASH_OK, LINK_OK, SHAPE_OK, scanChunk } from '../verify/chunk-scan.js';
 import { checkCheckpoint, type Checkpoint, type PublishedKey } from './checkpoint.js';
 import { leafHash, leafHashBinary } from './merkle.js';
 import { TreeFrontier, checkConsistency, checkInclusion } from './proof-check.js';
@@ -52,7 +52,7 @@ function signedCheckpoint(value: unknown, key: PublishedKey, what: string): Chec
 
 /**
  * Records `from` to `to`, each re-hashed as stored and (unless `previousHash` is null) linked to the
- * one before, by the same byte scan the chain verification uses (src/audit-verify/chunk-scan.ts);
+ * one before, by the same byte scan the chain verification uses (src/audit/verify/chunk-scan.ts);
  * hands each record's hash (the 32 bytes its line hashed to, which its stored hash names) to `each`, in order.
  */
 async function checkLines(

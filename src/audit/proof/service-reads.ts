@@ -2,8 +2,8 @@
 import { Agent, get as httpGet, type ClientRequest, type IncomingMessage } from 'node:http';
 import { get as httpsGet } from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { PATHS } from '../catalogue/published-facts.js';
-import { RATE_LIMITED_TRIES, retryAfterMs } from '../audit-verify/bulk-sources.js';
+import { PATHS } from '../../catalogue/published-facts.js';
+import { RATE_LIMITED_TRIES, retryAfterMs } from '../verify/bulk-sources.js';
 
 /** Records a page of the export asks for: small enough that the first arrives while the service reads the rest. */
 export const PAGE_RECORDS = 1000;

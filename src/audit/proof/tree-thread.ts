@@ -2,7 +2,7 @@
 // it hands over record hashes in batches (a few thousand, or every 50 ms) and asks for roots and proofs by message
 // (ARCHITECTURE.md "Checkpoints and proofs").
 import { Worker } from 'node:worker_threads';
-import { busySeconds } from '../threads/busy-time.js';
+import { busySeconds } from '../../threads/busy-time.js';
 
 export type TreeMessage =
   /** Record hashes, 64 hex characters each, joined: one string crosses to the thread as one copy. */
@@ -17,7 +17,7 @@ export type TreeReply = { id: number; ok: true; value: unknown } | { id: number;
 /** A message without its id: the id is added when it is sent. */
 type Question = { kind: Exclude<TreeMessage['kind'], 'append'>; [field: string]: unknown };
 
-const WORKER_FILE = new URL('../../workers/merkle-tree.js', import.meta.url);
+const WORKER_FILE = new URL('../../../workers/merkle-tree.js', import.meta.url);
 const BATCH_LEAVES = 4_096;
 const BATCH_MS = 50;
 

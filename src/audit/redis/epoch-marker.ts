@@ -1,6 +1,6 @@
 // The shared chain's epoch marker and the rule that tells a healthy store from one that lost state.
 import { randomUUID } from 'node:crypto';
-import type { AuditHead } from '../audit/audit-log.js';
+import type { AuditHead } from '../record/audit-log.js';
 import type { RememberedHead } from './head-memory.js';
 
 /** Written once, when a chain is created; a store that comes back without it forgot everything. */

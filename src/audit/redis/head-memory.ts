@@ -1,8 +1,8 @@
 // What this instance last saw of the shared audit chain, kept under DATA_DIR so a store that forgot it is noticed.
 import { open, readFile, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { syncDirectory } from '../audit/sync-directory.js';
-import { ZERO_HASH, type AuditHead } from '../audit/audit-log.js';
+import { syncDirectory } from '../record/sync-directory.js';
+import { ZERO_HASH, type AuditHead } from '../record/audit-log.js';
 
 /** The remembered epoch and the highest head seen in it. */
 export interface RememberedHead extends AuditHead {

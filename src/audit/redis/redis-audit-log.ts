@@ -18,15 +18,15 @@ import { Redis } from 'ioredis';
 import {
   AuditLogClosedError, ZERO_HASH, type AuditEntry, type AuditFactsSource, type FactsLine, type AuditHead, type AuditLineSource, type AuditLog,
   type AuditLogStats, type AuditRecord, type AuditWalletLineSource,
-} from '../audit/audit-log.js';
-import { clampLimit } from '../audit/list-limit.js';
-import { GroupCommitter, type BatchOutcome } from '../audit/group-commit.js';
-import { factsHashOf, normalizeWallet, parseLine } from '../audit/record.js';
+} from '../record/audit-log.js';
+import { clampLimit } from '../record/list-limit.js';
+import { GroupCommitter, type BatchOutcome } from '../record/group-commit.js';
+import { factsHashOf, normalizeWallet, parseLine } from '../record/record.js';
 import { APPEND_LUA, FACTS_LUA, RELEASE_LUA } from './redis-append-script.js';
 import { ChainWatch, type ChainWatchOptions } from './redis-chain-watch.js';
-import { sealBatch, type SealedBatch } from '../audit/seal-batch.js';
-import { sha256Hex } from '../audit/sha256.js';
-import { ALWAYS_USABLE, StoreStateError, type StoreState } from '../store/store-state.js';
+import { sealBatch, type SealedBatch } from '../record/seal-batch.js';
+import { sha256Hex } from '../record/sha256.js';
+import { ALWAYS_USABLE, StoreStateError, type StoreState } from '../../store/store-state.js';
 
 export interface RedisAuditLogOptions {
   /** Key prefix; default `tg:audit:`. */

@@ -1,7 +1,7 @@
 // Watches the shared audit chain for a store that forgot what this instance saw (an emptied or rewound Redis).
 import type { Redis } from 'ioredis';
-import type { StoreProblem, StoreState } from '../store/store-state.js';
-import { ZERO_HASH, type AuditHead } from '../audit/audit-log.js';
+import type { StoreProblem, StoreState } from '../../store/store-state.js';
+import { ZERO_HASH, type AuditHead } from '../record/audit-log.js';
 import { headBehind, judge, newMarkerText, parseMarker, type EpochMarker, type StoreProbe } from './epoch-marker.js';
 import { HeadMemory, type RememberedHead } from './head-memory.js';
 

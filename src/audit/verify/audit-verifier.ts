@@ -1,11 +1,11 @@
 // Verifies the newest records of the live audit log (global or one wallet) on the verification pool.
-import type { AuditFactsSource, AuditLineSource, AuditLog, AuditWalletLineSource, AuditLogStats } from '../audit/audit-log.js';
+import type { AuditFactsSource, AuditLineSource, AuditLog, AuditWalletLineSource, AuditLogStats } from '../record/audit-log.js';
 import { GENESIS, type ChainAnchor, type ChainEnd, type VerifyReport } from './chain-walk.js';
 import type { LinkField } from './chunk-scan.js';
 import { lineChunks, linesPerChunk } from './chunk-sources.js';
-import { clampLimit } from '../audit/list-limit.js';
-import { canonicalBytes, normalizeWallet, parseLine } from '../audit/record.js';
-import { sha256Hex } from '../audit/sha256.js';
+import { clampLimit } from '../record/list-limit.js';
+import { canonicalBytes, normalizeWallet, parseLine } from '../record/record.js';
+import { sha256Hex } from '../record/sha256.js';
 import { verifyChunks } from './verify-chunks.js';
 import { VerifyPool } from './verify-pool.js';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import canonicalize from 'canonicalize';
-import type { AuditHead } from '../audit/audit-log.js';
+import type { AuditHead } from '../record/audit-log.js';
 import { DEFAULT_CHUNK_BYTES, SpareBlocks, fileChunks, lineChunks } from './chunk-sources.js';
 import type { Chunk } from './verify-pool.js';
 

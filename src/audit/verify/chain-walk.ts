@@ -1,5 +1,5 @@
 // Walks scanned chunks in stored order and judges each record: the cheap main-thread half of verification.
-import { ZERO_HASH } from '../audit/audit-log.js';
+import { ZERO_HASH } from '../record/audit-log.js';
 import { HASH_OK, LINK_OK, SHAPE_OK, type ChunkScan, type LinkField } from './chunk-scan.js';
 
 export type ProblemKind =

@@ -6,7 +6,7 @@
 // every `"`, so `,"prev_hash":"` first and `,"seq":` last can only be the top-level keys.
 // Nothing is parsed or re-serialized: the fields are located by byte, the hash covers
 // the bytes exactly as stored.
-import type { Sha256Digest } from '../audit/sha256.js';
+import type { Sha256Digest } from '../record/sha256.js';
 
 /** The line has a hash, a space, a seq and the link field. */
 export const SHAPE_OK = 1;

@@ -1,5 +1,5 @@
 // The verification worker pool, apart from the scoring pool: raw line bytes go out and come back transferred, never copied.
-import { WholePool } from '../threads/thread-start.js';
+import { WholePool } from '../../threads/thread-start.js';
 import type { ScannedChunk } from './chain-walk.js';
 import type { ChunkScan, LinkField } from './chunk-scan.js';
 
@@ -29,7 +29,7 @@ export interface VerifyResult extends ChunkScan {
   length: number;
 }
 
-const WORKER_FILE = new URL('../../workers/verify.js', import.meta.url).href;
+const WORKER_FILE = new URL('../../../workers/verify.js', import.meta.url).href;
 
 export class VerifyPoolClosedError extends Error {
   override name = 'VerifyPoolClosedError';

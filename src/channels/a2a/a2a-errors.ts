@@ -1,8 +1,8 @@
 // What the A2A channel refuses with: the SDK's error types, carrying the service's catalogue code in their metadata.
 import { A2AError, RequestMalformedError } from '@a2a-js/sdk/errors';
-import { ERRORS, type ErrorCode } from '../catalogue/errors.js';
-import type { EvaluationAnswer } from '../evaluation/entry.js';
-import type { ValidationIssue } from '../schemas/validator.js';
+import { ERRORS, type ErrorCode } from '../../catalogue/errors.js';
+import type { EvaluationAnswer } from '../../evaluation/entry.js';
+import type { ValidationIssue } from '../../schemas/validator.js';
 
 /**
  * Input the skill cannot take: JSON-RPC -32602 (INVALID_PARAMS). `detail` is the FastAPI list

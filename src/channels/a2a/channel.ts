@@ -1,9 +1,9 @@
 // The A2A channel as the composition root builds it: the request handler over the skills, behind its HTTP endpoint.
 import type { AgentCard } from '@a2a-js/sdk';
 import { parseLegacyAgentCard } from '@a2a-js/sdk/compat/v0_3/client';
-import { agentCard } from '../discovery/agent-card.js';
-import type { Route } from '../http/types.js';
-import type { RateLimiter } from '../limits/rate-limiter.js';
+import { agentCard } from '../documents/agent-card.js';
+import type { Route } from '../../http/types.js';
+import type { RateLimiter } from '../../http/rate-limiter.js';
 import { a2aRoutes } from './http-endpoint.js';
 import { GuardrailRequestHandler } from './request-handler.js';
 import type { A2ASkillDeps } from './skills.js';

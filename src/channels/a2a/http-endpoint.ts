@@ -4,10 +4,10 @@ import { A2A_LEGACY_PROTOCOL_VERSION } from '@a2a-js/sdk/compat/v0_3';
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import { ContentTypeNotSupportedError, VersionNotSupportedError } from '@a2a-js/sdk/errors';
 import { JsonRpcTransportHandler, ServerCallContext, STATE_HEADERS_KEY, type A2ARequestHandler } from '@a2a-js/sdk/server';
-import { PATHS } from '../catalogue/published-facts.js';
-import { json, methodNotAllowed } from '../http/responses.js';
-import type { PlainRequest, PlainResponse, Route } from '../http/types.js';
-import type { RateLimiter } from '../limits/rate-limiter.js';
+import { PATHS } from '../../catalogue/published-facts.js';
+import { json, methodNotAllowed } from '../../http/responses.js';
+import type { PlainRequest, PlainResponse, Route } from '../../http/types.js';
+import type { RateLimiter } from '../../http/rate-limiter.js';
 
 export interface A2ARouteDeps {
   handler: A2ARequestHandler;

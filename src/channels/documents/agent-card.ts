@@ -1,6 +1,6 @@
 // The A2A agent card (protocol 0.3.0, with 1.0's interfaces): the served endpoint and its skills, the bearer JWT and x402 as REST's schemes.
 import type { LegacyRestTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
-import { CHANNEL_TIERS, PATHS, PAYMENT, SERVICE, VERSIONS, tierLabel } from '../catalogue/published-facts.js';
+import { CHANNEL_TIERS, PATHS, PAYMENT, SERVICE, VERSIONS, tierLabel } from '../../catalogue/published-facts.js';
 import { A2A_SKILLS } from '../a2a/skill-ids.js';
 import { BEARER_SCHEME } from './bearer-scheme.js';
 

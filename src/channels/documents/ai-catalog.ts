@@ -1,5 +1,5 @@
 // The AI catalog (`specVersion` 1.0 draft): the MCP server and the A2A agent as entries pointing at their cards.
-import { PATHS, SERVICE, VERSIONS } from '../catalogue/published-facts.js';
+import { PATHS, SERVICE, VERSIONS } from '../../catalogue/published-facts.js';
 import { mcpEndpoint, provider, toolSummaries } from './directory-entry.js';
 import { documentLinks } from './public-documents.js';
 

@@ -1,9 +1,9 @@
 // The methodology's scoring table, recorded facts and replay, and checkpoints and proofs: the facts a
 // third party needs to re-derive a verdict and to check a proof without this code (ARCHITECTURE.md
 // "Recorded facts", "Checkpoints and proofs").
-import { PATHS } from '../catalogue/published-facts.js';
-import { FACTS_FORMAT, SCORING_TABLE_HASH } from '../evaluation/recorded-facts.js';
-import { ENGINE_VERSION, SCORING_TABLE } from '../risk/scoring-table.js';
+import { PATHS } from '../../catalogue/published-facts.js';
+import { FACTS_FORMAT, SCORING_TABLE_HASH } from '../../evaluation/recorded-facts.js';
+import { ENGINE_VERSION, SCORING_TABLE } from '../../risk/scoring-table.js';
 
 export function scoringTableSection(): string {
   return [

@@ -1,8 +1,8 @@
 // The methodology's "Chain facts" section: price sources, staleness, deviation, daily P&L, token-safety rules.
-import { DEFAULT_ORACLE_MAX_AGE_SECONDS } from '../registry/registry.js';
-import { THRESHOLDS } from '../risk/weights.js';
-import { TAX_DANGER_BPS, TAX_WARN_BPS } from '../safety/severity.js';
-import { HOLD_BLOCKS, HOLD_SECONDS } from '../safety/simulation-bundle.js';
+import { DEFAULT_ORACLE_MAX_AGE_SECONDS } from '../../facts/registry.js';
+import { THRESHOLDS } from '../../risk/weights.js';
+import { TAX_DANGER_BPS, TAX_WARN_BPS } from '../../facts/safety/severity.js';
+import { HOLD_BLOCKS, HOLD_SECONDS } from '../../facts/safety/simulation-bundle.js';
 import { SAFETY_MEASUREMENT as M } from './safety-measurement.js';
 
 export function chainFactsSection(): string {

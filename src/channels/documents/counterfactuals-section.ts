@@ -1,6 +1,6 @@
 // The methodology's "Counterfactuals" section: what a warn or deny verdict says would make it an allow.
-import { TIER_THRESHOLDS } from '../risk/tiers.js';
-import { THRESHOLDS } from '../risk/weights.js';
+import { TIER_THRESHOLDS } from '../../risk/tiers.js';
+import { THRESHOLDS } from '../../risk/weights.js';
 
 export function counterfactualsSection(): string {
   const tiers = [...TIER_THRESHOLDS].reverse().map((t) => `Tier ${t.tier}: ${t.minTokens.toLocaleString('en-US')} tokens`).join(', ');

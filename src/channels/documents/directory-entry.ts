@@ -1,5 +1,5 @@
 // What directory metadata says of the service: the MCP endpoint, the tools and who provides it.
-import { PATHS, SERVICE, VERSIONS } from '../catalogue/published-facts.js';
+import { PATHS, SERVICE, VERSIONS } from '../../catalogue/published-facts.js';
 import { TOOL_DEFINITIONS } from '../mcp/tool-definitions.js';
 
 export function mcpEndpoint(baseUrl: string) {

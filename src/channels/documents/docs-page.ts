@@ -1,5 +1,5 @@
 // /docs: Swagger UI from the installed swagger-ui-dist, served by this service and pointed at /openapi.json (works offline).
-import { PATHS, SERVICE } from '../catalogue/published-facts.js';
+import { PATHS, SERVICE } from '../../catalogue/published-facts.js';
 import { readPackagedFile } from './packaged-file.js';
 
 export interface DocsAsset {

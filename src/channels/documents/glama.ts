@@ -1,5 +1,5 @@
 // Directory metadata in the shape MCP directories such as Glama read: identity, MCP endpoint, tools, license, links.
-import { SERVICE, VERSIONS } from '../catalogue/published-facts.js';
+import { SERVICE, VERSIONS } from '../../catalogue/published-facts.js';
 import { mcpEndpoint, provider, toolSummaries } from './directory-entry.js';
 import { documentLinks } from './public-documents.js';
 

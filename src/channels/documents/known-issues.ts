@@ -1,9 +1,9 @@
 // /.well-known/known-issues.json: the repository's docs/known-issues.json, checked once at start.
 import { Type } from '@sinclair/typebox';
-import { compileValidator } from '../schemas/validator.js';
+import { compileValidator } from '../../schemas/validator.js';
 
-/** Three folders up from the compiled module (dist/src/discovery/) is the repository. */
-export const KNOWN_ISSUES_FILE = new URL('../../../docs/known-issues.json', import.meta.url);
+/** Three folders up from the compiled module (dist/src/channels/documents/) is the repository. */
+export const KNOWN_ISSUES_FILE = new URL('../../../../docs/known-issues.json', import.meta.url);
 
 const Text = Type.String({ minLength: 1 });
 

@@ -1,5 +1,5 @@
 // /llms.txt in the llmstxt.org form: title, summary, the calls in brief, then sections of links.
-import { CHANNEL_TIERS, PATHS, PAYMENT, SERVICE, VERSIONS, tierLabel } from '../catalogue/published-facts.js';
+import { CHANNEL_TIERS, PATHS, PAYMENT, SERVICE, VERSIONS, tierLabel } from '../../catalogue/published-facts.js';
 import { PUBLIC_DOCUMENTS, type PublicDocument } from './public-documents.js';
 
 /** GET endpoints worth reading directly; cheap and safe to crawl (audit verification is neither, so it is only named). */

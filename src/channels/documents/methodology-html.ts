@@ -1,6 +1,6 @@
 // The methodology as a web page: the Markdown of /.well-known/methodology.md rendered by marked, with a little CSS.
 import { Marked, type Tokens } from 'marked';
-import { SERVICE } from '../catalogue/published-facts.js';
+import { SERVICE } from '../../catalogue/published-facts.js';
 
 // GitHub-flavoured Markdown: the methodology's catalogues are pipe tables.
 const markdown = new Marked({ gfm: true, async: false });

@@ -1,8 +1,8 @@
 // Every REST operation the service answers, as data: its path, inputs, success body, failures and security.
 import type { TObject } from '@sinclair/typebox';
-import { CHANNEL_TIERS, PATHS, PAYMENT, tierLabel } from '../catalogue/published-facts.js';
-import { AuditExportQuery, AuditFactsQuery, AuditQuery, NonceQuery, WalletPath } from '../schemas/resources.js';
-import { CheckpointQuery, ConsistencyQuery, ProofPath } from '../schemas/audit-proofs.js';
+import { CHANNEL_TIERS, PATHS, PAYMENT, tierLabel } from '../../catalogue/published-facts.js';
+import { AuditExportQuery, AuditFactsQuery, AuditQuery, NonceQuery, WalletPath } from '../../schemas/resources.js';
+import { CheckpointQuery, ConsistencyQuery, ProofPath } from '../../schemas/audit-proofs.js';
 import type { SchemaName } from './openapi-schemas.js';
 
 /** The failures an operation can answer besides its 200, each a shared response of the document. */

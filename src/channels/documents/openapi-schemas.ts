@@ -1,17 +1,17 @@
 // The TypeBox schemas the routes validate with, as OpenAPI 3.1 components: plain JSON Schema, shared ones by $ref.
 import type { TSchema } from '@sinclair/typebox';
-import { Address } from '../schemas/common.js';
-import { ErrorBody, ErrorCode } from '../schemas/errors.js';
-import { FeedReport, Health, LatencyReport, ServiceInfo, ServiceStatus } from '../schemas/operations.js';
+import { Address } from '../../schemas/common.js';
+import { ErrorBody, ErrorCode } from '../../schemas/errors.js';
+import { FeedReport, Health, LatencyReport, ServiceInfo, ServiceStatus } from '../../schemas/operations.js';
 import {
   AssetInfo, AuditGlobalResponse, AuditVerifyGlobalResponse, AuditVerifyResponse, AuditWalletResponse, HTTPValidationError,
   NonceResponse, PaymentReceipt, PaymentRequirementsV1, PaymentRequirementsV2, PolicyConfig, RevokeResponse, SimulateBalanceRequest,
   SimulateBalanceResponse, TokenSafety, TokenSafetyRequest, UpdateConfigRequest, ValidationErrorItem, WalletLoginRequest,
   WalletLoginResponse, X402Challenge, X402PaymentRequired,
-} from '../schemas/resources.js';
-import { ErrorVerdict, TradePermit, TradeRequest, Verdict } from '../schemas/trade.js';
-import { PermitSigner } from '../schemas/permits.js';
-import { AuditKey, Checkpoint, ConsistencyProof, InclusionProof } from '../schemas/audit-proofs.js';
+} from '../../schemas/resources.js';
+import { ErrorVerdict, TradePermit, TradeRequest, Verdict } from '../../schemas/trade.js';
+import { PermitSigner } from '../../schemas/permits.js';
+import { AuditKey, Checkpoint, ConsistencyProof, InclusionProof } from '../../schemas/audit-proofs.js';
 
 export type JsonObject = Record<string, unknown>;
 

@@ -1,8 +1,8 @@
 // The OpenAPI 3.1 description of the REST API (/openapi.json), built from the route schemas and the published facts.
 import type { TObject } from '@sinclair/typebox';
-import { PREVIEW_TIER_VALUES } from '../auth/entitlement.js';
-import { ERRORS, errorBody, type ErrorCode } from '../catalogue/errors.js';
-import { PATHS, PAYMENT, SERVICE, VERSIONS } from '../catalogue/published-facts.js';
+import { PREVIEW_TIER_VALUES } from '../../auth/entitlement.js';
+import { ERRORS, errorBody, type ErrorCode } from '../../catalogue/errors.js';
+import { PATHS, PAYMENT, SERVICE, VERSIONS } from '../../catalogue/published-facts.js';
 import { BEARER_SCHEME } from './bearer-scheme.js';
 import { OPERATIONS, type Failure, type Operation } from './openapi-operations.js';
 import { componentSchemas, inlineSchema, schemaRef, type JsonObject, type SchemaName } from './openapi-schemas.js';
@@ -120,7 +120,7 @@ const FAILURE_STATUS: Record<Failure, string> = {
   StoreUnreachable: '503',
 };
 
-/** The 401s of the bearer check and of sign-in (src/auth/bearer.ts, src/api/auth.ts); operator routes have others. */
+/** The 401s of the bearer check and of sign-in (src/auth/bearer.ts, src/channels/rest/auth.ts); operator routes have others. */
 const UNAUTHORIZED: readonly ErrorCode[] = [
   'not_authenticated', 'authorization_malformed', 'token_invalid', 'token_expired', 'token_revoked', 'sign_in_refused',
 ];

@@ -1,7 +1,7 @@
 // The methodology's "Trade permits" section: what an allow can carry and how the on-chain guard checks it.
-import { PATHS } from '../catalogue/published-facts.js';
-import type { Config } from '../config.js';
-import { PERMIT_DOMAIN, TRADE_PERMIT_TYPES } from '../permits/trade-permit.js';
+import { PATHS } from '../../catalogue/published-facts.js';
+import type { Config } from '../../config.js';
+import { PERMIT_DOMAIN, TRADE_PERMIT_TYPES } from '../../evaluation/permits/trade-permit.js';
 
 export function permitsSection(config: Readonly<Config>): string {
   const fields = TRADE_PERMIT_TYPES.TradePermit.map((field) => `${field.type} ${field.name}`).join(', ');

@@ -1,5 +1,5 @@
 // The public documents with a title and a line each: what llms.txt, the sitemap and the directory metadata link to.
-import { PATHS } from '../catalogue/published-facts.js';
+import { PATHS } from '../../catalogue/published-facts.js';
 
 export interface PublicDocument {
   /** The key directory metadata lists the link under. */

@@ -1,5 +1,5 @@
 // The MCP server card, generated from the same tool definitions the server registers.
-import { PATHS, SERVICE, VERSIONS } from '../catalogue/published-facts.js';
+import { PATHS, SERVICE, VERSIONS } from '../../catalogue/published-facts.js';
 import { listedTools } from '../mcp/tool-definitions.js';
 
 export function serverCard(baseUrl: string): Record<string, unknown> {

@@ -1,10 +1,10 @@
 // /skill.md: how an agent uses the service, step by step, with the live tiers, limits and payment terms.
 import { formatUnits } from 'viem';
-import { TOKEN_LIFETIME_S } from '../auth/access-tokens.js';
-import { NONCE_TTL_MS } from '../auth/pending-messages.js';
-import { ERRORS } from '../catalogue/errors.js';
-import { CHANNEL_TIERS, PATHS, PAYMENT, SERVICE, tierFacts, tierLabel } from '../catalogue/published-facts.js';
-import type { Config } from '../config.js';
+import { TOKEN_LIFETIME_S } from '../../auth/access-tokens.js';
+import { NONCE_TTL_MS } from '../../auth/pending-messages.js';
+import { ERRORS } from '../../catalogue/errors.js';
+import { CHANNEL_TIERS, PATHS, PAYMENT, SERVICE, tierFacts, tierLabel } from '../../catalogue/published-facts.js';
+import type { Config } from '../../config.js';
 
 export function skillMd(config: Readonly<Config>, baseUrl: string): string {
   return [

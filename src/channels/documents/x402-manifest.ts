@@ -1,6 +1,6 @@
 // The x402 manifest: what the REST endpoint and the MCP tool charge, in x402 v1's own requirement form.
-import { PATHS, PAYMENT, SERVICE } from '../catalogue/published-facts.js';
-import { requirementsV1, type PaymentTerms } from '../x402/terms.js';
+import { PATHS, PAYMENT, SERVICE } from '../../catalogue/published-facts.js';
+import { requirementsV1, type PaymentTerms } from '../../evaluation/paid/terms.js';
 
 /** The paid channel as the composition root built it: terms when it takes payments, else why not. */
 export interface PaidOffer {

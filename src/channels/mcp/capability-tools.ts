@@ -1,12 +1,12 @@
 // The MCP tools other than evaluation: each calls a shared capability and shapes the spec's tool output, or an error.
 import { formatUnits } from 'viem';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { AuditVerifier } from '../audit-verify/audit-verifier.js';
-import type { BalanceSimulator } from '../chain/balance-simulation.js';
-import { describeFailure, failureOf, logFailure, type Failure, type Logger } from '../failures.js';
-import type { Registry } from '../registry/registry.js';
-import type { SellSimulation } from '../safety/sell-simulation.js';
-import type { TokenSafetyChecker } from '../safety/token-safety.js';
+import type { AuditVerifier } from '../../audit/verify/audit-verifier.js';
+import type { BalanceSimulator } from '../../facts/chain/balance-simulation.js';
+import { describeFailure, failureOf, logFailure, type Failure, type Logger } from '../../catalogue/failures.js';
+import type { Registry } from '../../facts/registry.js';
+import type { SellSimulation } from '../../facts/safety/sell-simulation.js';
+import type { TokenSafetyChecker } from '../../facts/safety/token-safety.js';
 import { failure, result } from './tool-results.js';
 
 export interface CapabilityDeps {

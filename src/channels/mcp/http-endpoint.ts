@@ -1,8 +1,8 @@
 // /mcp-http/mcp: the streamable-HTTP MCP endpoint, plain requests handed to the session's own transport.
-import { PATHS } from '../catalogue/published-facts.js';
-import { methodNotAllowed } from '../http/responses.js';
-import type { PlainRequest, PlainResponse, Route } from '../http/types.js';
-import type { RateLimiter } from '../limits/rate-limiter.js';
+import { PATHS } from '../../catalogue/published-facts.js';
+import { methodNotAllowed } from '../../http/responses.js';
+import type { PlainRequest, PlainResponse, Route } from '../../http/types.js';
+import type { RateLimiter } from '../../http/rate-limiter.js';
 import { rpcFault } from './rpc-faults.js';
 import type { McpSessions, SessionLimits } from './sessions.js';
 

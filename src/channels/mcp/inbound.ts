@@ -8,7 +8,7 @@ import {
   type JSONRPCMessage,
   type JSONRPCRequest,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { PlainResponse } from '../http/types.js';
+import type { PlainResponse } from '../../http/types.js';
 import { rpcFault } from './rpc-faults.js';
 
 /** As the SDK reads a body: UTF-8, a leading byte order mark dropped, bad bytes replaced. */

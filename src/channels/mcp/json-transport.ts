@@ -1,8 +1,8 @@
 // One MCP session's transport: a POST's JSON-RPC messages go to the SDK server, and the responses it sends come back as one JSON answer.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type MessageExtraInfo, type RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { json } from '../http/responses.js';
-import type { PlainRequest, PlainResponse } from '../http/types.js';
+import { json } from '../../http/responses.js';
+import type { PlainRequest, PlainResponse } from '../../http/types.js';
 import { isInitialize, isRequest, readMessages, refuseHeaders } from './inbound.js';
 import { rpcFault, unsupportedVersion } from './rpc-faults.js';
 

@@ -1,8 +1,8 @@
 // The MCP endpoint's HTTP-level faults: status, JSON-RPC code and message, as a JSON-RPC error with a null id.
 import { MAX_BATCH_SIZE } from '@modelcontextprotocol/sdk/server/requestBody.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
-import { json } from '../http/responses.js';
-import type { PlainResponse } from '../http/types.js';
+import { json } from '../../http/responses.js';
+import type { PlainResponse } from '../../http/types.js';
 
 /**
  * Word for word what the SDK's WebStandardStreamableHTTPServerTransport answers

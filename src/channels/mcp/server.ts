@@ -3,7 +3,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { callTool, toolHandlers, type McpToolDeps } from './tool-handlers.js';
 import { listedTools } from './tool-definitions.js';
-import { VERSIONS } from '../catalogue/published-facts.js';
+import { VERSIONS } from '../../catalogue/published-facts.js';
 
 /** Spec "Versioning": the MCP protocol version; older versions a client asks for are honored. */
 const PROTOCOL_VERSION = VERSIONS.mcpProtocol;

@@ -1,13 +1,13 @@
 // What each MCP tool does: validate its arguments with the listed schema, then call its adapter.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { EntryDeps } from '../evaluation/entry.js';
-import { INTERNAL_ERROR, logFailure, type Logger } from '../failures.js';
-import { compileValidator, type Validator } from '../schemas/validator.js';
-import type { McpTradeRequest } from '../schemas/trade.js';
+import type { EntryDeps } from '../../evaluation/entry.js';
+import { INTERNAL_ERROR, logFailure, type Logger } from '../../catalogue/failures.js';
+import { compileValidator, type Validator } from '../../schemas/validator.js';
+import type { McpTradeRequest } from '../../schemas/trade.js';
 import { checkTokenSafety, simulateBalance, supportedAssets, verifyAuditTrail, type CapabilityDeps } from './capability-tools.js';
 import { TOOL_DEFINITIONS } from './tool-definitions.js';
 import { failure } from './tool-results.js';
-import type { PaidDeps } from '../x402/paid-evaluation.js';
+import type { PaidDeps } from '../../evaluation/paid/paid-evaluation.js';
 import { evaluateTrade, evaluateTradePaid } from './trade-tools.js';
 
 export interface McpToolDeps extends CapabilityDeps {

@@ -1,9 +1,9 @@
 // evaluate_trade and evaluate_trade_paid: the MCP adapter over the evaluation entry.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { CHANNEL_TIERS } from '../catalogue/published-facts.js';
-import { evaluateOnce, invalidTrade, type ChannelTrade, type EntryDeps, type EvaluationAnswer } from '../evaluation/entry.js';
-import { evaluatePaid, type PaidDeps } from '../x402/paid-evaluation.js';
-import { mcpChallenge } from '../x402/terms.js';
+import { CHANNEL_TIERS } from '../../catalogue/published-facts.js';
+import { evaluateOnce, invalidTrade, type ChannelTrade, type EntryDeps, type EvaluationAnswer } from '../../evaluation/entry.js';
+import { evaluatePaid, type PaidDeps } from '../../evaluation/paid/paid-evaluation.js';
+import { mcpChallenge } from '../../evaluation/paid/terms.js';
 import { failure, result } from './tool-results.js';
 
 /** MCP is always Tier 1 and shares the per-wallet window with REST (spec "Limits"). */

@@ -1,16 +1,16 @@
 // The REST analyze operations: analyze/free and demo/analyze at their fixed tier, analyze/trade at the bearer's.
-import type { AccessTokens } from '../auth/access-tokens.js';
-import { authenticate } from '../auth/bearer.js';
-import { entitlementOf, previewTier } from '../auth/entitlement.js';
-import { CHANNEL_TIERS, PATHS } from '../catalogue/published-facts.js';
-import type { HoldingsReader } from '../chain/holdings.js';
-import { evaluateOnce, type Caller, type EntryDeps, type EvaluationAnswer } from '../evaluation/entry.js';
-import { parseJsonBody } from '../http/json-body.js';
-import { errorResponse, json, tooManyRequests, validationFailed } from '../http/responses.js';
-import type { PlainRequest, PlainResponse, Route } from '../http/types.js';
-import type { IpBucket, RateLimiter } from '../limits/rate-limiter.js';
-import { TradeRequest } from '../schemas/trade.js';
-import { compileValidator } from '../schemas/validator.js';
+import type { AccessTokens } from '../../auth/access-tokens.js';
+import { authenticate } from '../../auth/bearer.js';
+import { entitlementOf, previewTier } from '../../auth/entitlement.js';
+import { CHANNEL_TIERS, PATHS } from '../../catalogue/published-facts.js';
+import type { HoldingsReader } from '../../facts/chain/holdings.js';
+import { evaluateOnce, type Caller, type EntryDeps, type EvaluationAnswer } from '../../evaluation/entry.js';
+import { parseJsonBody } from '../../http/json-body.js';
+import { errorResponse, json, tooManyRequests, validationFailed } from '../../http/responses.js';
+import type { PlainRequest, PlainResponse, Route } from '../../http/types.js';
+import type { IpBucket, RateLimiter } from '../../http/rate-limiter.js';
+import { TradeRequest } from '../../schemas/trade.js';
+import { compileValidator } from '../../schemas/validator.js';
 import { orUnavailable } from './unavailable.js';
 
 export interface AnalyzeDeps extends EntryDeps {

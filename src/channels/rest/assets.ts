@@ -1,8 +1,8 @@
 // GET /api/v1/assets: the official registry as AssetInfo entries.
-import { PATHS } from '../catalogue/published-facts.js';
-import { json } from '../http/responses.js';
-import type { Route } from '../http/types.js';
-import type { Registry } from '../registry/registry.js';
+import { PATHS } from '../../catalogue/published-facts.js';
+import { json } from '../../http/responses.js';
+import type { Route } from '../../http/types.js';
+import type { Registry } from '../../facts/registry.js';
 
 export function assetRoutes(registry: Registry): Route[] {
   // The registry is fixed for the life of the process, so the body is built once.

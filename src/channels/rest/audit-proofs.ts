@@ -1,13 +1,13 @@
 // Signed checkpoints and Merkle proofs of the audit chain, and the key that signs them (ARCHITECTURE.md "Checkpoints and proofs").
-import { PATHS } from '../catalogue/published-facts.js';
-import type { AuditTree, ProofRefusal } from '../audit-proof/audit-tree.js';
-import type { PublishedKey } from '../audit-proof/checkpoint.js';
-import { failureOf, type Logger } from '../failures.js';
-import { errorResponse, json, validationFailed } from '../http/responses.js';
-import type { PlainRequest, PlainResponse, Route } from '../http/types.js';
-import type { RateLimiter } from '../limits/rate-limiter.js';
-import { CheckpointQuery, ConsistencyQuery, ProofPath } from '../schemas/audit-proofs.js';
-import { compileValidator, numericParams, type ValidationIssue } from '../schemas/validator.js';
+import { PATHS } from '../../catalogue/published-facts.js';
+import type { AuditTree, ProofRefusal } from '../../audit/proof/audit-tree.js';
+import type { PublishedKey } from '../../audit/proof/checkpoint.js';
+import { failureOf, type Logger } from '../../catalogue/failures.js';
+import { errorResponse, json, validationFailed } from '../../http/responses.js';
+import type { PlainRequest, PlainResponse, Route } from '../../http/types.js';
+import type { RateLimiter } from '../../http/rate-limiter.js';
+import { CheckpointQuery, ConsistencyQuery, ProofPath } from '../../schemas/audit-proofs.js';
+import { compileValidator, numericParams, type ValidationIssue } from '../../schemas/validator.js';
 import { unavailable } from './unavailable.js';
 
 export interface AuditProofDeps {

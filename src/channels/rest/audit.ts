@@ -1,17 +1,17 @@
 // The audit operations: listings (global, per wallet), verification (global, per wallet) and a raw line export for bulk jobs.
-import { PATHS } from '../catalogue/published-facts.js';
+import { PATHS } from '../../catalogue/published-facts.js';
 import type { Static } from '@sinclair/typebox';
-import { readRange, type AuditVerifier } from '../audit-verify/audit-verifier.js';
-import type { VerifyReport } from '../audit-verify/chain-walk.js';
-import { failureOf, type Logger } from '../failures.js';
-import { json, validationFailed } from '../http/responses.js';
-import type { PlainRequest, PlainResponse, Route } from '../http/types.js';
-import type { IpBucket, RateLimiter } from '../limits/rate-limiter.js';
+import { readRange, type AuditVerifier } from '../../audit/verify/audit-verifier.js';
+import type { VerifyReport } from '../../audit/verify/chain-walk.js';
+import { failureOf, type Logger } from '../../catalogue/failures.js';
+import { json, validationFailed } from '../../http/responses.js';
+import type { PlainRequest, PlainResponse, Route } from '../../http/types.js';
+import type { IpBucket, RateLimiter } from '../../http/rate-limiter.js';
 import {
   AuditExportQuery, AuditFactsQuery, AuditGlobalResponse, AuditQuery, AuditVerifyGlobalResponse, AuditVerifyResponse, AuditWalletResponse, WalletPath,
-} from '../schemas/resources.js';
+} from '../../schemas/resources.js';
 import { unavailable } from './unavailable.js';
-import { compileValidator, numericParams, type Validated, type ValidationIssue } from '../schemas/validator.js';
+import { compileValidator, numericParams, type Validated, type ValidationIssue } from '../../schemas/validator.js';
 
 export interface AuditRouteDeps {
   verifier: AuditVerifier;

@@ -1,18 +1,18 @@
 // Wallet sign-in operations: nonce, login with a signature, revoke.
-import { PATHS } from '../catalogue/published-facts.js';
+import { PATHS } from '../../catalogue/published-facts.js';
 import type { Hex } from 'viem';
-import { TOKEN_LIFETIME_S, type AccessTokens } from '../auth/access-tokens.js';
-import { authenticate, unauthorized } from '../auth/bearer.js';
-import { entitlementOf } from '../auth/entitlement.js';
-import { ALREADY_USED, type SignIn } from '../auth/sign-in.js';
-import type { HoldingsReader } from '../chain/holdings.js';
-import type { Logger } from '../failures.js';
-import { parseJsonBody } from '../http/json-body.js';
-import { json, validationFailed } from '../http/responses.js';
-import type { PlainRequest, PlainResponse, Route } from '../http/types.js';
-import type { RateLimiter } from '../limits/rate-limiter.js';
-import { NonceQuery, WalletLoginRequest } from '../schemas/resources.js';
-import { compileValidator } from '../schemas/validator.js';
+import { TOKEN_LIFETIME_S, type AccessTokens } from '../../auth/access-tokens.js';
+import { authenticate, unauthorized } from '../../auth/bearer.js';
+import { entitlementOf } from '../../auth/entitlement.js';
+import { ALREADY_USED, type SignIn } from '../../auth/sign-in.js';
+import type { HoldingsReader } from '../../facts/chain/holdings.js';
+import type { Logger } from '../../catalogue/failures.js';
+import { parseJsonBody } from '../../http/json-body.js';
+import { json, validationFailed } from '../../http/responses.js';
+import type { PlainRequest, PlainResponse, Route } from '../../http/types.js';
+import type { RateLimiter } from '../../http/rate-limiter.js';
+import { NonceQuery, WalletLoginRequest } from '../../schemas/resources.js';
+import { compileValidator } from '../../schemas/validator.js';
 import { orUnavailable } from './unavailable.js';
 
 export interface AuthDeps {

@@ -1,23 +1,23 @@
 // Public documents: cards, manifests, the methodology, guides, crawler files and the API reference, each rendered once at start-up.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { PATHS } from '../catalogue/published-facts.js';
-import type { Config } from '../config.js';
-import { agentCard } from '../discovery/agent-card.js';
-import { aiCatalog } from '../discovery/ai-catalog.js';
-import { docsAssets, docsPage } from '../discovery/docs-page.js';
-import { glamaMetadata } from '../discovery/glama.js';
-import { KNOWN_ISSUES_FILE, knownIssues } from '../discovery/known-issues.js';
-import { llmsTxt } from '../discovery/llms-txt.js';
-import { renderMethodology } from '../discovery/methodology.js';
-import { methodologyHtml } from '../discovery/methodology-html.js';
-import { openApiDocument } from '../discovery/openapi.js';
-import { robotsTxt } from '../discovery/robots-txt.js';
-import { serverCard } from '../discovery/server-card.js';
-import { sitemapXml } from '../discovery/sitemap.js';
-import { skillMd } from '../discovery/skill-md.js';
-import { x402Manifest, type PaidOffer } from '../discovery/x402-manifest.js';
-import type { PlainResponse, Route } from '../http/types.js';
+import { PATHS } from '../../catalogue/published-facts.js';
+import type { Config } from '../../config.js';
+import { agentCard } from '../documents/agent-card.js';
+import { aiCatalog } from '../documents/ai-catalog.js';
+import { docsAssets, docsPage } from '../documents/docs-page.js';
+import { glamaMetadata } from '../documents/glama.js';
+import { KNOWN_ISSUES_FILE, knownIssues } from '../documents/known-issues.js';
+import { llmsTxt } from '../documents/llms-txt.js';
+import { renderMethodology } from '../documents/methodology.js';
+import { methodologyHtml } from '../documents/methodology-html.js';
+import { openApiDocument } from '../documents/openapi.js';
+import { robotsTxt } from '../documents/robots-txt.js';
+import { serverCard } from '../documents/server-card.js';
+import { sitemapXml } from '../documents/sitemap.js';
+import { skillMd } from '../documents/skill-md.js';
+import { x402Manifest, type PaidOffer } from '../documents/x402-manifest.js';
+import type { PlainResponse, Route } from '../../http/types.js';
 
 const CONTENT_TYPES = {
   json: 'application/json',

@@ -1,10 +1,10 @@
 // GET /healthz: liveness plus a reachable cache store, answered fast; the body says when the audit log takes no appends.
-import { PATHS } from '../catalogue/published-facts.js';
-import { errorBody } from '../catalogue/errors.js';
-import { json } from '../http/responses.js';
-import type { Route } from '../http/types.js';
-import type { CacheStore } from '../store/cache-store.js';
-import type { AuditLog } from '../audit/audit-log.js';
+import { PATHS } from '../../catalogue/published-facts.js';
+import { errorBody } from '../../catalogue/errors.js';
+import { json } from '../../http/responses.js';
+import type { Route } from '../../http/types.js';
+import type { CacheStore } from '../../store/cache-store.js';
+import type { AuditLog } from '../../audit/record/audit-log.js';
 
 const PING_TIMEOUT_MS = 500;
 

@@ -1,14 +1,14 @@
 // The operators' routes: Prometheus metrics, latency, the status and latency pages, and /debug/feeds.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { PATHS } from '../catalogue/published-facts.js';
-import { readPackagedFile } from '../discovery/packaged-file.js';
-import { describeFailure, logFailure, type Logger } from '../failures.js';
-import { errorResponse, json } from '../http/responses.js';
-import type { PlainRequest, PlainResponse, Route } from '../http/types.js';
-import type { FeedReader } from '../observability/feed-report.js';
-import type { LatencyBook } from '../observability/latency-book.js';
-import type { Metrics } from '../observability/metrics.js';
-import { latencyPage, statusPage } from '../observability/pages.js';
+import { PATHS } from '../../catalogue/published-facts.js';
+import { readPackagedFile } from '../documents/packaged-file.js';
+import { describeFailure, logFailure, type Logger } from '../../catalogue/failures.js';
+import { errorResponse, json } from '../../http/responses.js';
+import type { PlainRequest, PlainResponse, Route } from '../../http/types.js';
+import type { FeedReader } from '../../observability/feed-report.js';
+import type { LatencyBook } from '../../observability/latency-book.js';
+import type { Metrics } from '../../observability/metrics.js';
+import { latencyPage, statusPage } from '../../observability/pages.js';
 
 export interface OperationsDeps {
   metrics: Metrics;

@@ -1,10 +1,10 @@
 // GET /.well-known/permit-signer.json: the address that signs trade permits, the guard and the EIP-712 domain.
-import { PATHS } from '../catalogue/published-facts.js';
-import { json } from '../http/responses.js';
-import type { Route } from '../http/types.js';
-import type { PermitSettings } from '../permits/trade-permit.js';
-import { PERMIT_DOMAIN, TRADE_PERMIT_TYPES } from '../permits/trade-permit.js';
-import type { PermitSigner } from '../schemas/permits.js';
+import { PATHS } from '../../catalogue/published-facts.js';
+import { json } from '../../http/responses.js';
+import type { Route } from '../../http/types.js';
+import type { PermitSettings } from '../../evaluation/permits/trade-permit.js';
+import { PERMIT_DOMAIN, TRADE_PERMIT_TYPES } from '../../evaluation/permits/trade-permit.js';
+import type { PermitSigner } from '../../schemas/permits.js';
 
 export interface PublishedPermits {
   signer: string;

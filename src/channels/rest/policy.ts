@@ -1,18 +1,18 @@
 // The caller's PolicyConfig: GET reads it, POST replaces blocked_assets (bearer token required).
-import { PATHS } from '../catalogue/published-facts.js';
-import type { AccessTokens } from '../auth/access-tokens.js';
-import { authenticate } from '../auth/bearer.js';
-import { entitlementOf, previewTier } from '../auth/entitlement.js';
-import type { HoldingsReader } from '../chain/holdings.js';
-import { parseJsonBody } from '../http/json-body.js';
-import { json, validationFailed } from '../http/responses.js';
-import type { PlainRequest, PlainResponse, Route } from '../http/types.js';
-import { tierPolicy } from '../risk/tiers.js';
-import { UpdateConfigRequest } from '../schemas/resources.js';
-import { compileValidator } from '../schemas/validator.js';
-import type { CacheStore } from '../store/cache-store.js';
-import { readBlocked, writeBlocked } from '../policy/wallet-policy.js';
-import type { Logger } from '../failures.js';
+import { PATHS } from '../../catalogue/published-facts.js';
+import type { AccessTokens } from '../../auth/access-tokens.js';
+import { authenticate } from '../../auth/bearer.js';
+import { entitlementOf, previewTier } from '../../auth/entitlement.js';
+import type { HoldingsReader } from '../../facts/chain/holdings.js';
+import { parseJsonBody } from '../../http/json-body.js';
+import { json, validationFailed } from '../../http/responses.js';
+import type { PlainRequest, PlainResponse, Route } from '../../http/types.js';
+import { tierPolicy } from '../../risk/tiers.js';
+import { UpdateConfigRequest } from '../../schemas/resources.js';
+import { compileValidator } from '../../schemas/validator.js';
+import type { CacheStore } from '../../store/cache-store.js';
+import { readBlocked, writeBlocked } from '../../facts/wallet-policy.js';
+import type { Logger } from '../../catalogue/failures.js';
 import { unavailable } from './unavailable.js';
 
 export interface PolicyDeps {

@@ -1,12 +1,12 @@
 // GET /: service information and links to the documents an agent or operator needs.
 import type { Static } from '@sinclair/typebox';
-import { PATHS, SERVICE, VERSIONS } from '../catalogue/published-facts.js';
-import { PUBLIC_DOCUMENTS } from '../discovery/public-documents.js';
-import { json } from '../http/responses.js';
-import type { Route } from '../http/types.js';
-import type { PublishedKey } from '../audit-proof/checkpoint.js';
-import type { ServiceInfo as ServiceInfoBody } from '../schemas/operations.js';
-import type { PermitSigner } from '../schemas/permits.js';
+import { PATHS, SERVICE, VERSIONS } from '../../catalogue/published-facts.js';
+import { PUBLIC_DOCUMENTS } from '../documents/public-documents.js';
+import { json } from '../../http/responses.js';
+import type { Route } from '../../http/types.js';
+import type { PublishedKey } from '../../audit/proof/checkpoint.js';
+import type { ServiceInfo as ServiceInfoBody } from '../../schemas/operations.js';
+import type { PermitSigner } from '../../schemas/permits.js';
 
 export interface ServiceInfo {
   chainId: number;

@@ -1,13 +1,13 @@
 // POST /api/v1/simulate-balance: current and post-trade balance, proven by an eth_call state override (no transaction).
-import { PATHS } from '../catalogue/published-facts.js';
+import { PATHS } from '../../catalogue/published-facts.js';
 import { formatUnits } from 'viem';
-import type { BalanceOutcome, BalanceProblem, BalanceSimulator } from '../chain/balance-simulation.js';
-import type { Failure, Logger } from '../failures.js';
-import { parseJsonBody } from '../http/json-body.js';
-import { json, validationFailed } from '../http/responses.js';
-import type { PlainRequest, PlainResponse, Route } from '../http/types.js';
-import { SimulateBalanceRequest } from '../schemas/resources.js';
-import { compileValidator } from '../schemas/validator.js';
+import type { BalanceOutcome, BalanceProblem, BalanceSimulator } from '../../facts/chain/balance-simulation.js';
+import type { Failure, Logger } from '../../catalogue/failures.js';
+import { parseJsonBody } from '../../http/json-body.js';
+import { json, validationFailed } from '../../http/responses.js';
+import type { PlainRequest, PlainResponse, Route } from '../../http/types.js';
+import { SimulateBalanceRequest } from '../../schemas/resources.js';
+import { compileValidator } from '../../schemas/validator.js';
 import { reportFailure } from './unavailable.js';
 
 const validateRequest = compileValidator(SimulateBalanceRequest, 'body');

@@ -1,11 +1,11 @@
 // GET /status.json: the live state of the store, the chain and the audit log, and why when one is not ok.
-import { PATHS } from '../catalogue/published-facts.js';
-import { json } from '../http/responses.js';
-import type { Route } from '../http/types.js';
-import type { AuditHead } from '../audit/audit-log.js';
-import type { CacheStore } from '../store/cache-store.js';
-import type { StoreState } from '../store/store-state.js';
-import type { FeedReport, FeedReader } from '../observability/feed-report.js';
+import { PATHS } from '../../catalogue/published-facts.js';
+import { json } from '../../http/responses.js';
+import type { Route } from '../../http/types.js';
+import type { AuditHead } from '../../audit/record/audit-log.js';
+import type { CacheStore } from '../../store/cache-store.js';
+import type { StoreState } from '../../store/store-state.js';
+import type { FeedReport, FeedReader } from '../../observability/feed-report.js';
 
 export type ComponentHealth = 'ok' | 'degraded' | 'down';
 

@@ -1,9 +1,9 @@
 // Fails sign-in and bearer routes closed while the shared store cannot be trusted (lost state, or unverified).
 import { decodeJwt } from 'jose';
-import { unauthorized } from '../auth/bearer.js';
-import { errorResponse } from '../http/responses.js';
-import type { PlainRequest, PlainResponse, Route } from '../http/types.js';
-import type { StoreProblem, StoreState } from '../store/store-state.js';
+import { unauthorized } from '../../auth/bearer.js';
+import { errorResponse } from '../../http/responses.js';
+import type { PlainRequest, PlainResponse, Route } from '../../http/types.js';
+import type { StoreProblem, StoreState } from '../../store/store-state.js';
 
 /** Routes whose answers rest on nonces, revocations or policies kept in the shared store. */
 const GUARDED = [/^\/api\/v1\/auth\//, /^\/api\/v1\/config$/, /^\/api\/v1\/analyze\/trade$/];

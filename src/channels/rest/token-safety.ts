@@ -1,13 +1,13 @@
 // POST /api/v1/token-safety: bytecode, owner and live-sell checks of a contract (public, limited per IP).
-import { PATHS } from '../catalogue/published-facts.js';
-import { parseJsonBody } from '../http/json-body.js';
-import type { Failure, Logger } from '../failures.js';
-import { json } from '../http/responses.js';
-import type { PlainRequest, PlainResponse, Route } from '../http/types.js';
-import type { RateLimiter } from '../limits/rate-limiter.js';
-import type { TokenSafetyChecker } from '../safety/token-safety.js';
-import { TokenSafetyRequest } from '../schemas/resources.js';
-import { compileValidator } from '../schemas/validator.js';
+import { PATHS } from '../../catalogue/published-facts.js';
+import { parseJsonBody } from '../../http/json-body.js';
+import type { Failure, Logger } from '../../catalogue/failures.js';
+import { json } from '../../http/responses.js';
+import type { PlainRequest, PlainResponse, Route } from '../../http/types.js';
+import type { RateLimiter } from '../../http/rate-limiter.js';
+import type { TokenSafetyChecker } from '../../facts/safety/token-safety.js';
+import { TokenSafetyRequest } from '../../schemas/resources.js';
+import { compileValidator } from '../../schemas/validator.js';
 import { reportFailure } from './unavailable.js';
 
 export interface TokenSafetyRouteDeps {

@@ -1,7 +1,7 @@
 // 503 answers for a dependency that failed: the client reads what failed and a code, the log gets the details.
-import { describeFailure, isDependencyFailure, logFailure, type Failure, type Logger } from '../failures.js';
-import { errorResponse } from '../http/responses.js';
-import type { PlainRequest, PlainResponse } from '../http/types.js';
+import { describeFailure, isDependencyFailure, logFailure, type Failure, type Logger } from '../../catalogue/failures.js';
+import { errorResponse } from '../../http/responses.js';
+import type { PlainRequest, PlainResponse } from '../../http/types.js';
 
 /** Classifies the error, logs its details (credentials removed) and returns what the client may see. */
 export function reportFailure(log: Logger, request: PlainRequest, error: unknown, fallback?: Failure): Failure {

@@ -1,15 +1,15 @@
 // POST /api/x402/analyze: the REST adapter of the paid evaluation (a v1 challenge body, a v2 PAYMENT-REQUIRED header; X-PAYMENT or PAYMENT-SIGNATURE).
 import { encodePaymentRequiredHeader, encodePaymentResponseHeader } from '@x402/core/http';
-import { PATHS } from '../catalogue/published-facts.js';
-import { invalidTrade } from '../evaluation/entry.js';
-import { parseJsonBody } from '../http/json-body.js';
-import { errorResponse, json } from '../http/responses.js';
-import type { PlainRequest, PlainResponse, Route } from '../http/types.js';
-import { TradeRequest } from '../schemas/trade.js';
-import { compileValidator } from '../schemas/validator.js';
-import { evaluatePaid, type PaidAnswer, type PaidDeps } from '../x402/paid-evaluation.js';
-import { refusal, type Refusal } from '../x402/refusals.js';
-import { challengeBody, paymentRequiredV2, type PaymentTerms } from '../x402/terms.js';
+import { PATHS } from '../../catalogue/published-facts.js';
+import { invalidTrade } from '../../evaluation/entry.js';
+import { parseJsonBody } from '../../http/json-body.js';
+import { errorResponse, json } from '../../http/responses.js';
+import type { PlainRequest, PlainResponse, Route } from '../../http/types.js';
+import { TradeRequest } from '../../schemas/trade.js';
+import { compileValidator } from '../../schemas/validator.js';
+import { evaluatePaid, type PaidAnswer, type PaidDeps } from '../../evaluation/paid/paid-evaluation.js';
+import { refusal, type Refusal } from '../../evaluation/paid/refusals.js';
+import { challengeBody, paymentRequiredV2, type PaymentTerms } from '../../evaluation/paid/terms.js';
 import { restAnswer } from './analyze.js';
 
 const validateTrade = compileValidator(TradeRequest, 'body');

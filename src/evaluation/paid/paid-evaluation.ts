@@ -1,12 +1,12 @@
 // One payment, one verdict: verify, evaluate, settle, record, in that order, once per payment across instances.
-import { PAYMENT } from '../catalogue/published-facts.js';
-import type { ErrorCode } from '../catalogue/errors.js';
-import { evaluateOnce, fingerprint, type ChannelTrade, type EntryDeps, type EvaluationAnswer } from '../evaluation/entry.js';
-import { recordOwedVerdict, type Settle, type UnrecordedVerdict } from '../evaluation/evaluate-trade.js';
-import { describeFailure, failureOf, logFailure, type Logger } from '../failures.js';
-import type { CacheStore } from '../store/cache-store.js';
-import { ClaimBusyError, ClaimOnce } from '../store/claim-once.js';
-import { owedPaymentKey, paymentKey } from '../store/keys.js';
+import { PAYMENT } from '../../catalogue/published-facts.js';
+import type { ErrorCode } from '../../catalogue/errors.js';
+import { evaluateOnce, fingerprint, type ChannelTrade, type EntryDeps, type EvaluationAnswer } from '../entry.js';
+import { recordOwedVerdict, type Settle, type UnrecordedVerdict } from '../evaluate-trade.js';
+import { describeFailure, failureOf, logFailure, type Logger } from '../../catalogue/failures.js';
+import type { CacheStore } from '../../store/cache-store.js';
+import { ClaimBusyError, ClaimOnce } from '../../store/claim-once.js';
+import { owedPaymentKey, paymentKey } from '../../store/keys.js';
 import type { FacilitatorPort, Settled } from './facilitator-client.js';
 import { readPayment, windowRefusal, type Authorization, type ReadPayment } from './payment-payload.js';
 import { refusal, type Refusal } from './refusals.js';

@@ -1,6 +1,6 @@
 // Reads a payment as a client sends it (v1 X-PAYMENT, v2 PAYMENT-SIGNATURE, or MCP payment_proof) into one v2 form.
 import { decodePaymentSignatureHeader } from '@x402/core/http';
-import { PAYMENT } from '../catalogue/published-facts.js';
+import { PAYMENT } from '../../catalogue/published-facts.js';
 import type { PaymentPayload } from '@x402/core/types';
 import { refusal, type Refusal } from './refusals.js';
 import { requirementsV2, type PaymentTerms } from './terms.js';

@@ -1,5 +1,5 @@
 // Why a payment was refused: a stable reason, its words, and the facilitator's reasons mapped onto them.
-import { PAYMENT } from '../catalogue/published-facts.js';
+import { PAYMENT } from '../../catalogue/published-facts.js';
 
 /** Every refusal is a 402 that carries the challenge again; the README's refusal table lists these. */
 export const PAYMENT_REFUSALS = {

@@ -1,7 +1,7 @@
 // The paid channel's terms in x402's wire forms: v1 requirements for the challenge body, v2 for its header and the facilitator.
 import type { PaymentRequired, PaymentRequirements, PaymentRequirementsV1 } from '@x402/core/types';
-import { PAYMENT, tierLabel } from '../catalogue/published-facts.js';
-import { TradeRequest, Verdict } from '../schemas/trade.js';
+import { PAYMENT, tierLabel } from '../../catalogue/published-facts.js';
+import { TradeRequest, Verdict } from '../../schemas/trade.js';
 
 /** What one paid evaluation costs and where the money goes; built once at start (app.ts). */
 export interface PaymentTerms {

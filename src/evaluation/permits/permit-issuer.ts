@@ -1,6 +1,6 @@
 // Attaches a signed TradePermit to an `allow` verdict whose request asked for one.
-import type { RiskInput } from '../risk/types.js';
-import type { Verdict } from '../schemas/trade.js';
+import type { RiskInput } from '../../risk/types.js';
+import type { Verdict } from '../../schemas/trade.js';
 import { signTradePermit, type PermitSettings } from './trade-permit.js';
 
 /**

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Address, Hex } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
-import { unitsAtMost } from '../risk/amount-grid.js';
+import { unitsAtMost } from '../../risk/amount-grid.js';
 
 /** The guard's EIP-712 domain name and version (contracts/permits/TradePermitGuard.sol). */
 export const PERMIT_DOMAIN = Object.freeze({ name: 'TradePermitGuard', version: '1' } as const);

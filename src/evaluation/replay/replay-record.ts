@@ -1,10 +1,10 @@
 // Re-deriving one verdict from the facts kept beside its record (ARCHITECTURE.md "Recorded facts").
 import { isDeepStrictEqual } from 'node:util';
 import * as crypto from 'node:crypto';
-import type { AuditRecord, FactsLine } from '../audit/audit-log.js';
-import { FACTS_FORMAT, SCORING_TABLE_HASH, type RecordedFacts } from '../evaluation/recorded-facts.js';
-import { evaluateRisk } from '../risk/evaluate-risk.js';
-import { ENGINE_VERSION } from '../risk/scoring-table.js';
+import type { AuditRecord, FactsLine } from '../../audit/record/audit-log.js';
+import { FACTS_FORMAT, SCORING_TABLE_HASH, type RecordedFacts } from '../recorded-facts.js';
+import { evaluateRisk } from '../../risk/evaluate-risk.js';
+import { ENGINE_VERSION } from '../../risk/scoring-table.js';
 
 export type ReplayProblem = 'facts_missing' | 'facts_mismatch' | 'facts_unreadable' | 'verdict_differs' | 'rules_changed';
 

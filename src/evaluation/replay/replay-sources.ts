@@ -1,13 +1,13 @@
 // Where a replay reads records and the facts kept beside them: a data directory, a log file, or a running service.
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { factsHashOf } from '../audit/record.js';
-import { fetchAuditPage, logPath } from '../audit-verify/bulk-sources.js';
+import { factsHashOf } from '../../audit/record/record.js';
+import { fetchAuditPage, logPath } from '../../audit/verify/bulk-sources.js';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { FactsLine } from '../audit/audit-log.js';
-import { FACTS_FILE_NAME, parseFactsLine } from '../audit-file/facts-file.js';
-import { PATHS } from '../catalogue/published-facts.js';
+import type { FactsLine } from '../../audit/record/audit-log.js';
+import { FACTS_FILE_NAME, parseFactsLine } from '../../audit/file/facts-file.js';
+import { PATHS } from '../../catalogue/published-facts.js';
 
 /** One stored record line and the facts kept for its seq (null when none were found). */
 export interface ReplayItem {

@@ -1,11 +1,11 @@
 // Daily P&L: the wallet's registry holdings marked to market against the first snapshot of its UTC day (ARCHITECTURE.md "Daily loss").
-import { pnlSnapshotKey } from '../store/keys.js';
+import { pnlSnapshotKey } from '../../store/keys.js';
 import { formatUnits, getAddress, type Address } from 'viem';
 import type { PriceProvider } from '../prices/price-provider.js';
-import type { Registry, RegistryAsset } from '../registry/registry.js';
-import type { CacheStore } from '../store/cache-store.js';
+import type { Registry, RegistryAsset } from '../registry.js';
+import type { CacheStore } from '../../store/cache-store.js';
 import { balanceOfRead, multicall3Abi, type ContractRead } from './multicall.js';
-import { ReadCache } from '../store/read-cache.js';
+import { ReadCache } from '../../store/read-cache.js';
 import { WalletFactCache } from './block-caches.js';
 import type { Head } from './chain-head.js';
 import type { ChainReads } from './chain-reads.js';

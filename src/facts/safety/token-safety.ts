@@ -1,10 +1,10 @@
 // The token-safety check: contract facts plus a live sell simulation, classified, cached and flagged in the store.
 import { getAddress, type Address, type PublicClient } from 'viem';
 import { findBalanceSlot, type BalanceSlot } from '../chain/balance-slot.js';
-import { ReadCache } from '../store/read-cache.js';
-import { dangerKey, safetyKey } from '../store/keys.js';
-import type { Registry } from '../registry/registry.js';
-import type { CacheStore } from '../store/cache-store.js';
+import { ReadCache } from '../../store/read-cache.js';
+import { dangerKey, safetyKey } from '../../store/keys.js';
+import type { Registry } from '../registry.js';
+import type { CacheStore } from '../../store/cache-store.js';
 import { readContractFacts } from './contract-facts.js';
 import type { ProbeCode } from './probe-code.js';
 import { simulateSell, type SellSimulation } from './sell-simulation.js';

@@ -1,8 +1,8 @@
 // `npm run audit:replay -- <source>`: re-derives each recorded verdict from the facts kept beside it.
 import { parseArgs } from 'node:util';
-import { parseLine } from '../audit/record.js';
-import { openReplaySource } from '../audit-replay/replay-sources.js';
-import { replayRecord, type ReplayFinding, type ReplayProblem } from '../audit-replay/replay-record.js';
+import { parseLine } from '../../audit/record/record.js';
+import { openReplaySource } from '../../evaluation/replay/replay-sources.js';
+import { replayRecord, type ReplayFinding, type ReplayProblem } from '../../evaluation/replay/replay-record.js';
 import { ProgressBar } from './progress-bar.js';
 import type { CliIo } from './audit-verify-command.js';
 

@@ -2,13 +2,13 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
-import type { ChainProblem, ProblemKind, VerifyReport } from '../audit-verify/chain-walk.js';
-import { openChainSource, type ChainSource } from '../audit-verify/bulk-sources.js';
-import type { Checkpoint } from '../audit-proof/checkpoint.js';
-import { ProofRefused, extendCheckpoint, proveRecord } from '../audit-proof/remote-check.js';
+import type { ChainProblem, ProblemKind, VerifyReport } from '../../audit/verify/chain-walk.js';
+import { openChainSource, type ChainSource } from '../../audit/verify/bulk-sources.js';
+import type { Checkpoint } from '../../audit/proof/checkpoint.js';
+import { ProofRefused, extendCheckpoint, proveRecord } from '../../audit/proof/remote-check.js';
 import { ProgressBar, type ProgressStream } from './progress-bar.js';
-import { verifyChunks } from '../audit-verify/verify-chunks.js';
-import { VerifyPool, type Hasher } from '../audit-verify/verify-pool.js';
+import { verifyChunks } from '../../audit/verify/verify-chunks.js';
+import { VerifyPool, type Hasher } from '../../audit/verify/verify-pool.js';
 
 export interface CliIo {
   stdout: { write(text: string): unknown };
@@ -164,7 +164,7 @@ function problemLine(problem: ChainProblem): string {
   return `    seq ${problem.seq}  ${problem.problem}  ${problem.hash ?? '-'}`;
 }
 
-/** `--prove` and `--since`: Merkle proofs against signed checkpoints, checked here (src/audit-proof/remote-check.ts). */
+/** `--prove` and `--since`: Merkle proofs against signed checkpoints, checked here (src/audit/proof/remote-check.ts). */
 async function runProofCheck(options: Options, io: CliIo): Promise<number> {
   const began = performance.now();
   try {

@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { createPublicClient, createTestClient, http, type Address, type Chain, type Hex } from 'viem';
 import { robinhood } from 'viem/chains';
-import type { RegistryFile } from '../registry/registry.js';
+import type { RegistryFile } from '../../facts/registry.js';
 import { startAnvil, type AnvilProcess } from './anvil.js';
 import { CHAIN_ID, HOSTILE_POOL_DEPTH_USD, HOSTILE_PRICE_USD, STOCK_POOL_DEPTH_USD, TOKEN_DECIMALS } from './assets.js';
 import { compileContracts, type Artifacts, type CompileResult } from './compile.js';

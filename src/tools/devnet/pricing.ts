@@ -3,8 +3,8 @@ import { encodeAbiParameters, keccak256, zeroAddress, type Address, type Hex } f
 import { POOL_FEE, POOL_TICK_SPACING, STABLE_DECIMALS, TOKEN_DECIMALS } from './assets.js';
 
 // One definition of a v4 pool key, shared with the runtime venue reader.
-export type { PoolKey } from '../chain/venue-pool.js';
-import type { PoolKey } from '../chain/venue-pool.js';
+export type { PoolKey } from '../../facts/chain/venue-pool.js';
+import type { PoolKey } from '../../facts/chain/venue-pool.js';
 
 const Q96 = 2n ** 96n;
 const Q192 = Q96 * Q96;

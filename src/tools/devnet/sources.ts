@@ -23,7 +23,7 @@ export function packageVersion(name: string): string {
 
 /**
  * The repository root: the nearest folder above this module holding `contracts/` and a
- * package.json. Walking up works both from `dist/src/devnet` and from `src/devnet`.
+ * package.json. Walking up works both from `dist/src/tools/devnet` and from `src/tools/devnet`.
  */
 export function repoRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));

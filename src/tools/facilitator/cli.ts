@@ -1,6 +1,6 @@
 // `npm run facilitator`: the service's x402 facilitator on its own, for any EVM node (RPC_URL) and gas key.
 import { createPublicClient, http, type Hex } from 'viem';
-import { ChainUnavailableError } from '../chain/errors.js';
+import { ChainUnavailableError } from '../../facts/chain/errors.js';
 import { buildFacilitator } from './facilitator.js';
 import { serveFacilitator } from './http-server.js';
 

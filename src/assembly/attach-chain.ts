@@ -3,7 +3,7 @@ import type { Address, PublicClient } from 'viem';
 import type { Config } from '../config.js';
 import type { Devnet } from '../tools/devnet/devnet.js';
 import type { DevnetSupervisor } from '../tools/devnet/supervisor.js';
-import { loadRegistryFile, registryFromFile, type Registry } from '../facts/registry.js';
+import { loadRegistryFile, registryFromFile, type Registry } from '../facts/registry/registry.js';
 import { createChainClient } from '../facts/chain/public-client.js';
 import { openChainReads, webSocketUrlOf, type ChainReads } from '../facts/chain/chain-reads.js';
 

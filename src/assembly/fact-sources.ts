@@ -8,7 +8,7 @@ import { CompiledProbeCode } from '../facts/safety/probe-code.js';
 import { TokenSafetyChecker } from '../facts/safety/token-safety.js';
 import type { CacheStore } from '../store/cache-store.js';
 import { BalanceSimulator } from '../facts/chain/balance-simulation.js';
-import { ChainDailyPnl, type DailyPnlReader } from '../facts/chain/daily-pnl.js';
+import { ChainDailyPnl, type DailyPnlReader } from '../facts/wallet/daily-pnl.js';
 import { FeedReader } from '../observability/feed-report.js';
 import type { ChainContext } from './attach-chain.js';
 

@@ -1,7 +1,6 @@
 // What failed, told twice: to the client as a code and words (no internals), to the log with the details.
 import { BaseError } from 'viem';
 import { ERRORS, type ErrorCode } from './errors.js';
-import { ChainUnavailableError } from '../facts/chain/errors.js';
 
 export type Logger = (line: string) => void;
 
@@ -37,7 +36,7 @@ export class DependencyError extends Error {
  */
 export function describeFailure(error: unknown, fallback: Failure = INTERNAL_ERROR): Failure {
   if (error instanceof DependencyError) return error.failure;
-  if (error instanceof ChainUnavailableError || error instanceof BaseError) return CHAIN_UNAVAILABLE;
+  if (error instanceof BaseError) return CHAIN_UNAVAILABLE;
   return fallback;
 }
 

@@ -1,10 +1,7 @@
 // The facts the service publishes, stated once: versions, paths, tiers, channel tiers, payment terms, limits.
-import type { Config } from '../config.js';
 import { TIER_POLICIES, TIER_THRESHOLDS } from '../risk/tiers.js';
 import type { Tier } from '../risk/types.js';
 import { formatNumber } from '../risk/format.js';
-import { MAX_TOKEN_UNITS } from '../schemas/common.js';
-import { MAX_ECHO_CHARS, MAX_JSON_DEPTH } from '../schemas/json-shape.js';
 import { SERVICE_LICENSE, SERVICE_NAME, SERVICE_VERSION } from './version.js';
 
 /** Spec "Versioning". */
@@ -105,9 +102,16 @@ export const PAYMENT = Object.freeze({
 
 /** Bounds every input is held to (README "Answers a client must handle"). */
 export const INPUT_LIMITS = Object.freeze({
-  maxJsonDepth: MAX_JSON_DEPTH,
-  maxEchoChars: MAX_ECHO_CHARS,
-  maxTokenUnits: MAX_TOKEN_UNITS,
+  /** Deepest nesting any input may have; a TradeRequest is depth 1. */
+  maxJsonDepth: 32,
+  /** A 422's `input` echoes at most this many characters of the offending value's JSON. */
+  maxEchoChars: 200,
+  /**
+   * Largest token quantity (`amount`, `|delta|`) the service takes: 10^30 units at up to
+   * 36 decimals is 10^66 base units, inside uint256 (about 1.16 x 10^77), so every
+   * accepted quantity converts to an exact on-chain amount.
+   */
+  maxTokenUnits: 1e30,
   audit: Object.freeze({ minLimit: 1, maxLimit: 1000, defaultLimit: 100 }),
 });
 
@@ -124,7 +128,7 @@ export interface TierFact {
 }
 
 /** The tier table as configured: ceilings are the spec's, windows come from the environment. */
-export function tierFacts(config: Readonly<Pick<Config, 'rateLimits'>>): TierFact[] {
+export function tierFacts(config: { readonly rateLimits: { walletPerTier: Readonly<Record<Tier, number>>; windowMs: number } }): TierFact[] {
   return ([1, 2, 3] as const).map((tier) => ({
     tier,
     minTokens: TIER_THRESHOLDS.find((threshold) => threshold.tier === tier)!.minTokens,

@@ -1,10 +1,10 @@
 // Gathers everything the pure engine needs for one trade: registry, price, safety, daily P&L, policy.
-import { parseBlocked } from '../facts/wallet-policy.js';
+import { parseBlocked } from '../facts/wallet/wallet-policy.js';
 import { dangerKey, policyKey, safetyKey } from '../store/keys.js';
-import type { DailyPnlReader } from '../facts/chain/daily-pnl.js';
+import type { DailyPnlReader } from '../facts/wallet/daily-pnl.js';
 import type { PriceProvider } from '../facts/prices/price-provider.js';
 import { UNAVAILABLE } from '../facts/prices/price-provider.js';
-import type { Registry, RegistryAsset } from '../facts/registry.js';
+import type { Registry, RegistryAsset } from '../facts/registry/registry.js';
 import type { RegistryFact, RiskInput, SafetyFact, Tier, TierPolicy, TradeInput } from '../risk/types.js';
 import type { CacheStore } from '../store/cache-store.js';
 

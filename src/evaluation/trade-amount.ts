@@ -1,5 +1,5 @@
 // An amount the token cannot carry: a trade that rounds to zero base units at the token's decimals is invalid input.
-import type { Registry } from '../facts/registry.js';
+import type { Registry } from '../facts/registry/registry.js';
 import { unitsAtMost } from '../risk/amount-grid.js';
 import type { ValidationIssue } from '../schemas/validator.js';
 

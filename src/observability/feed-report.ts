@@ -4,7 +4,7 @@ import { readMany, type ContractRead } from '../facts/chain/multicall.js';
 import { aggregatorAbi } from '../facts/prices/oracle-price.js';
 import { deviationBps } from '../facts/prices/oracle-with-venue.js';
 import type { VenuePriceProvider } from '../facts/prices/venue-price.js';
-import type { Registry } from '../facts/registry.js';
+import type { Registry } from '../facts/registry/registry.js';
 
 export interface FeedRow {
   symbol: string;

@@ -1,5 +1,6 @@
 // Building blocks shared by every resource schema.
 import { Type } from '@sinclair/typebox';
+import { INPUT_LIMITS } from '../catalogue/published-facts.js';
 
 export const ADDRESS_PATTERN = '^0x[a-fA-F0-9]{40}$';
 
@@ -20,12 +21,8 @@ export const Tier = Type.Integer({ minimum: 1, maximum: 3 });
 /** Any JSON object, for the spec's "open object" fields. */
 export const OpenObject = Type.Object({}, { additionalProperties: true });
 
-/**
- * Largest token quantity (`amount`, `|delta|`) the service takes: 10^30 units at up to
- * 36 decimals is 10^66 base units, inside uint256 (about 1.16 x 10^77), so every
- * accepted quantity converts to an exact on-chain amount.
- */
-export const MAX_TOKEN_UNITS = 1e30;
+/** Largest token quantity the service takes (catalogue INPUT_LIMITS). */
+export const MAX_TOKEN_UNITS = INPUT_LIMITS.maxTokenUnits;
 
 /** A trade quantity: positive, finite, at most MAX_TOKEN_UNITS. */
 export const TokenAmount = Type.Number({ exclusiveMinimum: 0, maximum: MAX_TOKEN_UNITS });

@@ -1,11 +1,12 @@
 // What any JSON input must be before a schema looks at it: bounded depth, finite numbers, well-formed text.
+import { INPUT_LIMITS } from '../catalogue/published-facts.js';
 import type { ValidationIssue, Where } from './validator.js';
 
-/** Deepest nesting any input may have; a TradeRequest is depth 1 (README, "Answers a client must handle"). */
-export const MAX_JSON_DEPTH = 32;
+/** Deepest nesting any input may have (catalogue INPUT_LIMITS). */
+export const MAX_JSON_DEPTH = INPUT_LIMITS.maxJsonDepth;
 
-/** A 422's `input` echoes at most this many characters of the offending value's JSON. */
-export const MAX_ECHO_CHARS = 200;
+/** A 422's `input` echoes at most this many characters of the offending value's JSON (catalogue INPUT_LIMITS). */
+export const MAX_ECHO_CHARS = INPUT_LIMITS.maxEchoChars;
 
 /**
  * Walks a parsed value without recursion (a 64 KB body can nest 30,000 deep) and

@@ -1,9 +1,9 @@
 // The six MCP tools: names, descriptions, input and output schemas, annotations. The server and the card share them.
 import { Type, type TSchema } from '@sinclair/typebox';
-import { CHANNEL_TIERS, PAYMENT, tierLabel } from '../../catalogue/published-facts.js';
-import { Address, TokenDelta } from '../../schemas/common.js';
-import { PaymentChallenge, PaymentReceipt } from '../../schemas/resources.js';
-import { counterfactualFields, McpTradeRequest, TradePermit } from '../../schemas/trade.js';
+import { CHANNEL_TIERS, PAYMENT, tierLabel } from '../catalogue/published-facts.js';
+import { Address, TokenDelta } from './common.js';
+import { PaymentChallenge, PaymentReceipt } from './resources.js';
+import { counterfactualFields, McpTradeRequest, TradePermit } from './trade.js';
 
 export interface ToolDefinition {
   name: string;

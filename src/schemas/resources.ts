@@ -1,6 +1,6 @@
 // The spec's remaining resources: registry, policy, auth, balance, token safety, audit.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { PAYMENT_REFUSALS } from '../evaluation/paid/refusals.js';
+import { PAYMENT_REFUSALS } from '../catalogue/payment-refusals.js';
 import { Address, OpenObject, TokenDelta } from './common.js';
 
 export const AssetInfo = Type.Object({

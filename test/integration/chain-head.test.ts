@@ -10,7 +10,7 @@ import type { Touched } from '../../src/facts/chain/chain-head.js';
 import { openChainReads, webSocketUrlOf, type ChainReads } from '../../src/facts/chain/chain-reads.js';
 import { createChainClient } from '../../src/facts/chain/public-client.js';
 import { startDevnet, type Devnet } from '../../src/tools/devnet/devnet.js';
-import { loadRegistryFile, type Registry } from '../../src/facts/registry.js';
+import { loadRegistryFile, type Registry } from '../../src/facts/registry/registry.js';
 import { walletClientFor } from '../support/devnet-helpers.js';
 import { waitUntil } from '../support/wait-until.js';
 import { writeRegistryFile } from './chain-support.js';

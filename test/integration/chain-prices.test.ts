@@ -13,7 +13,7 @@ import { OraclePriceProvider } from '../../src/facts/prices/oracle-price.js';
 import { OracleWithVenueCheck } from '../../src/facts/prices/oracle-with-venue.js';
 import { ChainedPriceProvider, DefaultPriceProvider, UNAVAILABLE } from '../../src/facts/prices/price-provider.js';
 import { VenuePriceProvider } from '../../src/facts/prices/venue-price.js';
-import { loadRegistryFile, type Registry, type RegistryAsset } from '../../src/facts/registry.js';
+import { loadRegistryFile, type Registry, type RegistryAsset } from '../../src/facts/registry/registry.js';
 import { walletClientFor } from '../support/devnet-helpers.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { postJson, startTestService, type TestService } from '../support/service.js';

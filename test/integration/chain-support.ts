@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { anvilBinary } from '../../src/tools/devnet/anvil.js';
 import type { Devnet } from '../../src/tools/devnet/devnet.js';
-import type { RegistryFile } from '../../src/facts/registry.js';
+import type { RegistryFile } from '../../src/facts/registry/registry.js';
 
 export interface RpcCall {
   method: string;

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { DemoWallet } from '../../src/tools/devnet/devnet.js';
-import type { RegistryFile } from '../../src/facts/registry.js';
+import type { RegistryFile } from '../../src/facts/registry/registry.js';
 import { pidExists } from '../support/devnet-helpers.js';
 import { getJson, postJson, startTestService, type TestService } from '../support/service.js';
 import { useTempDirs } from '../support/temp-dirs.js';

@@ -7,7 +7,7 @@ import { PATHS, PAYMENT, SERVICE, VERSIONS } from '../../src/catalogue/published
 import { KNOWN_ISSUES_FILE } from '../../src/channels/documents/known-issues.js';
 import { methodologyHtml } from '../../src/channels/documents/methodology-html.js';
 import { PUBLIC_DOCUMENTS } from '../../src/channels/documents/public-documents.js';
-import { TOOL_DEFINITIONS } from '../../src/channels/mcp/tool-definitions.js';
+import { TOOL_DEFINITIONS } from '../../src/schemas/mcp-tools.js';
 import { REASON_CODES } from '../../src/risk/reason-codes.js';
 import { getJson, startTestService, type HttpResult, type TestService } from '../support/service.js';
 

@@ -11,7 +11,7 @@ import type { OraclePriceProvider, OracleReading } from '../../src/facts/prices/
 import { deviationBps, OracleWithVenueCheck } from '../../src/facts/prices/oracle-with-venue.js';
 import { ChainedPriceProvider, DefaultPriceProvider, UNAVAILABLE } from '../../src/facts/prices/price-provider.js';
 import type { VenuePriceProvider, VenueReading } from '../../src/facts/prices/venue-price.js';
-import type { RegistryAsset, Venue } from '../../src/facts/registry.js';
+import type { RegistryAsset, Venue } from '../../src/facts/registry/registry.js';
 import { scanBytecode } from '../../src/facts/safety/bytecode.js';
 import type { ContractFacts, OwnerFacts } from '../../src/facts/safety/contract-facts.js';
 import { capabilitiesOf, type Capability } from '../../src/facts/safety/selectors.js';

@@ -9,7 +9,7 @@ import { KNOWN_ISSUES_FILE, knownIssues } from '../../src/channels/documents/kno
 import { methodologyHtml } from '../../src/channels/documents/methodology-html.js';
 import { sitemapXml } from '../../src/channels/documents/sitemap.js';
 import { x402Manifest } from '../../src/channels/documents/x402-manifest.js';
-import { TOOL_DEFINITIONS } from '../../src/channels/mcp/tool-definitions.js';
+import { TOOL_DEFINITIONS } from '../../src/schemas/mcp-tools.js';
 import { requirementsV1 } from '../../src/evaluation/paid/terms.js';
 import { sampleTerms } from '../support/payment-terms.js';
 

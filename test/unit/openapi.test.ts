@@ -22,7 +22,7 @@ import { PATHS, SERVICE, VERSIONS } from '../../src/catalogue/published-facts.js
 import { openApiDocument } from '../../src/channels/documents/openapi.js';
 import { errorVerdict, type EvaluationRequest } from '../../src/evaluation/evaluate-trade.js';
 import type { Route } from '../../src/http/types.js';
-import type { Registry } from '../../src/facts/registry.js';
+import type { Registry } from '../../src/facts/registry/registry.js';
 import { ErrorBody } from '../../src/schemas/errors.js';
 import { X402Challenge, X402PaymentRequired } from '../../src/schemas/resources.js';
 import { ErrorVerdict } from '../../src/schemas/trade.js';

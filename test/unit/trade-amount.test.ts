@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { amountIssue, tradeDecimals } from '../../src/evaluation/trade-amount.js';
-import { Registry } from '../../src/facts/registry.js';
+import { Registry } from '../../src/facts/registry/registry.js';
 import { unitsAtMost } from '../../src/risk/amount-grid.js';
 
 const TSLA = { symbol: 'TSLA', contract_address: '0x00000000000000000000000000000000000000a1', decimals: 18, is_native: false, price_feed: null, default_price_usd: 400 };

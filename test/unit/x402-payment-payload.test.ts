@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { encodePaymentSignatureHeader } from '@x402/core/http';
 import { readPayment, windowRefusal } from '../../src/evaluation/paid/payment-payload.js';
-import { facilitatorRefusal, PAYMENT_REFUSALS } from '../../src/evaluation/paid/refusals.js';
+import { PAYMENT_REFUSALS } from '../../src/catalogue/payment-refusals.js';
+import { facilitatorRefusal } from '../../src/evaluation/paid/refusals.js';
 import { requirementsV2 } from '../../src/evaluation/paid/terms.js';
 import { sampleTerms } from '../support/payment-terms.js';
 

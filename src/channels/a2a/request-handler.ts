@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { TaskState, type AgentCard, type Message, type Part, type SendMessageRequest, type StreamResponse, type Task } from '@a2a-js/sdk';
 import { PushNotificationNotSupportedError, RequestMalformedError, TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import type { A2ARequestHandler } from '@a2a-js/sdk/server';
-import { A2A_SKILLS, type A2ASkill } from './skill-ids.js';
+import { A2A_SKILLS, type A2ASkill } from '../../catalogue/a2a-skills.js';
 import { runSkill, type A2ASkillDeps, type SkillResult } from './skills.js';
 
 const JSON_TYPE = 'application/json';

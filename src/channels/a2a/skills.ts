@@ -2,13 +2,13 @@
 import { CHANNEL_TIERS } from '../../catalogue/published-facts.js';
 import { evaluateOnce, type EntryDeps } from '../../evaluation/entry.js';
 import { describeFailure, failureOf, logFailure, type Logger } from '../../catalogue/failures.js';
-import type { Registry } from '../../facts/registry.js';
+import type { Registry } from '../../facts/registry/registry.js';
 import type { TokenSafetyChecker } from '../../facts/safety/token-safety.js';
 import { TokenSafetyRequest } from '../../schemas/resources.js';
 import { TradeRequest } from '../../schemas/trade.js';
 import { compileValidator, type Validator } from '../../schemas/validator.js';
 import { answerError, invalidInput, refused } from './a2a-errors.js';
-import { A2A_SKILLS, type A2ASkill } from './skill-ids.js';
+import { A2A_SKILLS, type A2ASkill } from '../../catalogue/a2a-skills.js';
 
 
 export interface A2ASkillDeps {

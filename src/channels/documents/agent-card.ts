@@ -1,7 +1,7 @@
 // The A2A agent card (protocol 0.3.0, with 1.0's interfaces): the served endpoint and its skills, the bearer JWT and x402 as REST's schemes.
 import type { LegacyRestTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import { CHANNEL_TIERS, PATHS, PAYMENT, SERVICE, VERSIONS, tierLabel } from '../../catalogue/published-facts.js';
-import { A2A_SKILLS } from '../a2a/skill-ids.js';
+import { A2A_SKILLS } from '../../catalogue/a2a-skills.js';
 import { BEARER_SCHEME } from './bearer-scheme.js';
 
 /**

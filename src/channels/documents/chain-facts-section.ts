@@ -1,5 +1,5 @@
 // The methodology's "Chain facts" section: price sources, staleness, deviation, daily P&L, token-safety rules.
-import { DEFAULT_ORACLE_MAX_AGE_SECONDS } from '../../facts/registry.js';
+import { DEFAULT_ORACLE_MAX_AGE_SECONDS } from '../../facts/registry/registry.js';
 import { THRESHOLDS } from '../../risk/weights.js';
 import { TAX_DANGER_BPS, TAX_WARN_BPS } from '../../facts/safety/severity.js';
 import { HOLD_BLOCKS, HOLD_SECONDS } from '../../facts/safety/simulation-bundle.js';

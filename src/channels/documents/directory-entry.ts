@@ -1,6 +1,6 @@
 // What directory metadata says of the service: the MCP endpoint, the tools and who provides it.
 import { PATHS, SERVICE, VERSIONS } from '../../catalogue/published-facts.js';
-import { TOOL_DEFINITIONS } from '../mcp/tool-definitions.js';
+import { TOOL_DEFINITIONS } from '../../schemas/mcp-tools.js';
 
 export function mcpEndpoint(baseUrl: string) {
   return {

@@ -1,7 +1,7 @@
 // The methodology's paid-evaluation section, from the payment terms and the refusal catalogue the service uses.
 import { PAYMENT, tierLabel } from '../../catalogue/published-facts.js';
 import { PAYMENT_REPLAY_MS } from '../../evaluation/paid/paid-evaluation.js';
-import { PAYMENT_REFUSALS } from '../../evaluation/paid/refusals.js';
+import { PAYMENT_REFUSALS } from '../../catalogue/payment-refusals.js';
 
 export function paymentSection(): string {
   const price = Number(PAYMENT.amountBaseUnits) / 10 ** PAYMENT.assetDecimals;

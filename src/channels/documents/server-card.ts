@@ -1,6 +1,6 @@
 // The MCP server card, generated from the same tool definitions the server registers.
 import { PATHS, SERVICE, VERSIONS } from '../../catalogue/published-facts.js';
-import { listedTools } from '../mcp/tool-definitions.js';
+import { listedTools } from '../../schemas/mcp-tools.js';
 
 export function serverCard(baseUrl: string): Record<string, unknown> {
   return {

@@ -4,7 +4,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AuditVerifier } from '../../audit/verify/audit-verifier.js';
 import type { BalanceSimulator } from '../../facts/chain/balance-simulation.js';
 import { describeFailure, failureOf, logFailure, type Failure, type Logger } from '../../catalogue/failures.js';
-import type { Registry } from '../../facts/registry.js';
+import type { Registry } from '../../facts/registry/registry.js';
 import type { SellSimulation } from '../../facts/safety/sell-simulation.js';
 import type { TokenSafetyChecker } from '../../facts/safety/token-safety.js';
 import { failure, result } from './tool-results.js';

@@ -2,7 +2,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { callTool, toolHandlers, type McpToolDeps } from './tool-handlers.js';
-import { listedTools } from './tool-definitions.js';
+import { listedTools } from '../../schemas/mcp-tools.js';
 import { VERSIONS } from '../../catalogue/published-facts.js';
 
 /** Spec "Versioning": the MCP protocol version; older versions a client asks for are honored. */

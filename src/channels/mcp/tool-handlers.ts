@@ -5,7 +5,7 @@ import { INTERNAL_ERROR, logFailure, type Logger } from '../../catalogue/failure
 import { compileValidator, type Validator } from '../../schemas/validator.js';
 import type { McpTradeRequest } from '../../schemas/trade.js';
 import { checkTokenSafety, simulateBalance, supportedAssets, verifyAuditTrail, type CapabilityDeps } from './capability-tools.js';
-import { TOOL_DEFINITIONS } from './tool-definitions.js';
+import { TOOL_DEFINITIONS } from '../../schemas/mcp-tools.js';
 import { failure } from './tool-results.js';
 import type { PaidDeps } from '../../evaluation/paid/paid-evaluation.js';
 import { evaluateTrade, evaluateTradePaid } from './trade-tools.js';

@@ -2,7 +2,7 @@
 import { PATHS } from '../../catalogue/published-facts.js';
 import { json } from '../../http/responses.js';
 import type { Route } from '../../http/types.js';
-import type { Registry } from '../../facts/registry.js';
+import type { Registry } from '../../facts/registry/registry.js';
 
 export function assetRoutes(registry: Registry): Route[] {
   // The registry is fixed for the life of the process, so the body is built once.

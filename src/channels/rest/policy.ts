@@ -11,7 +11,7 @@ import { tierPolicy } from '../../risk/tiers.js';
 import { UpdateConfigRequest } from '../../schemas/resources.js';
 import { compileValidator } from '../../schemas/validator.js';
 import type { CacheStore } from '../../store/cache-store.js';
-import { readBlocked, writeBlocked } from '../../facts/wallet-policy.js';
+import { readBlocked, writeBlocked } from '../../facts/wallet/wallet-policy.js';
 import type { Logger } from '../../catalogue/failures.js';
 import { unavailable } from './unavailable.js';
 

@@ -1,6 +1,6 @@
 // The chain as the evaluation path reads it: the watched head and the batched reads pinned to it.
 import { getAddress, type Address, type PublicClient } from 'viem';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../registry/registry.js';
 import { ChainHead } from './chain-head.js';
 import { ReadBatcher } from './read-batcher.js';
 

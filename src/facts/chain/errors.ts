@@ -7,14 +7,15 @@ import {
   RawContractError,
   type Hex,
 } from 'viem';
+import { CHAIN_UNAVAILABLE, DependencyError } from '../../catalogue/failures.js';
 
 /**
  * The node did not answer (down, timing out, refusing) or answered nonsense. Callers turn it
  * into `unavailable` prices, `error` verdicts and HTTP 503, never into an allow.
  */
-export class ChainUnavailableError extends Error {
+export class ChainUnavailableError extends DependencyError {
   constructor(what: string, cause?: unknown) {
-    super(`${what} failed: ${describeCause(cause)}${requestOf(cause)}`);
+    super(CHAIN_UNAVAILABLE, `${what} failed: ${describeCause(cause)}${requestOf(cause)}`);
     this.name = 'ChainUnavailableError';
   }
 }

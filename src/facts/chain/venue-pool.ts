@@ -1,6 +1,6 @@
 // Uniswap v4 pool keys, ids and prices for the registry's venue: any token against the venue's quote token.
 import { encodeAbiParameters, getAddress, keccak256, parseAbi, type Address, type Hex } from 'viem';
-import type { Venue } from '../registry.js';
+import type { Venue } from '../registry/registry.js';
 
 export interface PoolKey {
   currency0: Address;

@@ -3,7 +3,7 @@ import { formatUnits, getAddress, parseAbi, type Address } from 'viem';
 import { PerBlockCache } from '../chain/block-caches.js';
 import type { ChainReads } from '../chain/chain-reads.js';
 import type { Head } from '../chain/chain-head.js';
-import type { RegistryAsset } from '../registry.js';
+import type { RegistryAsset } from '../registry/registry.js';
 import type { PriceFact, PriceOrigin } from '../../risk/types.js';
 import { UNAVAILABLE, type PriceProvider } from './price-provider.js';
 

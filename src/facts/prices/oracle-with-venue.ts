@@ -1,5 +1,5 @@
 // The chain price: the oracle checked against the venue (both read in parallel), or the venue when the oracle gives nothing.
-import type { RegistryAsset } from '../registry.js';
+import type { RegistryAsset } from '../registry/registry.js';
 import type { PriceFact } from '../../risk/types.js';
 import type { OraclePriceProvider, OracleReading } from './oracle-price.js';
 import { UNAVAILABLE, type PriceProvider } from './price-provider.js';

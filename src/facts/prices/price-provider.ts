@@ -1,7 +1,7 @@
 // The price-provider contract and the built-in-default source (oracle and venue sources plug in here).
 import { ChainUnavailableError } from '../chain/errors.js';
 import type { PriceFact } from '../../risk/types.js';
-import type { RegistryAsset } from '../registry.js';
+import type { RegistryAsset } from '../registry/registry.js';
 
 export interface PriceProvider {
   /**

@@ -4,7 +4,7 @@ import { PerBlockCache } from '../chain/block-caches.js';
 import type { ChainReads } from '../chain/chain-reads.js';
 import type { Head } from '../chain/chain-head.js';
 import { poolIdOf, quotePerToken, stateViewAbi, venuePoolKey } from '../chain/venue-pool.js';
-import type { RegistryAsset, Venue } from '../registry.js';
+import type { RegistryAsset, Venue } from '../registry/registry.js';
 import type { PriceFact } from '../../risk/types.js';
 import { UNAVAILABLE, type PriceProvider } from './price-provider.js';
 

@@ -1,8 +1,8 @@
 // The official asset registry: symbol <-> canonical contract, decimals, feed, default price.
 import { readFile } from 'node:fs/promises';
 import { Type, type Static } from '@sinclair/typebox';
-import { Address } from '../schemas/common.js';
-import { compileValidator } from '../schemas/validator.js';
+import { Address } from '../../schemas/common.js';
+import { compileValidator } from '../../schemas/validator.js';
 
 export const RegistryAssetSchema = Type.Object({
   symbol: Type.String({ minLength: 1, maxLength: 32 }),

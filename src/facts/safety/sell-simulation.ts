@@ -4,7 +4,7 @@ import { markBalanceSlot, type BalanceSlot } from '../chain/balance-slot.js';
 import { ChainUnavailableError } from '../chain/errors.js';
 import { multicall3Abi, readMany, type ContractRead } from '../chain/multicall.js';
 import { poolIdOf, stateViewAbi, venuePoolKey } from '../chain/venue-pool.js';
-import type { Venue } from '../registry.js';
+import type { Venue } from '../registry/registry.js';
 import type { ProbeCode } from './probe-code.js';
 import { recentHolders } from './recent-holders.js';
 import { buildBundle, runBundle, throwawayAddress, type Acquisition, type Pool } from './simulation-bundle.js';

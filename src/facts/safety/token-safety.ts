@@ -3,7 +3,7 @@ import { getAddress, type Address, type PublicClient } from 'viem';
 import { findBalanceSlot, type BalanceSlot } from '../chain/balance-slot.js';
 import { ReadCache } from '../../store/read-cache.js';
 import { dangerKey, safetyKey } from '../../store/keys.js';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../registry/registry.js';
 import type { CacheStore } from '../../store/cache-store.js';
 import { readContractFacts } from './contract-facts.js';
 import type { ProbeCode } from './probe-code.js';

@@ -2,13 +2,13 @@
 import { pnlSnapshotKey } from '../../store/keys.js';
 import { formatUnits, getAddress, type Address } from 'viem';
 import type { PriceProvider } from '../prices/price-provider.js';
-import type { Registry, RegistryAsset } from '../registry.js';
+import type { Registry, RegistryAsset } from '../registry/registry.js';
 import type { CacheStore } from '../../store/cache-store.js';
-import { balanceOfRead, multicall3Abi, type ContractRead } from './multicall.js';
+import { balanceOfRead, multicall3Abi, type ContractRead } from '../chain/multicall.js';
 import { ReadCache } from '../../store/read-cache.js';
-import { WalletFactCache } from './block-caches.js';
-import type { Head } from './chain-head.js';
-import type { ChainReads } from './chain-reads.js';
+import { WalletFactCache } from '../chain/block-caches.js';
+import type { Head } from '../chain/chain-head.js';
+import type { ChainReads } from '../chain/chain-reads.js';
 
 export interface DailyPnlReader {
   /** USD change of the wallet's holdings since its first snapshot of the UTC day of `nowMs`. */

@@ -1,8 +1,8 @@
 // A wallet's policy in the shared store: its blocked assets, read by every evaluation and written by /api/v1/config.
-import type { CacheStore } from '../store/cache-store.js';
-import { policyKey } from '../store/keys.js';
+import type { CacheStore } from '../../store/cache-store.js';
+import { policyKey } from '../../store/keys.js';
 
-import { ADDRESS_PATTERN } from '../schemas/common.js';
+import { ADDRESS_PATTERN } from '../../schemas/common.js';
 
 const ADDRESS = new RegExp(ADDRESS_PATTERN);
 

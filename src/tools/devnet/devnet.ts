@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { createPublicClient, createTestClient, http, type Address, type Chain, type Hex } from 'viem';
 import { robinhood } from 'viem/chains';
-import type { RegistryFile } from '../../facts/registry.js';
+import type { RegistryFile } from '../../facts/registry/registry.js';
 import { startAnvil, type AnvilProcess } from './anvil.js';
 import { CHAIN_ID, HOSTILE_POOL_DEPTH_USD, HOSTILE_PRICE_USD, STOCK_POOL_DEPTH_USD, TOKEN_DECIMALS } from './assets.js';
 import { compileContracts, type Artifacts, type CompileResult } from './compile.js';
@@ -189,7 +189,7 @@ function poolPlans(tokens: TokenDeployment, hostile: HostileDeployment): PoolPla
 }
 
 /**
- * The registry file format src/registry reads (REGISTRY_FILE), filled with this devnet's addresses:
+ * The registry file format src/facts/registry/ reads (REGISTRY_FILE), filled with this devnet's addresses:
  * its stocks and feeds, the service token behind the tiers, the settlement stablecoin, the v4 pools
  * (every asset against the 6-decimal stablecoin, fee 3000, tick spacing 60, no hooks) and Multicall3.
  * The embedded devnet's service reads exactly this, and `npm run devnet` writes it for a service started apart.

@@ -69,11 +69,14 @@ export class DevnetSupervisor {
     return { phase: this.phase, reason: this.downReason(), restarts: this.restarts, pid, port };
   }
 
+  /** Stops anvil for good and says so: a stop the service asked for is not an unexpected exit. */
   async close(): Promise<void> {
     this.closing = true;
     this.wakeUp?.();
     await this.restarting;
+    const { pid } = this.devnet.anvil;
     await this.devnet.close();
+    this.options.log(`devnet: anvil pid ${pid} stopped with the service (${await this.devnet.exited})`);
   }
 
   private watch(devnet: Devnet): void {

@@ -154,14 +154,14 @@ interface PathRuns {
   rates: [number[], number[]];
   loop: [number[], number[]];
   whole: [number[], number[]];
-  /** The proof tree thread's busy time per request, of the "on" service (guardrail_thread_busy_seconds). */
+  /** The proof tree thread's busy time per request, of the "on" service (guardrail_thread_busy_seconds_total). */
   tree: number[];
 }
 
-/** A service's guardrail_thread_busy_seconds for `thread`, from its /metrics. */
+/** A service's guardrail_thread_busy_seconds_total for `thread`, from its /metrics. */
 async function threadBusySeconds(base: string, thread: string): Promise<number> {
   const text = await (await fetch(`${base}${PATHS.metrics}`)).text();
-  const line = new RegExp(`^guardrail_thread_busy_seconds\\{thread="${thread}"\\} (\\S+)$`, 'm').exec(text);
+  const line = new RegExp(`^guardrail_thread_busy_seconds_total\\{thread="${thread}"\\} (\\S+)$`, 'm').exec(text);
   if (!line) throw new Error(`the service's /metrics has no busy time for its ${thread} thread`);
   return Number(line[1]);
 }

@@ -24,6 +24,8 @@ export const ConfigSchema = Type.Object({
   FACILITATOR_URL: Type.Optional(Url),
   ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   REQUEST_LOG: Type.Optional(Type.Union([Type.Literal('on'), Type.Literal('off')])),
+  // `*`, `none`, or origins (scheme://host[:port]) separated by commas.
+  CORS_ORIGINS: Type.Optional(Type.String({ pattern: '^(\\*|none|https?://[^\\s,/]+(\\s*,\\s*https?://[^\\s,/]+)*)$' })),
   PUBLIC_BASE_URL: Type.Optional(Url),
   WORKERS: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })),
   MAX_BODY_BYTES: Type.Optional(Type.Integer({ minimum: 1024, maximum: 16 * 1024 * 1024 })),
@@ -88,6 +90,8 @@ export interface Config {
   adminToken: string | null;
   /** One JSON log line per answered request (npm start); `off` keeps only events. */
   requestLog: boolean;
+  /** Origins whose browser pages may read the answers (CORS): `*` for any, an empty list for none. */
+  corsOrigins: '*' | readonly string[];
   workers: number;
   maxBodyBytes: number;
   auditStore: 'file' | 'redis';
@@ -173,6 +177,7 @@ function resolveConfig(raw: RawConfig): Config {
     publicBaseUrl: raw.PUBLIC_BASE_URL ?? null,
     adminToken: raw.ADMIN_TOKEN ?? null,
     requestLog: raw.REQUEST_LOG !== 'off',
+    corsOrigins: corsOrigins(raw.CORS_ORIGINS ?? '*'),
     workers: raw.WORKERS ?? Math.max(1, availableParallelism()),
     maxBodyBytes: raw.MAX_BODY_BYTES ?? 64 * 1024,
     // Instances sharing a Redis share one audit chain unless told otherwise.
@@ -215,4 +220,9 @@ function resolveRateLimits(raw: RawConfig): RateLimits {
       auth: raw.RATE_LIMIT_IP_AUTH ?? 60,
     }),
   });
+}
+
+function corsOrigins(value: string): '*' | readonly string[] {
+  if (value === '*') return '*';
+  return value === 'none' ? [] : Object.freeze(value.split(',').map((origin) => origin.trim().toLowerCase()));
 }

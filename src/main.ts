@@ -40,7 +40,7 @@ async function main(): Promise<void> {
         process.exit(0);
       },
       (error: unknown) => {
-        log(`error while closing: ${(error as Error).message}`);
+        log(`error while closing: ${(error as Error).message}`, 'error');
         logs.flush();
         process.exit(1);
       },

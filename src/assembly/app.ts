@@ -70,7 +70,8 @@ export interface Service {
   close(): Promise<void>;
 }
 
-export type Logger = (line: string) => void;
+import type { Logger } from '../catalogue/failures.js';
+export type { Logger };
 
 /** For tests: a fixed clock makes market hours, timestamps and token expiry deterministic. */
 export interface ServiceOverrides {
@@ -169,8 +170,9 @@ function edgeOptions(config: Readonly<Config>, log: Logger, observed: Observed, 
     host: config.host,
     port: config.port,
     maxBodyBytes: config.maxBodyBytes,
+    corsOrigins: config.corsOrigins,
     onHandlerError: (error: unknown, request: PlainRequest) =>
-      log(`error: ${request.method} ${request.path}: ${(error as Error).stack ?? error}`),
+      log(`error: ${request.method} ${request.path}: ${(error as Error).stack ?? error}`, 'error'),
     observe: (o: Observation) => {
       observed.metrics.request(o.route, o.method, o.status, o.ms);
       observed.latency.record(`${o.method} ${o.route}`, o.ms);

@@ -67,6 +67,10 @@ export const ERRORS = {
   not_found: { status: 404, message: 'Not Found', meaning: 'No route has this path.' },
   method_not_allowed: { status: 405, message: 'Method Not Allowed', meaning: 'The route exists; `Allow` names its methods.' },
   body_too_large: { status: 413, message: 'Request body exceeds the limit', meaning: 'The body is over MAX_BODY_BYTES.' },
+  unsupported_media_type: {
+    status: 415, message: 'Unsupported Media Type: send the body as application/json',
+    meaning: 'A body was sent with a Content-Type other than JSON (`application/json` or `+json`); nothing was read as JSON.',
+  },
   uri_too_long: { status: 414, message: 'Request target exceeds the limit', meaning: 'Path and query are over 2,048 bytes.' },
   rate_limited: {
     status: 429, message: 'Rate limit exceeded',

@@ -2,7 +2,9 @@
 import { BaseError } from 'viem';
 import { ERRORS, type ErrorCode } from './errors.js';
 
-export type Logger = (line: string) => void;
+/** pino's levels: `error` for a failure, `warn` for what an operator should see, `info` for the rest (the default). */
+export type LogLevel = 'info' | 'warn' | 'error';
+export type Logger = (line: string, level?: LogLevel) => void;
 
 /** The client's view of a failure: a stable code and a sentence fragment, never a URL or call data. */
 export interface Failure {
@@ -62,5 +64,5 @@ export function redactUrls(text: string): string {
 
 /** `unavailable: <where>: <code>: <detail>`, written where the service writes its other errors. */
 export function logFailure(log: Logger, where: string, failure: Failure, error: unknown): void {
-  log(`unavailable: ${where}: ${failure.code}: ${logDetail(error)}`);
+  log(`unavailable: ${where}: ${failure.code}: ${logDetail(error)}`, 'error');
 }

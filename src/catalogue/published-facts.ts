@@ -4,12 +4,18 @@ import type { Tier } from '../risk/types.js';
 import { formatNumber } from '../risk/format.js';
 import { SERVICE_LICENSE, SERVICE_NAME, SERVICE_VERSION } from './version.js';
 
-/** Spec "Versioning". */
+/**
+ * Spec "Versioning". Two versions, each stated here only: `service` is this build of the service
+ * (package.json), the `version` of every document that describes the running service (`/`,
+ * `/status.json`, MCP's serverInfo, the agent card, glama.json, the AI catalog's entries); `api` is
+ * the published interface, the spec's REST description and MCP server card version (the later card:
+ * address patterns, evaluate_trade_paid, decimals on registry entries, slippage 10000), the `version`
+ * of the documents that describe the interface (OpenAPI `info`, the MCP server card) and the
+ * `api_version` of the others. ARCHITECTURE.md "Versions".
+ */
 export const VERSIONS = Object.freeze({
   service: SERVICE_VERSION,
-  rest: '1.0.3',
-  /** The later card: address patterns, evaluate_trade_paid, decimals on registry entries, slippage 10000. */
-  mcpServerCard: '1.0.3',
+  api: '1.0.3',
   mcpProtocol: '2025-06-18',
   agentCardProtocol: '0.3.0',
   x402: 1,

@@ -64,3 +64,13 @@ export function readBody(
     });
   });
 }
+
+/**
+ * Whether a body may be read as JSON: its Content-Type is `application/json` or a `+json` type, or
+ * absent (as FastAPI reads it). Anything else (`text/plain`, a form) is refused with 415 unread.
+ */
+export function isJsonContent(contentType: string | undefined): boolean {
+  if (contentType === undefined) return true;
+  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  return type === 'application/json' || /^application\/[\w.+-]+\+json$/.test(type);
+}

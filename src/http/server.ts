@@ -2,23 +2,29 @@
 import { STATUS_CODES } from 'node:http';
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import { loadNativeUws } from './uws.js';
-import { readBody, BodyAborted, BodyTooLarge } from './body.js';
-import { conflictingContentLength, internalError, methodNotAllowed, notFound, payloadTooLarge, serviceStopping, uriTooLong } from './responses.js';
+import { readBody, BodyAborted, BodyTooLarge, isJsonContent } from './body.js';
+import { corsHeaders, preflight, type CorsOrigins } from './cors.js';
+import { copyHeaders, copyRequest } from './plain-request.js';
+import {
+  conflictingContentLength, errorResponse, internalError, methodNotAllowed, notFound, payloadTooLarge, serviceStopping, uriTooLong,
+} from './responses.js';
 import type { Handler, PlainRequest, PlainResponse, Route } from './types.js';
 
 export interface EdgeOptions {
   host: string;
   port: number;
   maxBodyBytes: number;
+  /** Which pages may read the answers (ARCHITECTURE.md "Cross-origin reads"). */
+  corsOrigins: CorsOrigins;
   /** Called with errors a handler threw; the client gets a 500. */
   onHandlerError: (error: unknown, request: PlainRequest) => void;
-  /** Called once a routed response is written: metrics, latency, the request log. Must not throw. */
+  /** Called once a response is written (404 and 405 included): metrics, latency, the request log. Must not throw. */
   observe?: (observation: Observation) => void;
 }
 
 /** One answered request, as the edge saw it. */
 export interface Observation {
-  /** The route's pattern (`/api/v1/audit/wallet/:wallet`), never the raw path. */
+  /** The route's pattern (`/api/v1/audit/wallet/:wallet`; `/*` for a path no route has), never the raw path. */
   route: string;
   method: string;
   status: number;
@@ -112,18 +118,37 @@ function registerRoutes(app: TemplatedApp, routes: Route[], options: EdgeOptions
   for (const [pattern, group] of byPattern) {
     for (const route of group) app[UWS_METHOD[route.method]](pattern, edgeHandler(route, options, inFlight));
     const allowed = group.map((route) => route.method.toUpperCase());
+    // A browser asks before a cross-origin POST or a request with Authorization: answer it, never 405.
+    app.options(pattern, fixedHandler(pattern, (request) => preflight(options.corsOrigins, request.headers.origin, allowed), options, inFlight));
     // Method-specific handlers take precedence over `any` for the same pattern in uWS.
-    app.any(pattern, fixedHandler(methodNotAllowed(allowed), inFlight));
+    app.any(pattern, fixedHandler(pattern, () => methodNotAllowed(allowed), options, inFlight));
   }
-  app.any('/*', fixedHandler(notFound(), inFlight));
+  app.any('/*', fixedHandler('/*', () => notFound(), options, inFlight));
 }
 
-function fixedHandler(response: PlainResponse, inFlight: InFlight) {
+/** An answer the edge gives itself (a preflight, 404, 405): logged, counted and tied by its request id like any other. */
+function fixedHandler(pattern: string, answer: (request: PlainRequest) => PlainResponse, options: EdgeOptions, inFlight: InFlight) {
   return (res: HttpResponse, req: HttpRequest) => {
     if (inFlight.stopping) return writeResponse(res, serviceStopping(), true);
-    const refused = framingProblem(req, copyHeaders(req).conflictingLength);
-    writeResponse(res, refused ?? response, refused !== null);
+    const started = performance.now();
+    const { headers, conflictingLength } = copyHeaders(req);
+    const refused = framingProblem(req, conflictingLength);
+    const request = copyRequest(res, req, [], headers);
+    const response = refused ?? answer(request);
+    const wire = toWire(withCors(response, options.corsOrigins, request));
+    wire.headers.push(['x-request-id', request.id]);
+    writeWire(res, wire, refused !== null);
+    observe(options, pattern, request, response.status, started);
   };
+}
+
+function observe(options: EdgeOptions, route: string, request: PlainRequest, status: number, started: number): void {
+  options.observe?.({ route, method: request.method, status, ms: performance.now() - started, requestId: request.id, ip: request.ip });
+}
+
+/** The CORS headers under the handler's own: a route that states its own grant (the public documents) keeps it. */
+function withCors(response: PlainResponse, origins: CorsOrigins, request: PlainRequest): PlainResponse {
+  return { ...response, headers: { ...corsHeaders(origins, request.headers.origin), ...response.headers } };
 }
 
 /**
@@ -178,7 +203,10 @@ async function respond(
   let close = false;
   try {
     request.body = await body;
-    response = await handler(request);
+    // Only JSON is read as JSON: a text/plain or form body is refused unread (README "Answers a client must handle").
+    response = request.body !== null && request.body.length > 0 && !isJsonContent(request.headers['content-type'])
+      ? errorResponse('unsupported_media_type')
+      : await handler(request);
   } catch (error) {
     // The client left mid-body: nothing was handled and no one is there to answer.
     if (error instanceof BodyAborted) return;
@@ -189,73 +217,16 @@ async function respond(
   if (state.aborted) return;
   let wire: WireResponse;
   try {
-    wire = toWire(response);
+    wire = toWire(withCors(response, options.corsOrigins, request));
   } catch (error) {
     // A body that cannot be serialised (a cycle, a BigInt, a value too deep) is our fault: 500, never an exit.
     options.onHandlerError(error, request);
-    wire = toWire(internalError());
+    wire = toWire(withCors(internalError(), options.corsOrigins, request));
   }
   wire.headers.push(['x-request-id', request.id]);
   // Once the service is stopping, a keep-alive client is sent to reconnect (elsewhere, or after the restart).
   res.cork(() => writeWire(res, wire, close || inFlight.stopping));
-  if (options.observe) {
-    const ms = performance.now() - state.started;
-    options.observe({ route: state.route, method: request.method, status: response.status, ms, requestId: request.id, ip: request.ip });
-  }
-}
-
-/** Every header, in one pass that also notices a second, different Content-Length. */
-function copyHeaders(req: HttpRequest): { headers: Record<string, string>; conflictingLength: boolean } {
-  const headers: Record<string, string> = {};
-  let conflictingLength = false;
-  req.forEach((key, value) => {
-    if (key === 'content-length' && headers[key] !== undefined && headers[key] !== value) conflictingLength = true;
-    headers[key] = value;
-  });
-  return { headers, conflictingLength };
-}
-
-function copyRequest(res: HttpResponse, req: HttpRequest, names: string[], headers: Record<string, string>): PlainRequest {
-  const params: Record<string, string> = {};
-  names.forEach((name, index) => {
-    params[name] = decodeSegment(req.getParameter(index) ?? '');
-  });
-  return {
-    id: requestId(headers['x-request-id']),
-    method: req.getMethod().toUpperCase(),
-    path: req.getUrl(),
-    params,
-    query: parseQuery(req.getQuery() ?? ''),
-    headers,
-    body: null,
-    ip: Buffer.from(res.getRemoteAddressAsText()).toString(),
-  };
-}
-
-const BOOT = process.pid.toString(36);
-let requests = 0;
-const CLIENT_ID = /^[A-Za-z0-9._:-]{1,64}$/;
-
-/** The client's X-Request-Id when it is a plain token, else one of ours: the process and a counter. */
-function requestId(offered: string | undefined): string {
-  if (offered !== undefined && CLIENT_ID.test(offered)) return offered;
-  requests += 1;
-  return `${BOOT}-${requests.toString(36)}`;
-}
-
-function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
-
-function parseQuery(text: string): Record<string, string> {
-  const query: Record<string, string> = {};
-  if (text === '') return query;
-  for (const [key, value] of new URLSearchParams(text)) if (!(key in query)) query[key] = value;
-  return query;
+  observe(options, state.route, request, response.status, state.started);
 }
 
 /** A response reduced to what goes on the wire; building it is the only step that can throw. */

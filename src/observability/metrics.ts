@@ -1,5 +1,5 @@
-// Prometheus metrics (prom-client): requests, latency, decisions, audit, scoring, payments; one registry per service.
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+// Prometheus metrics (prom-client): requests, latency, decisions, audit, scoring, payments, the process and runtime; one registry per service.
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 export interface ServiceGauges {
   /** Audit appends and group-commit writes so far. */
@@ -34,21 +34,27 @@ export class Metrics {
 
   constructor(gauges: ServiceGauges) {
     const registers = [this.registry];
+    // The process and Node runtime figures every Prometheus client exports (CPU, memory, event-loop lag, GC, handles).
+    collectDefaultMetrics({ register: this.registry });
     this.requests = new Counter({ name: 'guardrail_http_requests_total', help: 'HTTP requests by route, method and status', labelNames: ['route', 'method', 'status'], registers });
     this.latency = new Histogram({ name: 'guardrail_http_request_duration_seconds', help: 'Time from request to response written, by route', labelNames: ['route'], buckets: BUCKETS, registers });
     this.decisions = new Counter({ name: 'guardrail_decisions_total', help: 'Verdicts by channel and decision', labelNames: ['channel', 'decision'], registers });
     this.errors = new Counter({ name: 'guardrail_evaluation_errors_total', help: 'Evaluations that failed closed, by channel and code (chain_unavailable counts RPC failures)', labelNames: ['channel', 'code'], registers });
     this.rateLimited = new Counter({ name: 'guardrail_rate_limited_total', help: 'Requests refused with 429, by route', labelNames: ['route'], registers });
     this.payments = new Counter({ name: 'guardrail_payments_total', help: 'x402 payments by outcome (settled, refused, failed) and reason', labelNames: ['outcome', 'reason'], registers });
-    new Gauge({ name: 'guardrail_audit_appends', help: 'Audit records appended since start', registers, collect() { this.set(gauges.audit().appends); } });
-    new Gauge({ name: 'guardrail_audit_writes', help: 'Audit group-commit writes since start', registers, collect() { this.set(gauges.audit().writes); } });
-    new Gauge({ name: 'guardrail_audit_verifications', help: 'Audit chain verifications run since start', registers, collect() { this.set(gauges.verifications().total); } });
-    new Gauge({ name: 'guardrail_audit_verifications_broken', help: 'Audit chain verifications since start that found the chain broken', registers, collect() { this.set(gauges.verifications().broken); } });
-    new Gauge({ name: 'guardrail_log_lines_dropped', help: 'Log lines dropped since start because stderr was read too slowly', registers, collect() { this.set(gauges.logDrops()); } });
-    new Gauge({
-      name: 'guardrail_thread_busy_seconds', help: 'Seconds a service thread has been busy since start (its event loop utilization), by thread', labelNames: ['thread'], registers,
+    // Running totals are counters (`_total`), read from their owners at scrape time: a counter is set by reset and inc.
+    const total = (name: string, help: string, read: () => number) =>
+      new Counter({ name, help, registers, collect() { this.reset(); this.inc(read()); } });
+    total('guardrail_audit_appends_total', 'Audit records appended since start', () => gauges.audit().appends);
+    total('guardrail_audit_writes_total', 'Audit group-commit writes since start', () => gauges.audit().writes);
+    total('guardrail_audit_verifications_total', 'Audit chain verifications run since start', () => gauges.verifications().total);
+    total('guardrail_audit_verifications_broken_total', 'Audit chain verifications since start that found the chain broken', () => gauges.verifications().broken);
+    total('guardrail_log_lines_dropped_total', 'Log lines dropped since start because stderr was read too slowly', () => gauges.logDrops());
+    new Counter({
+      name: 'guardrail_thread_busy_seconds_total', help: 'Seconds a service thread has been busy since start (its event loop utilization), by thread', labelNames: ['thread'], registers,
       collect() {
-        for (const [thread, seconds] of Object.entries(gauges.threads())) this.set({ thread }, seconds);
+        this.reset();
+        for (const [thread, seconds] of Object.entries(gauges.threads())) this.inc({ thread }, seconds);
       },
     });
     new Gauge({ name: 'guardrail_scoring_queue_depth', help: 'Evaluations waiting for the scoring pool', registers, collect() { this.set(gauges.scoringQueue()); } });

@@ -1,11 +1,12 @@
 // The service's log: pino JSON lines on stderr, one per answered request and one per event.
 import { pino, type Logger as Pino } from 'pino';
+import type { LogLevel } from '../catalogue/failures.js';
 import type { Observation } from '../http/server.js';
 
 export interface ServiceLog {
-  /** An event in words (start-up, a failure); the words never hold a secret (failures.ts redacts). */
-  line(text: string): void;
-  /** One answered request: route, method, status, time, request id. Never headers or bodies. */
+  /** An event in words (start-up, a failure) at its level; the words never hold a secret (failures.ts redacts). */
+  line(text: string, level?: LogLevel): void;
+  /** One answered request (404 and 405 too): route, method, status, time, request id, at the level of `requestLevel`. Never headers or bodies. */
   request(observation: Observation): void;
   /** Lines dropped because stderr's reader fell more than MAX_PENDING_BYTES behind. */
   dropped(): number;
@@ -35,14 +36,27 @@ export function serviceLog(destination = 2): ServiceLog {
   const logger: Pino = pino({ base: { pid: process.pid }, formatters: { level: (label) => ({ level: label }) } }, stream);
   setInterval(() => stream.flush(), 100).unref();
   return {
-    line: (text) => {
-      logger.info(text);
+    line: (text, level = 'info') => {
+      logger[level](text);
       stream.flush();
     },
     request: (o) => {
-      logger.info({ req_id: o.requestId, method: o.method, route: o.route, status: o.status, ms: Math.round(o.ms * 1000) / 1000, ip: o.ip }, 'request');
+      logger[requestLevel(o.status)]({ req_id: o.requestId, method: o.method, route: o.route, status: o.status, ms: Math.round(o.ms * 1000) / 1000, ip: o.ip }, 'request');
     },
     dropped: () => dropped,
     flush: () => stream.flushSync(),
   };
 }
+
+/**
+ * A request's level by its status (README "Logs"): `error` for a 5xx (no answer was produced),
+ * `warn` for refusals an operator should see (400, 401, 403, 413, 414, 415, 429: credentials,
+ * smuggling shapes, limits), `info` for the rest, the client's own slips (402 challenges, 404,
+ * 405, 422) included.
+ */
+export function requestLevel(status: number): LogLevel {
+  if (status >= 500) return 'error';
+  return status >= 400 && !INFO_REFUSALS.has(status) ? 'warn' : 'info';
+}
+
+const INFO_REFUSALS = new Set([402, 404, 405, 409, 422]);

@@ -6,7 +6,10 @@ import { ErrorCode } from './errors.js';
 
 export const ServiceInfo = Type.Object({
   name: Type.String(),
+  /** This build of the service. */
   version: Type.String(),
+  /** The published interface: the OpenAPI document's and the MCP server card's version. */
+  api_version: Type.String(),
   description: Type.String(),
   chain: Type.Object({ id: Type.Integer(), caip2: Type.String(), name: Type.String() }),
   store: Type.Union([Type.Literal('lmdb'), Type.Literal('memory'), Type.Literal('redis')]),

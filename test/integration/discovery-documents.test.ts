@@ -10,6 +10,8 @@ import { PUBLIC_DOCUMENTS } from '../../src/channels/documents/public-documents.
 import { TOOL_DEFINITIONS } from '../../src/schemas/mcp-tools.js';
 import { REASON_CODES } from '../../src/risk/reason-codes.js';
 import { getJson, startTestService, type HttpResult, type TestService } from '../support/service.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 // A public address unlike the listening one: every absolute URL must come from PUBLIC_BASE_URL, and the crawl maps it back.
 const PUBLIC_BASE = 'http://guardrail.test:8443';
@@ -124,6 +126,38 @@ describe('directory metadata', () => {
     assert.equal(a2a.type, 'application/a2a-agent-card+json');
     assert.equal(a2a.url, `${PUBLIC_BASE}${PATHS.agentCard[0]}`);
     assert.equal(catalog.links.methodology, `${PUBLIC_BASE}${PATHS.methodologyHtml}`);
+  });
+});
+
+describe('versions', () => {
+  // package.json's version is the service's; the spec's 1.0.3 is the published interface's (ARCHITECTURE.md "Versions").
+  const service = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')).version;
+
+  it('every document that describes the service gives its version, every description of the interface the API version', async () => {
+    assert.equal(VERSIONS.service, service);
+    assert.equal(VERSIONS.api, '1.0.3');
+    const root = (await fetchDocument(PATHS.root, JSON_TYPE)).json;
+    assert.deepEqual([root.version, root.api_version], [service, VERSIONS.api]);
+    assert.equal((await fetchDocument(PATHS.status, JSON_TYPE)).json.version, service);
+    assert.equal((await fetchDocument(PATHS.agentCard[0], JSON_TYPE)).json.version, service);
+    const glama = (await fetchDocument(PATHS.glama, JSON_TYPE)).json;
+    assert.deepEqual([glama.version, glama.api_version], [service, VERSIONS.api]);
+    const catalog = (await fetchDocument(PATHS.aiCatalog, JSON_TYPE)).json;
+    assert.deepEqual(catalog.entries.map((entry: { version: string }) => entry.version), [service, service]);
+    assert.equal((await fetchDocument(PATHS.mcpServerCard[0], JSON_TYPE)).json.version, VERSIONS.api);
+    assert.equal((await fetchDocument(PATHS.openapi, JSON_TYPE)).json.info.version, VERSIONS.api);
+  });
+
+  it('the MCP server introduces itself with the service version', async () => {
+    const client = new Client({ name: 'guardrail-test', version: '1.0.0' });
+    const transport = new StreamableHTTPClientTransport(new URL(`${running.base}${PATHS.mcp}`));
+    await client.connect(transport);
+    try {
+      assert.deepEqual(client.getServerVersion(), { name: SERVICE.name, version: service });
+    } finally {
+      await transport.terminateSession();
+      await client.close();
+    }
   });
 });
 

@@ -141,7 +141,7 @@ describe('the edge when it stops', () => {
   it('gives up a request whose client left mid-body, so a stop does not wait for it', async () => {
     const edge = await startEdge(
       [{ method: 'post', pattern: '/upload', readsBody: true, handler: async (request) => ({ status: 200, body: { bytes: request.body?.length ?? 0 } }) }],
-      { host: '127.0.0.1', port: 0, maxBodyBytes: 4096, onHandlerError: (error) => assert.fail(`no handler error expected: ${String(error)}`) },
+      { host: '127.0.0.1', port: 0, maxBodyBytes: 4096, corsOrigins: '*', onHandlerError: (error) => assert.fail(`no handler error expected: ${String(error)}`) },
     );
     try {
       const socket = connect(edge.port, '127.0.0.1');
@@ -158,7 +158,7 @@ describe('the edge when it stops', () => {
   it('refuses requests on open connections once stopping, and closes them', async () => {
     const edge = await startEdge(
       [{ method: 'get', pattern: '/ping', handler: async () => ({ status: 200, body: { ok: true } }) }],
-      { host: '127.0.0.1', port: 0, maxBodyBytes: 4096, onHandlerError: (error) => assert.fail(String(error)) },
+      { host: '127.0.0.1', port: 0, maxBodyBytes: 4096, corsOrigins: '*', onHandlerError: (error) => assert.fail(String(error)) },
     );
     const socket = connect(edge.port, '127.0.0.1');
     let received = '';

@@ -6,6 +6,7 @@ import { FeedReport, LatencyReport } from '../../src/schemas/operations.js';
 import { compileValidator } from '../../src/schemas/validator.js';
 import { getJson, postJson, sampleTrade, send, startTestService, type TestService } from '../support/service.js';
 import { useTempDirs } from '../support/temp-dirs.js';
+import { parsePrometheusText } from '../support/prometheus-text.js';
 import { writeRegistryFile } from './chain-support.js';
 
 const ADMIN_TOKEN = 'operations-test-admin-token-0123456789';
@@ -56,16 +57,47 @@ describe('metrics and latency', () => {
     assert.equal(value(/guardrail_http_requests_total\{route="\/api\/v1\/analyze\/free",method="POST",status="429"\} (\d+)/), 1);
     assert.equal(value(/guardrail_rate_limited_total\{route="\/api\/v1\/analyze\/free"\} (\d+)/), 1);
     assert.ok(value(/guardrail_decisions_total\{channel="free",decision="allow"\} (\d+)/) >= 10);
-    assert.ok(value(/guardrail_audit_appends (\d+)/) >= 10);
+    assert.ok(value(/guardrail_audit_appends_total (\d+)/) >= 10);
     assert.match(metrics.text, /guardrail_http_request_duration_seconds_bucket\{le="0\.005",route="\/api\/v1\/analyze\/free"\} \d+/);
     assert.match(metrics.text, /guardrail_scoring_queue_depth 0/);
     // The file audit log's index thread and the proof tree's thread, each with the seconds it has been busy.
     for (const thread of ['audit_index', 'audit_tree']) {
-      const busy = value(new RegExp(`guardrail_thread_busy_seconds\\{thread="${thread}"\\} ([0-9.e-]+)`));
+      const busy = value(new RegExp(`guardrail_thread_busy_seconds_total\\{thread="${thread}"\\} ([0-9.e-]+)`));
       assert.ok(busy > 0 && busy < 600, `${thread}: ${busy}`);
     }
-    assert.ok(value(/guardrail_audit_verifications (\d+)/) >= 1);
-    assert.equal(value(/guardrail_audit_verifications_broken (\d+)/), 0);
+    assert.ok(value(/guardrail_audit_verifications_total (\d+)/) >= 1);
+    assert.equal(value(/guardrail_audit_verifications_broken_total (\d+)/), 0);
+  });
+
+  it('is strict Prometheus text: running totals are counters named _total, with the process and Node runtime defaults', async () => {
+    const families = parsePrometheusText((await send('GET', `${offline.base}/metrics`)).text);
+    for (const [name, family] of families) {
+      // A counter says it is one (Prometheus naming practice); no gauge of ours poses as a total
+      // (prom-client's own defaults keep three gauges named `nodejs_active_*_total`).
+      if (family.type === 'counter' || name.startsWith('guardrail_')) assert.equal(family.type === 'counter', name.endsWith('_total'), `${name} is a ${family.type}`);
+      assert.ok(family.help.length > 0, `${name} has a HELP`);
+    }
+    for (const name of ['guardrail_audit_appends_total', 'guardrail_audit_writes_total', 'guardrail_audit_verifications_total', 'guardrail_log_lines_dropped_total', 'guardrail_thread_busy_seconds_total']) {
+      assert.equal(families.get(name)?.type, 'counter', name);
+    }
+    for (const name of ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'nodejs_eventloop_lag_seconds', 'nodejs_heap_size_used_bytes', 'nodejs_gc_duration_seconds']) {
+      assert.ok(families.has(name), `${name} (prom-client's defaults)`);
+    }
+  });
+
+  it('logs and counts what no route answers: a 404 and a 405, each with its X-Request-Id', async () => {
+    const missing = await getJson(`${offline.base}/no/such/path`);
+    const wrong = await send('DELETE', `${offline.base}/api/v1/assets`);
+    assert.deepEqual([missing.status, wrong.status], [404, 405]);
+    assert.match(missing.headers.get('x-request-id') ?? '', /\S/);
+    const client = await getJson(`${offline.base}/no/such/path`, { 'x-request-id': 'client-404-id' });
+    assert.equal(client.headers.get('x-request-id'), 'client-404-id');
+    const counted = parsePrometheusText((await send('GET', `${offline.base}/metrics`)).text).get('guardrail_http_requests_total')!.samples;
+    const count = (route: string, method: string, status: string) =>
+      counted.find((s) => s.labels.route === route && s.labels.method === method && s.labels.status === status)?.value;
+    assert.equal(count('/*', 'GET', '404'), 2);
+    assert.equal(count('/api/v1/assets', 'DELETE', '405'), 1);
+    assert.match(wrong.headers.get('x-request-id') ?? '', /\S/);
   });
 
   it('gives p50, p90, p99, p99.9 and counts over 1 minute, 5 minutes and 1 hour, and a page that charts them', async () => {

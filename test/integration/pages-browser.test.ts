@@ -1,15 +1,13 @@
 // The four pages as a person sees them, in Debian's chromium driven by playwright-core: what each shows, no console errors, a screenshot each.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { PATHS } from '../../src/catalogue/published-facts.js';
+import { launchChromium } from '../support/browser.js';
 import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../support/service.js';
-
-// Debian's package: playwright's own browser downloads cannot reach their host here. .ci/run installs it.
-const CHROMIUM = '/usr/bin/chromium';
 // Kept after the run for a person to look at; git-ignored. The same folder from .build-*/ and dist/.
 const SCREENSHOTS = fileURLToPath(new URL('../../../test-artifacts/browser/', import.meta.url));
 // Only turns a hang into a failure: a passing run waits for conditions, never for these.
@@ -20,15 +18,14 @@ let running: TestService;
 let browser: Browser;
 
 before(async () => {
-  // A failure, never a skip: without the browser these pages are simply untested.
-  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium), as .ci/run does`);
   mkdirSync(SCREENSHOTS, { recursive: true });
   running = await startTestService();
   // Traffic first, so the status and latency pages have a route to show.
   for (const wallet of ['0x00000000000000000000000000000000000000b1', '0x00000000000000000000000000000000000000b2', '0x00000000000000000000000000000000000000b3']) {
     assert.equal((await postJson(`${running.base}${PATHS.analyzeFree}`, sampleTrade({ wallet }))).status, 200);
   }
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--headless=new'] });
+  // A failure, never a skip: without the browser these pages are simply untested.
+  browser = await launchChromium();
 });
 
 after(async () => {

@@ -4,9 +4,11 @@ import { after, before, describe, it } from 'node:test';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { AssetInfo, HTTPValidationError, NonceResponse, PolicyConfig, RevokeResponse, WalletLoginResponse } from '../../src/schemas/resources.js';
 import { ServiceInfo } from '../../src/schemas/operations.js';
+import { PATHS } from '../../src/catalogue/published-facts.js';
 import { PermitSigner } from '../../src/schemas/permits.js';
 import { Verdict } from '../../src/schemas/trade.js';
 import { assertConforms } from '../support/conforms.js';
+import { assertDocumented } from '../support/documented.js';
 import { getJson, postJson, sampleTrade, send, startTestService, type TestService } from '../support/service.js';
 
 let running: TestService;
@@ -59,5 +61,21 @@ describe('response bodies', () => {
     assertConforms(Verdict, refused.json);
     assertConforms(PermitSigner, (await getJson(`${running.base}/.well-known/permit-signer.json`)).json);
     assertConforms(ServiceInfo, (await getJson(`${running.base}/`)).json);
+  });
+
+  it('every error the operator route, the body check and the evaluation answer matches /openapi.json at its status', async () => {
+    const document = (await getJson(`${running.base}${PATHS.openapi}`)).json;
+    // No ADMIN_TOKEN here: /debug/feeds is disabled, a 403 the document must declare.
+    const disabled = await getJson(`${running.base}${PATHS.debugFeeds}`);
+    assert.equal(disabled.json.code, 'admin_disabled');
+    assertDocumented(document, PATHS.debugFeeds, 'get', disabled.status, disabled.json);
+    const text = await send('POST', `${running.base}${PATHS.analyzeFree}`, JSON.stringify(sampleTrade()), { 'content-type': 'text/plain' });
+    assert.equal(text.status, 415);
+    assertDocumented(document, PATHS.analyzeFree, 'post', text.status, text.json);
+    const invalid = await postJson(`${running.base}${PATHS.analyzeFree}`, sampleTrade({ side: 'hold' }));
+    assertDocumented(document, PATHS.analyzeFree, 'post', invalid.status, invalid.json);
+    const verdict = await postJson(`${running.base}${PATHS.analyzeFree}`, sampleTrade());
+    assertDocumented(document, PATHS.analyzeFree, 'post', verdict.status, verdict.json);
+    assertDocumented(document, PATHS.root, 'get', 200, (await getJson(`${running.base}/`)).json);
   });
 });

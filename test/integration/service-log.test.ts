@@ -10,7 +10,7 @@ import type { PaymentRequirementsV1 } from '@x402/core/types';
 import { privateKeyToAccount } from 'viem/accounts';
 import { ANVIL_DEV_ACCOUNTS } from '../../src/tools/devnet/wallets.js';
 import { freePort } from '../support/redis-server.js';
-import { getJson, postJson, type HttpResult } from '../support/service.js';
+import { getJson, postJson, send, type HttpResult } from '../support/service.js';
 import { signPayment } from '../support/x402-payer.js';
 
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
@@ -70,11 +70,14 @@ async function exercise(): Promise<void> {
   secrets.PAYMENT_SIGNATURE = (JSON.parse(Buffer.from(payment, 'base64').toString()) as { payload: { signature: string } }).payload.signature;
   answers.push(challenge, await postJson(`${base}/api/x402/analyze`, trade, { 'x-payment': payment }));
   answers.push(await getJson(`${base}/debug/feeds`, { 'x-admin-token': ADMIN_TOKEN }), await getJson(`${base}/debug/feeds`, { 'x-admin-token': 'a-wrong-admin-token-value' }));
+  // What no route answers, and a body that is not JSON.
+  answers.push(await getJson(`${base}/no/such/path`), await send('DELETE', `${base}/api/v1/assets`));
+  answers.push(await send('POST', `${base}/api/v1/analyze/free`, JSON.stringify(trade), { 'content-type': 'text/plain' }));
 }
 
 describe('the service log of a real run', () => {
   it('did what the run asked (sign-in, bearer calls, a paid verdict, the admin route)', () => {
-    assert.deepEqual(answers.map((answer) => answer.status), [200, 200, 200, 200, 402, 200, 200, 403]);
+    assert.deepEqual(answers.map((answer) => answer.status), [200, 200, 200, 200, 402, 200, 200, 403, 404, 405, 415]);
   });
 
   it('is JSON, one line per event and per answered request, each request tied to its X-Request-Id', () => {
@@ -89,6 +92,13 @@ describe('the service log of a real run', () => {
       assert.equal(typeof line.ms, 'number');
       assert.equal(typeof line.route, 'string');
     }
+  });
+
+  it('writes each line at its level: refusals worth seeing at warn, the rest at info', () => {
+    const lines = output.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const levelOf = (answer: HttpResult) => lines.find((line) => line.msg === 'request' && line.req_id === answer.headers.get('x-request-id'))?.level;
+    assert.deepEqual(answers.map(levelOf), ['info', 'info', 'info', 'info', 'info', 'info', 'info', 'warn', 'info', 'info', 'warn']);
+    assert.equal(lines.find((line) => line.msg === 'SIGTERM: closing')?.level, 'info');
   });
 
   it('holds none of the secrets that passed through it', () => {

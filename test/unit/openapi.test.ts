@@ -90,6 +90,19 @@ describe('OpenAPI document', () => {
     assert.deepEqual(result, { valid: true, warnings: [], specification: 'OpenAPI' });
   });
 
+  it('names a license only by an SPDX identifier, as OpenAPI 3.1 validators require, and none for an UNLICENSED service', () => {
+    if (SERVICE.license === 'UNLICENSED') assert.equal(document.info.license, undefined);
+    else assert.deepEqual(document.info.license, { name: SERVICE.license, identifier: SERVICE.license });
+  });
+
+  it('answers 415 on every operation that takes a body, with the catalogued code', () => {
+    for (const route of restRoutes().filter((r) => r.readsBody && operationOf(r).requestBody)) {
+      assert.deepEqual(operationOf(route).responses['415'], { $ref: '#/components/responses/UnsupportedMediaType' }, key(route));
+    }
+    const schema = document.components.responses.UnsupportedMediaType.content['application/json'].schema;
+    assert.deepEqual(schema.allOf[1], codeIn(['unsupported_media_type']));
+  });
+
   it('is refused by the same validator when a $ref dangles, so the check above can fail', async () => {
     const broken = structuredClone(document);
     broken.paths[PATHS.analyzeFree].post.requestBody.content['application/json'].schema = { $ref: '#/components/schemas/Nothing' };
@@ -98,7 +111,7 @@ describe('OpenAPI document', () => {
 
   it('names the service, the REST version and the public base as its one server', () => {
     assert.equal(document.info.title, SERVICE.name);
-    assert.equal(document.info.version, VERSIONS.rest);
+    assert.equal(document.info.version, VERSIONS.api);
     assert.deepEqual(document.servers, [{ url: BASE }]);
   });
 
@@ -127,7 +140,8 @@ describe('OpenAPI document', () => {
   });
 
   it('requires the bearer JWT on analyze/trade and config, x402 on the paid endpoint, the admin token on /debug/feeds, and nothing elsewhere', () => {
-    for (const route of restRoutes()) assert.deepEqual(operationOf(route).security, SECURED[key(route)], key(route));
+    // Every operation states its security, `[]` when public: linters (redocly's security-defined) count an absent one as an error.
+    for (const route of restRoutes()) assert.deepEqual(operationOf(route).security, SECURED[key(route)] ?? [], key(route));
     assert.deepEqual(document.components.securitySchemes.bearer, {
       type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: document.components.securitySchemes.bearer.description,
     });

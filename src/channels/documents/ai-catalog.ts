@@ -19,7 +19,7 @@ export function aiCatalog(baseUrl: string): Record<string, unknown> {
         type: 'application/mcp-server-card+json',
         url: `${baseUrl}${PATHS.mcpServerCard[0]}`,
         description: SERVICE.description,
-        version: VERSIONS.mcpServerCard,
+        version: VERSIONS.service,
         tags: TAGS,
         capabilities: tools.map((tool) => tool.name),
         endpoint: mcpEndpoint(baseUrl),

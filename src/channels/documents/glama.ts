@@ -6,7 +6,8 @@ import { documentLinks } from './public-documents.js';
 export function glamaMetadata(baseUrl: string): Record<string, unknown> {
   return {
     name: SERVICE.name,
-    version: VERSIONS.mcpServerCard,
+    version: VERSIONS.service,
+    api_version: VERSIONS.api,
     description: SERVICE.description,
     mcp: mcpEndpoint(baseUrl),
     tools: toolSummaries(),

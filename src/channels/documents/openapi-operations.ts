@@ -10,7 +10,9 @@ export type Failure =
   | 'ValidationFailed' // 422
   | 'Unauthorized' // 401
   | 'PaymentRequired' // 402
-  | 'Forbidden' // 403
+  | 'Forbidden' // 403 wallet_mismatch
+  | 'AdminUnauthorized' // 401 admin_token_missing
+  | 'AdminForbidden' // 403 admin_token_invalid, admin_disabled
   | 'CheckpointNotFound' // 404 checkpoint_not_found
   | 'BodyTooLarge' // 413
   | 'RateLimited' // 429
@@ -214,6 +216,6 @@ export const OPERATIONS: readonly Operation[] = [
     summary: 'Every price feed as the chain has it now: round, answer, updatedAt, age, decimals, stale flag, venue price and deviation',
     description: 'Operators only. 401 without `X-Admin-Token`, 403 with a wrong one or when the service runs without ADMIN_TOKEN.',
     security: 'admin', ok: { description: 'The feeds and the block they were read at', body: 'FeedReport' },
-    failures: ['Unauthorized', 'Forbidden', 'Unavailable'],
+    failures: ['AdminUnauthorized', 'AdminForbidden', 'Unavailable'],
   },
 ];

@@ -13,12 +13,12 @@ export function openApiDocument(baseUrl: string): JsonObject {
     openapi: '3.1.0',
     info: {
       title: SERVICE.name,
-      version: VERSIONS.rest,
+      version: VERSIONS.api,
       description:
         `${SERVICE.description}\n\nAn answer with an \`error\` key means no result was produced: for a trade, do not trade. ` +
         `MCP clients use \`${baseUrl}${PATHS.mcp}\` (streamable HTTP, protocol ${VERSIONS.mcpProtocol}) instead, and A2A clients ` +
         `\`${baseUrl}${PATHS.a2a}\` (JSON-RPC, from the agent card at \`${PATHS.agentCard[0]}\`).`,
-      license: { name: SERVICE.license },
+      ...licenseOf(SERVICE.license),
     },
     servers: [{ url: baseUrl }],
     tags: [...new Set(OPERATIONS.map((operation) => operation.tag))].map((name) => ({ name })),
@@ -50,9 +50,20 @@ function operationObject(operation: Operation): JsonObject {
     responses: {
       '200': success(operation.ok),
       ...Object.fromEntries(operation.failures.map((failure) => [FAILURE_STATUS[failure], { $ref: `#/components/responses/${failure}` }])),
+      // The edge refuses a body that is not JSON before any route sees it.
+      ...(operation.body ? { '415': { $ref: '#/components/responses/UnsupportedMediaType' } } : {}),
     },
-    ...(operation.security ? { security: SECURITY[operation.security] } : {}),
+    // Stated on every operation, `[]` for a public one: linters (redocly's security-defined) read an absent one as an omission.
+    security: operation.security ? SECURITY[operation.security] : [],
   };
+}
+
+/**
+ * OpenAPI 3.1's license names its terms by SPDX `identifier` (validators refuse a bare `name`).
+ * npm's `UNLICENSED` grants no license, and has no identifier: the document then names none.
+ */
+function licenseOf(license: string): JsonObject {
+  return license === 'UNLICENSED' ? {} : { license: { name: license, identifier: license } };
 }
 
 /** Path and query parameters, one per property of the schema the route validates them with. */
@@ -112,6 +123,8 @@ const FAILURE_STATUS: Record<Failure, string> = {
   Unauthorized: '401',
   PaymentRequired: '402',
   Forbidden: '403',
+  AdminUnauthorized: '401',
+  AdminForbidden: '403',
   CheckpointNotFound: '404',
   BodyTooLarge: '413',
   RateLimited: '429',
@@ -147,7 +160,7 @@ function errorAnswer(description: string, codes: readonly ErrorCode[], headers?:
   };
 }
 
-function failureResponses(): Record<Failure, JsonObject> {
+function failureResponses(): Record<Failure | 'UnsupportedMediaType', JsonObject> {
   const unavailable = codesWithStatus(503);
   return {
     ValidationFailed: {
@@ -168,7 +181,10 @@ function failureResponses(): Record<Failure, JsonObject> {
       content: jsonContent(schemaRef('X402Challenge')),
     },
     Forbidden: errorAnswer('A bearer may evaluate only its own wallet', ['wallet_mismatch']),
+    AdminUnauthorized: errorAnswer('No X-Admin-Token header', ['admin_token_missing']),
+    AdminForbidden: errorAnswer('A wrong X-Admin-Token, or operator routes disabled (no ADMIN_TOKEN)', ['admin_token_invalid', 'admin_disabled']),
     CheckpointNotFound: errorAnswer('No checkpoint has that tree_size', ['checkpoint_not_found']),
+    UnsupportedMediaType: errorAnswer('The body\'s Content-Type is not JSON; nothing was read', ['unsupported_media_type']),
     BodyTooLarge: errorAnswer('The body is over MAX_BODY_BYTES; the connection is closed after the answer', ['body_too_large']),
     RateLimited: errorAnswer('A per-IP or per-wallet window is full; wait `Retry-After` seconds', ['rate_limited'], {
       'Retry-After': integerHeader('Seconds until the window has room (RFC 9110 section 10.2.3)'),

@@ -5,7 +5,7 @@ import { listedTools } from '../../schemas/mcp-tools.js';
 export function serverCard(baseUrl: string): Record<string, unknown> {
   return {
     name: SERVICE.name,
-    version: VERSIONS.mcpServerCard,
+    version: VERSIONS.api,
     description: SERVICE.description,
     protocolVersion: VERSIONS.mcpProtocol,
     transport: { type: 'streamable-http', url: `${baseUrl}${PATHS.mcp}` },

@@ -19,6 +19,7 @@ export function rootRoutes(info: ServiceInfo): Route[] {
   const body: Static<typeof ServiceInfoBody> = {
     name: SERVICE.name,
     version: VERSIONS.service,
+    api_version: VERSIONS.api,
     description: SERVICE.description,
     chain: { id: info.chainId, caip2: `eip155:${info.chainId}`, name: SERVICE.chain.name },
     store: info.store,

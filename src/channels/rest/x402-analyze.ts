@@ -14,9 +14,6 @@ import { restAnswer } from './analyze.js';
 
 const validateTrade = compileValidator(TradeRequest, 'body');
 
-/** Browsers may read the receipt only if the response says so. */
-const EXPOSED = 'PAYMENT-RESPONSE, X-PAYMENT-RESPONSE, PAYMENT-REQUIRED';
-
 const NO_PAYMENT = 'a payment is required: send it in X-PAYMENT (x402 v1) or PAYMENT-SIGNATURE (x402 v2)';
 
 /** `paid` is null when the paid channel is off (`off` says why): the route then answers 503. */
@@ -56,7 +53,7 @@ function paidResponse(terms: PaymentTerms, paid: PaidAnswer): PlainResponse {
       const response = restAnswer(paid.answer);
       if (!paid.receipt) return response;
       const receipt = encodePaymentResponseHeader(paid.receipt);
-      const headers = { ...response.headers, 'payment-response': receipt, 'x-payment-response': receipt, 'access-control-expose-headers': EXPOSED };
+      const headers = { ...response.headers, 'payment-response': receipt, 'x-payment-response': receipt };
       return { ...response, headers };
     }
   }
@@ -68,5 +65,5 @@ function paidResponse(terms: PaymentTerms, paid: PaidAnswer): PlainResponse {
  */
 function challenge(terms: PaymentTerms, error: string, reason?: string): PlainResponse {
   const header = encodePaymentRequiredHeader(paymentRequiredV2(terms, error));
-  return json(402, challengeBody(terms, error, reason), { 'payment-required': header, 'access-control-expose-headers': EXPOSED });
+  return json(402, challengeBody(terms, error, reason), { 'payment-required': header });
 }

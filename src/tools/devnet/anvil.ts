@@ -204,15 +204,17 @@ function killAll(): void {
 
 /**
  * A SIGINT/SIGTERM listener disables Node's default "exit on signal". When ours is the only
- * listener we restore that default by re-raising the signal; otherwise the owner of the
- * other listeners (the service's graceful shutdown) decides when to exit.
+ * listener we kill anvil and restore that default by re-raising the signal. Otherwise the owner
+ * of the other listeners (the service's graceful shutdown, ARCHITECTURE.md "Stopping") stops
+ * anvil itself, after the requests in flight are answered: killing it here cut their chain reads
+ * and made the stop look like a crash in the log. The exit hook and the watchdog still end an
+ * anvil that such an owner never stops.
  */
 function onSignal(signal: NodeJS.Signals): void {
+  if (process.listenerCount(signal) > 1) return;
   killAll();
-  if (process.listenerCount(signal) === 1) {
-    removeGuards();
-    process.kill(process.pid, signal);
-  }
+  removeGuards();
+  process.kill(process.pid, signal);
 }
 
 function installGuards(): void {

@@ -1,6 +1,7 @@
 // Keeps the embedded devnet alive: restarts anvil when it dies, redeploys at the same addresses, or refuses to resume.
 import { addressMismatch, missingCode } from './address-book.js';
 import type { Address } from 'viem';
+import type { Logger } from '../../catalogue/failures.js';
 import { startDevnet, type Devnet, type DevnetOptions } from './devnet.js';
 
 export type DevnetPhase = 'running' | 'restarting' | 'failed';
@@ -16,7 +17,7 @@ export interface DevnetHealth {
 }
 
 export interface SupervisorOptions {
-  log: (line: string) => void;
+  log: Logger;
   cacheDir?: string;
   /** The address the devnet's TradePermitGuard trusts (the service's permit signer). */
   permitSigner?: Address;
@@ -69,11 +70,14 @@ export class DevnetSupervisor {
     return { phase: this.phase, reason: this.downReason(), restarts: this.restarts, pid, port };
   }
 
+  /** Stops anvil for good and says so: a stop the service asked for is not an unexpected exit. */
   async close(): Promise<void> {
     this.closing = true;
     this.wakeUp?.();
     await this.restarting;
+    const { pid } = this.devnet.anvil;
     await this.devnet.close();
+    this.options.log(`devnet: anvil pid ${pid} stopped with the service (${await this.devnet.exited})`);
   }
 
   private watch(devnet: Devnet): void {
@@ -84,7 +88,7 @@ export class DevnetSupervisor {
     if (this.closing || devnet !== this.devnet) return;
     this.phase = 'restarting';
     this.reason = `the embedded devnet (anvil pid ${devnet.anvil.pid}) exited unexpectedly (${how}); restarting it`;
-    this.options.log(`devnet: anvil pid ${devnet.anvil.pid} exited unexpectedly (${how}); evaluations fail closed until it is restarted and redeployed`);
+    this.options.log(`devnet: anvil pid ${devnet.anvil.pid} exited unexpectedly (${how}); evaluations fail closed until it is restarted and redeployed`, 'error');
     this.restarting = this.restartLoop().finally(() => (this.restarting = null));
   }
 
@@ -105,7 +109,7 @@ export class DevnetSupervisor {
       });
     } catch (error) {
       this.reason = `the embedded devnet is down; restart attempt ${attempt} failed: ${(error as Error).message.split('\n')[0]}`;
-      this.options.log(`devnet: restart attempt ${attempt} failed (${(error as Error).message.split('\n')[0]}); retrying`);
+      this.options.log(`devnet: restart attempt ${attempt} failed (${(error as Error).message.split('\n')[0]}); retrying`, 'warn');
       return 'retry';
     }
     if (this.closing) {
@@ -128,7 +132,7 @@ export class DevnetSupervisor {
     await next.close();
     this.phase = 'failed';
     this.reason = `the redeployed devnet does not match the one in use (${mismatch}); not resuming: restart the service`;
-    this.options.log(`devnet: ${this.reason}`);
+    this.options.log(`devnet: ${this.reason}`, 'error');
     return 'settled';
   }
 

@@ -92,6 +92,17 @@ export const SellSimulation = Type.Object(
     wallet_transfer_ok: Nullable(Type.Boolean()),
     transfer_from_ok: Nullable(Type.Boolean({ description: 'every approve-and-transferFrom sell (the way routers sell) went through' })),
     sells: Type.Array(SimulatedSell, { description: 'every simulated sell in time order; sell_tax_bps above is the worst of them' }),
+    owner_powers: Nullable(Type.Array(
+      Type.Object(
+        {
+          selector: Type.String({ pattern: '^0x[0-9a-f]{8}$' }),
+          signature: Nullable(Type.String()),
+          effect: Type.Union([Type.Literal('took'), Type.Literal('gave'), Type.Literal('blocked')]),
+        },
+        { additionalProperties: false },
+      ),
+      { description: "functions of the token's dispatcher that, called by its owner with probing arguments, took a holder's tokens, gave it tokens, or stopped its transfers; null when not probed" },
+    )),
     base_fee_wei: Nullable(BaseUnits),
     gas_price_wei: Nullable(BaseUnits),
     revert_reason: Nullable(Type.String()),

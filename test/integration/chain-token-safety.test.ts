@@ -49,7 +49,7 @@ describe('hostile fixtures', () => {
     assert.deepEqual(sell, {
       ok: false, simulated: true, not_a_token: false, method: 'venue_v4', sold_via: 'venue_v4', amount_in: null, paid: null, received: null,
       buy_tax_bps: 0, sell_tax_bps: null, tax_bps: null, buy_ok: true, sell_fresh_ok: false, sell_held_ok: false, wallet_transfer_ok: false,
-      transfer_from_ok: false,
+      transfer_from_ok: false, owner_powers: [],
       sells: [[0, 0], [86_400, 7_200], [604_800, 50_400], [2_592_000, 216_000]].flatMap(([held_seconds, held_blocks]) => (['transfer', 'transfer_from'] as const).map((via) => ({
         held_seconds, held_blocks, via, ok: false, sell_tax_bps: null,
       }))),

@@ -64,7 +64,7 @@ function sold(patch: Partial<SellSimulation> = {}): SellSimulation {
   return {
     ok: true, simulated: true, not_a_token: false, method: 'venue_v4', sold_via: 'venue_v4', probe: OWNER, bought: '1000', amount_in: '1000',
     paid: '1000', received: '1', buy_tax_bps: 0, sell_tax_bps: 0, tax_bps: 0, buy_ok: true, sell_fresh_ok: true, sell_held_ok: true,
-    wallet_transfer_ok: true, transfer_from_ok: true, sells: sellsOf([true, true, true, true]), base_fee_wei: '1000000000', gas_price_wei: '2000000000',
+    wallet_transfer_ok: true, transfer_from_ok: true, sells: sellsOf([true, true, true, true]), owner_powers: [], base_fee_wei: '1000000000', gas_price_wei: '2000000000',
     revert_reason: null, detail: 'sold', ...patch,
   };
 }

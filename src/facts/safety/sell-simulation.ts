@@ -6,6 +6,8 @@ import { multicall3Abi, readMany, type ContractRead } from '../chain/multicall.j
 import { poolIdOf, stateViewAbi, venuePoolKey } from '../chain/venue-pool.js';
 import type { Venue } from '../registry/registry.js';
 import type { ProbeCode } from './probe-code.js';
+import { scanBytecode } from './bytecode.js';
+import { buildPowerProbe, readPowers, runPowerProbe, type OwnerPower, type PowerProbe } from './owner-powers.js';
 import { recentHolders } from './recent-holders.js';
 import { buildBundle, HOLD_HORIZONS, runBundle, throwawayAddress, type Acquisition, type GasTerms, type Pool, type SellPath } from './simulation-bundle.js';
 import { readOutcome, type SellLeg, type SimulationOutcome } from './simulation-outcome.js';
@@ -28,7 +30,7 @@ const revertAbi = parseAbi([
   'error NotNow()',
 ]);
 
-const tokenAbi = parseAbi(['function decimals() view returns (uint8)']);
+const tokenAbi = parseAbi(['function decimals() view returns (uint8)', 'function owner() view returns (address)']);
 
 /** One simulated sell in the TokenSafety `sell_simulation.sells` list. */
 export interface SimulatedSell {
@@ -80,6 +82,8 @@ export interface SellSimulation {
   transfer_from_ok: boolean | null;
   /** Every sell, in time order. */
   sells: SimulatedSell[];
+  /** What the owner's calls did to a holder, found by behaviour; null when no owner could be probed. */
+  owner_powers: OwnerPower[] | null;
   /** The base fee and gas price the simulated calls paid, in wei. */
   base_fee_wei: string | null;
   gas_price_wei: string | null;
@@ -119,15 +123,18 @@ export const PRIORITY_FEE_WEI = 1_000_000_000n;
 export async function simulateSell(deps: SellDeps, token: Address, decimalsHint: number | null): Promise<SellSimulation> {
   const key = deps.venue ? venuePoolKey(deps.venue, token) : null;
   const excluded = deps.venue ? [getAddress(deps.venue.pool_manager)] : [];
-  const [marks, reads, holders, probeCode, quoteSlot] = await Promise.all([
+  const [marks, reads, holders, probeCode, quoteSlot, code] = await Promise.all([
     markBalanceSlot(deps.client, token, throwawayAddress()),
     readMany(deps.client, deps.multicall3, planReads(deps, token, key ? poolIdOf(key) : null), `simulation reads of ${token}`),
     recentHolders(deps.client, token, deps.head.number, excluded),
     deps.code.safetyProbe(),
     key ? deps.quoteSlot() : Promise.resolve(null),
+    deps.client.getCode({ address: token }).catch((error: unknown) => {
+      throw new ChainUnavailableError(`code read of ${token}`, error);
+    }),
   ]);
   if (marks.found === null && marks.balanceOfReverts) return notSimulated('the contract does not answer balanceOf(address); it is not an ERC-20 token', true);
-  const [blockNumber, blockTime, baseFeeRead, decimalsRead, slot0, liquidity] = reads;
+  const [blockNumber, blockTime, baseFeeRead, decimalsRead, ownerRead, slot0, liquidity] = reads;
   if (!blockNumber.ok || !blockTime.ok) throw new ChainUnavailableError(`head read for ${token}`, new Error('Multicall3 gave no block'));
   const head = { number: blockNumber.value as bigint, time: blockTime.value as bigint };
   deps.head.number = head.number;
@@ -141,14 +148,21 @@ export async function simulateSell(deps: SellDeps, token: Address, decimalsHint:
   if (bundle.routes.length === 0) {
     return notSimulated('the token has no live venue pool, no recent holder and no storage slot that could be proven to hold balances');
   }
-  let legs;
+  const owner = ownerRead.ok ? (ownerRead.value as Address) : null;
+  const powers = owner && BigInt(owner) !== 0n && override && code ? buildPowerProbe({ token, owner, selectors: scanBytecode(code).selectors, slot: override.slot, amount: override.amount, head, gas }) : null;
+  let legs, powerCalls;
   try {
-    legs = await runBundle(deps.client, bundle);
+    // Sent together, so they share the second round trip.
+    [legs, powerCalls] = await Promise.all([runBundle(deps.client, bundle), powers ? runPowerProbe(deps.client, powers) : null]);
   } catch (error) {
     throw new ChainUnavailableError(`simulation of ${token}`, error);
   }
   if (legs === null) return notSimulated('the node does not offer eth_simulateV1, so no buy and sell could be simulated');
-  return fromOutcome(readOutcome(bundle, legs, pool !== null), gas);
+  return fromOutcome(readOutcome(bundle, legs, pool !== null), gas, ownerPowers(powers, powerCalls ?? null));
+}
+
+function ownerPowers(probe: PowerProbe | null, calls: Awaited<ReturnType<typeof runPowerProbe>>): OwnerPower[] | null {
+  return probe && calls ? readPowers(probe, calls) : null;
 }
 
 function gasTerms(headBaseFee: bigint): GasTerms {
@@ -161,6 +175,7 @@ function planReads(deps: SellDeps, token: Address, poolId: Hex | null): Contract
     { address: deps.multicall3, abi: multicall3Abi, functionName: 'getCurrentBlockTimestamp' },
     { address: deps.multicall3, abi: multicall3Abi, functionName: 'getBasefee' },
     { address: token, abi: tokenAbi, functionName: 'decimals' },
+    { address: token, abi: tokenAbi, functionName: 'owner' },
   ];
   if (poolId === null || !deps.venue) return reads;
   const stateView = getAddress(deps.venue.state_view);
@@ -182,7 +197,7 @@ function poolOf(venue: Venue, key: NonNullable<ReturnType<typeof venuePoolKey>>,
   };
 }
 
-function fromOutcome(outcome: SimulationOutcome, gas: GasTerms): SellSimulation {
+function fromOutcome(outcome: SimulationOutcome, gas: GasTerms, powers: OwnerPower[] | null): SellSimulation {
   const reason = outcome.failed ? describeRevert(outcome.failureData) : null;
   const { worst } = outcome;
   const pulls = outcome.sells.filter((leg) => leg.path === 'transfer_from');
@@ -206,6 +221,7 @@ function fromOutcome(outcome: SimulationOutcome, gas: GasTerms): SellSimulation 
     wallet_transfer_ok: outcome.walletOk,
     transfer_from_ok: pulls.length > 0 ? pulls.every((leg) => leg.ok) : null,
     sells: outcome.sells.map(simulatedSell),
+    owner_powers: powers,
     base_fee_wei: gas.baseFee.toString(),
     gas_price_wei: (gas.baseFee + gas.priorityFee).toString(),
     revert_reason: reason,
@@ -236,7 +252,7 @@ function notSimulated(detail: string, notAToken = false): SellSimulation {
   return {
     ok: false, simulated: false, not_a_token: notAToken, method: null, sold_via: null, probe: null, bought: null, amount_in: null,
     paid: null, received: null, buy_tax_bps: null, sell_tax_bps: null, tax_bps: null, buy_ok: null, sell_fresh_ok: null,
-    sell_held_ok: null, wallet_transfer_ok: null, transfer_from_ok: null, sells: [], base_fee_wei: null, gas_price_wei: null,
+    sell_held_ok: null, wallet_transfer_ok: null, transfer_from_ok: null, sells: [], owner_powers: null, base_fee_wei: null, gas_price_wei: null,
     revert_reason: null, detail,
   };
 }

@@ -1,6 +1,7 @@
 // The token-safety rules: evidence in, severity and `CODE: words` risk factors out (pure, deterministic).
 import type { ContractFacts, OwnerFacts } from './contract-facts.js';
 import type { Capability } from './selectors.js';
+import type { OwnerPower } from './owner-powers.js';
 import type { SellSimulation, SimulatedSell } from './sell-simulation.js';
 
 export type Severity = 'safe' | 'warn' | 'danger';
@@ -45,7 +46,7 @@ interface Finding {
 export function classify(evidence: SafetyEvidence): SafetyFindings {
   const { facts, sell } = evidence;
   if (!facts.hasCode) return { severity: 'danger', is_honeypot: false, risk_factors: [`NO_CODE: no contract code at ${facts.address}; it is not a token`] };
-  const findings = [...sellFindings(sell), ...capabilityFindings(evidence)];
+  const findings = [...sellFindings(sell), ...powerFindings(evidence), ...capabilityFindings(evidence)];
   const rank = { danger: 0, warn: 1, safe: 2, advisory: 3 } as const;
   const ordered = [...findings].sort((a, b) => rank[a.level] - rank[b.level]);
   return {
@@ -144,6 +145,29 @@ function taxFindings(side: 'BUY' | 'SELL', how: string, tax: number | null): Fin
   const extreme = tax > TAX_DANGER_BPS;
   const words = `${how} ${percent(10_000 - tax)} of the tokens sent (${tax} bps taken on transfer)`;
   return [{ level: extreme ? 'danger' : 'warn', text: `${side}_TAX${extreme ? '_EXTREME' : ''}: ${words}` }];
+}
+
+const POWER_WORDS: Readonly<Record<OwnerPower['effect'], [string, Severity, string]>> = {
+  took: ['OWNER_CAN_SEIZE', 'danger', "took tokens from a holder it named"],
+  gave: ['OWNER_CAN_MINT', 'warn', 'gave a holder it named new tokens'],
+  blocked: ['OWNER_CAN_BLOCK', 'warn', 'stopped a holder from transferring'],
+};
+
+/**
+ * Owner powers found by behaviour (the owner called each function of the dispatcher with probing
+ * arguments): excused as capabilities are, for the registry's tokens and mint under a multisig.
+ * An owner that has renounced is never probed (nobody can call as it).
+ */
+function powerFindings({ facts, sell, listed }: SafetyEvidence): Finding[] {
+  // A listed name that gave or blocked is already a capability finding; one that took is more than its name says.
+  const unnamed = (sell?.owner_powers ?? []).filter((power) => power.signature === null || power.effect === 'took');
+  return unnamed.map(({ selector, signature, effect }) => {
+    const [code, level, words] = POWER_WORDS[effect];
+    const excused = listed || (effect === 'gave' && facts.owner.kind === 'multisig');
+    const name = signature ?? `the unlisted function ${selector}`;
+    const why = listed ? ' (a registry issuer control)' : excused ? ` (owner is a ${facts.owner.threshold}-of-${facts.owner.signers ?? '?'} multisig)` : '';
+    return { level: excused ? 'advisory' : level, text: `${code}: called by ${controller(facts.owner)}, ${name} ${words}${why}` };
+  });
 }
 
 const CAPABILITY_WORDS: Readonly<Record<Exclude<Capability, 'upgrade'>, [string, string]>> = {

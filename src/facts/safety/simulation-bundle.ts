@@ -242,7 +242,8 @@ export async function runBundle(client: PublicClient, bundle: Bundle): Promise<M
   }));
 }
 
-function unsupported(error: unknown): boolean {
+/** The node has no eth_simulateV1 (as opposed to failing). */
+export function unsupported(error: unknown): boolean {
   const text = String((error as { details?: string })?.details ?? (error as Error)?.message ?? '');
   return /method not found|not supported|does not exist|unknown method|-32601/i.test(text);
 }

@@ -58,10 +58,22 @@ export const SimulateBalanceResponse = Type.Object({
 export const TokenSafetyRequest = Type.Object({ contract_address: Address }, { additionalProperties: false });
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const BaseUnits = Type.String({ pattern: '^[0-9]+$', description: 'base units, as a decimal string' });
+const Bps = Type.Integer({ minimum: 0, maximum: 10_000 });
+/** One simulated sell: after how long a hold, by which path, and what it lost. */
+const SimulatedSell = Type.Object(
+  {
+    held_seconds: Type.Integer({ minimum: 0 }),
+    held_blocks: Type.Integer({ minimum: 0 }),
+    via: Type.Union([Type.Literal('transfer'), Type.Literal('transfer_from')], { description: 'transfer: the holder paid out itself; transfer_from: a router (or spender) it approved pulled the tokens' }),
+    ok: Type.Boolean(),
+    sell_tax_bps: Nullable(Bps),
+  },
+  { additionalProperties: false },
+);
 /** What a throwaway buyer lived through (methodology "Token safety"); `{}` when the address has no code. */
 export const SellSimulation = Type.Object(
   {
-    ok: Type.Boolean({ description: 'acquired, then sold both at once and after holding a day' }),
+    ok: Type.Boolean({ description: 'acquired, then sold at once and after every hold horizon, by transfer and by transferFrom' }),
     simulated: Type.Boolean(),
     not_a_token: Type.Boolean(),
     method: Nullable(Type.Union([Type.Literal('venue_v4'), Type.Literal('holder_transfer'), Type.Literal('state_override')], { description: 'how the holder acquired the token' })),
@@ -78,6 +90,21 @@ export const SellSimulation = Type.Object(
     sell_fresh_ok: Nullable(Type.Boolean()),
     sell_held_ok: Nullable(Type.Boolean()),
     wallet_transfer_ok: Nullable(Type.Boolean()),
+    transfer_from_ok: Nullable(Type.Boolean({ description: 'every approve-and-transferFrom sell (the way routers sell) went through' })),
+    sells: Type.Array(SimulatedSell, { description: 'every simulated sell in time order; sell_tax_bps above is the worst of them' }),
+    owner_powers: Nullable(Type.Array(
+      Type.Object(
+        {
+          selector: Type.String({ pattern: '^0x[0-9a-f]{8}$' }),
+          signature: Nullable(Type.String()),
+          effect: Type.Union([Type.Literal('took'), Type.Literal('gave'), Type.Literal('blocked')]),
+        },
+        { additionalProperties: false },
+      ),
+      { description: "functions of the token's dispatcher that, called by its owner with probing arguments, took a holder's tokens, gave it tokens, or stopped its transfers; null when not probed" },
+    )),
+    base_fee_wei: Nullable(BaseUnits),
+    gas_price_wei: Nullable(BaseUnits),
     revert_reason: Nullable(Type.String()),
     detail: Type.String(),
   },

@@ -15,7 +15,7 @@ import type { RegistryAsset, Venue } from '../../src/facts/registry/registry.js'
 import { scanBytecode } from '../../src/facts/safety/bytecode.js';
 import type { ContractFacts, OwnerFacts } from '../../src/facts/safety/contract-facts.js';
 import { capabilitiesOf, type Capability } from '../../src/facts/safety/selectors.js';
-import type { SellSimulation } from '../../src/facts/safety/sell-simulation.js';
+import type { SellSimulation, SimulatedSell } from '../../src/facts/safety/sell-simulation.js';
 import { classify } from '../../src/facts/safety/severity.js';
 
 const TOKEN = '0x1111111111111111111111111111111111111111' as Address;
@@ -64,8 +64,17 @@ function sold(patch: Partial<SellSimulation> = {}): SellSimulation {
   return {
     ok: true, simulated: true, not_a_token: false, method: 'venue_v4', sold_via: 'venue_v4', probe: OWNER, bought: '1000', amount_in: '1000',
     paid: '1000', received: '1', buy_tax_bps: 0, sell_tax_bps: 0, tax_bps: 0, buy_ok: true, sell_fresh_ok: true, sell_held_ok: true,
-    wallet_transfer_ok: true, revert_reason: null, detail: 'sold', ...patch,
+    wallet_transfer_ok: true, transfer_from_ok: true, sells: sellsOf([true, true, true, true]), owner_powers: [], base_fee_wei: '1000000000', gas_price_wei: '2000000000',
+    revert_reason: null, detail: 'sold', ...patch,
   };
+}
+
+/** Sells at once and after 1, 7 and 30 days: `transfer` by transfer, `pull` by approve and transferFrom, `taxes` per time. */
+function sellsOf(transfer: boolean[], pull: boolean[] = transfer, taxes: number[] = [0, 0, 0, 0]): SimulatedSell[] {
+  const days = [0, 1, 7, 30];
+  return days.flatMap((day, i) => ([['transfer', transfer[i]], ['transfer_from', pull[i]]] as const).map(([via, ok]) => ({
+    held_seconds: day * 86_400, held_blocks: day * 7_200, via, ok, sell_tax_bps: ok ? taxes[i] : null,
+  })));
 }
 
 const codes = (factors: string[]) => factors.map((factor) => factor.replace(/^ADVISORY: /, 'ADVISORY:').split(':').slice(0, factor.startsWith('ADVISORY') ? 2 : 1).join(':'));
@@ -81,18 +90,40 @@ describe('token-safety rules', () => {
 
   it('calls a token bought but not sold a honeypot (danger), whichever sell reverts', () => {
     const blocked = { ok: false, paid: null, sell_tax_bps: null, tax_bps: null, revert_reason: 'TransferNotAllowed' };
-    const result = classify({ facts: facts(), sell: sold({ ...blocked, sell_fresh_ok: false, sell_held_ok: false }), listed: false });
+    const result = classify({ facts: facts(), sell: sold({ ...blocked, sell_fresh_ok: false, sell_held_ok: false, sells: sellsOf([false, false, false, false]) }), listed: false });
     assert.deepEqual([result.severity, result.is_honeypot], ['danger', true]);
     assert.deepEqual(result.risk_factors, [
-      'HONEYPOT: a holder that bought through the venue pool could not sell: its sell into the venue pool reverted at once and after holding a day (TransferNotAllowed); transfers to a wallet go through, so the block is on selling; holders cannot sell',
+      'HONEYPOT: a holder that bought through the venue pool could not sell: its sell into the venue pool reverted at once and after holding 1, 7 and 30 days (TransferNotAllowed); transfers to a wallet go through, so the block is on selling; holders cannot sell',
     ]);
-    const later = classify({ facts: facts(), sell: sold({ ...blocked, sell_fresh_ok: true, sell_held_ok: false, wallet_transfer_ok: false }), listed: false });
+    const later = classify({ facts: facts(), sell: sold({ ...blocked, sell_held_ok: false, wallet_transfer_ok: false, sells: sellsOf([true, false, false, false]) }), listed: false });
     assert.deepEqual([later.severity, later.is_honeypot], ['danger', true]);
-    assert.match(later.risk_factors[0], /^HONEYPOT: .* went through at once but reverted after holding a day \(TransferNotAllowed\); holders cannot sell$/);
+    assert.match(later.risk_factors[0], /^HONEYPOT: .* went through at once but reverted after holding 1, 7 and 30 days \(TransferNotAllowed\); holders cannot sell$/);
+  });
+
+  it('calls a token that sells by transfer but not through a router (approve and transferFrom) a honeypot, naming the path', () => {
+    const sells = sellsOf([true, true, true, true], [false, false, false, false]);
+    const result = classify({ facts: facts(), sell: sold({ ok: false, transfer_from_ok: false, sell_fresh_ok: false, sell_held_ok: false, sells, revert_reason: 'NotNow' }), listed: false });
+    assert.deepEqual([result.severity, result.is_honeypot], ['danger', true]);
+    assert.equal(result.risk_factors[0], 'HONEYPOT: a holder that bought through the venue pool could not sell: its sell into the venue pool by approve and transferFrom (as routers sell) reverted at once and after holding 1, 7 and 30 days (NotNow); transfers to a wallet go through, so the block is on selling; holders cannot sell');
+  });
+
+  it('calls a trap that closes after a few days a honeypot, and a lock that opens after a week a delay', () => {
+    const trap = classify({ facts: facts(), sell: sold({ ok: false, sell_held_ok: false, sells: sellsOf([true, true, false, false]), revert_reason: 'NotNow' }), listed: false });
+    assert.deepEqual([trap.severity, trap.is_honeypot], ['danger', true]);
+    assert.match(trap.risk_factors[0], /its sell into the venue pool went through at once and after holding 1 day but reverted after holding 7 and 30 days \(NotNow\)/);
+    const opens = classify({ facts: facts(), sell: sold({ ok: false, sell_fresh_ok: false, sells: sellsOf([false, false, true, true]), revert_reason: 'CooldownActive' }), listed: false });
+    assert.deepEqual([opens.severity, opens.is_honeypot, codes(opens.risk_factors)], ['warn', false, ['SELL_DELAYED']]);
+    assert.match(opens.risk_factors[0], /could not sell into the venue pool at once \(CooldownActive\) but could after holding 7 days;/);
+  });
+
+  it('judges the worst sell: a tax that starts after launch is named with the hold that met it', () => {
+    const late = classify({ facts: facts(), sell: sold({ sell_tax_bps: 9900, tax_bps: 9900, sells: sellsOf([true, true, true, true], undefined, [0, 9900, 9900, 9900]) }), listed: false });
+    assert.deepEqual([late.severity, late.is_honeypot], ['danger', false]);
+    assert.deepEqual(late.risk_factors, ['SELL_TAX_EXTREME: a simulated sell into the venue pool after holding 1 day delivered 1% of the tokens sent (9900 bps taken on transfer)']);
   });
 
   it('warns on a sell locked only for a while, a refused buy and a refused wallet transfer', () => {
-    const delayed = classify({ facts: facts(), sell: sold({ ok: false, sell_fresh_ok: false, revert_reason: 'CooldownActive' }), listed: false });
+    const delayed = classify({ facts: facts(), sell: sold({ ok: false, sell_fresh_ok: false, revert_reason: 'CooldownActive', sells: sellsOf([false, true, true, true]) }), listed: false });
     assert.deepEqual([delayed.severity, delayed.is_honeypot, codes(delayed.risk_factors)], ['warn', false, ['SELL_DELAYED']]);
     const refused = classify({ facts: facts(), sell: sold({ method: 'state_override', buy_ok: false, buy_tax_bps: null }), listed: false });
     assert.deepEqual([refused.severity, codes(refused.risk_factors)], ['warn', ['BUY_REVERTS']]);
@@ -147,7 +178,7 @@ describe('token-safety rules', () => {
     const listed = classify({ facts: facts({ capabilities: new Map(capabilities) }), sell: sold(), listed: true });
     assert.equal(listed.severity, 'safe');
     assert.match(listed.risk_factors[0], /^ADVISORY: MINT_CAPABILITY: .*\(a registry issuer control\)$/);
-    const trap = classify({ facts: facts(), sell: sold({ ok: false, sell_fresh_ok: false, sell_held_ok: false, revert_reason: 'EnforcedPause' }), listed: true });
+    const trap = classify({ facts: facts(), sell: sold({ ok: false, sell_fresh_ok: false, sell_held_ok: false, sells: sellsOf([false, false, false, false]), revert_reason: 'EnforcedPause' }), listed: true });
     assert.equal(trap.severity, 'danger');
   });
 

@@ -9,6 +9,7 @@ export const multicall3Abi = parseAbi([
   'function aggregate3(Call3[] calls) payable returns (Result[] returnData)',
   'function getCurrentBlockTimestamp() view returns (uint256 timestamp)',
   'function getBlockNumber() view returns (uint256 blockNumber)',
+  'function getBasefee() view returns (uint256 basefee)',
   'function getEthBalance(address addr) view returns (uint256 balance)',
 ]);
 

@@ -1,7 +1,8 @@
 // The token-safety rules: evidence in, severity and `CODE: words` risk factors out (pure, deterministic).
 import type { ContractFacts, OwnerFacts } from './contract-facts.js';
 import type { Capability } from './selectors.js';
-import type { SellSimulation } from './sell-simulation.js';
+import type { OwnerPower } from './owner-powers.js';
+import type { SellSimulation, SimulatedSell } from './sell-simulation.js';
 
 export type Severity = 'safe' | 'warn' | 'danger';
 
@@ -31,9 +32,9 @@ interface Finding {
  * Rules (the methodology documents them):
  * - danger: no code; no balanceOf (not a token); a holder that acquired the token as a buyer
  *   does (bought through the pool, sent by a real holder, else given by state override) cannot
- *   sell it at once and after holding a day, or can at once but not after a day (honeypot);
- *   a buy or sell tax above 30%.
- * - warn: a buy or sell tax above 1%; a sell locked at first but open after a day; a refused
+ *   sell it, by transfer or by approve-and-transferFrom, at once and after every hold, or could
+ *   and then cannot after a longer hold (honeypot); a buy or sell tax above 30% on any sell.
+ * - warn: a buy or sell tax above 1%; a sell locked at first but open after a hold; a refused
  *   buy or wallet transfer; no sell could be simulated; blacklist, pause or fee-setting
  *   functions; mint with an owner that is one key (EOA, a non-multisig contract, or a role
  *   holder when there is no owner()); an upgradeable proxy; SELFDESTRUCT; DELEGATECALL.
@@ -45,7 +46,7 @@ interface Finding {
 export function classify(evidence: SafetyEvidence): SafetyFindings {
   const { facts, sell } = evidence;
   if (!facts.hasCode) return { severity: 'danger', is_honeypot: false, risk_factors: [`NO_CODE: no contract code at ${facts.address}; it is not a token`] };
-  const findings = [...sellFindings(sell), ...capabilityFindings(evidence)];
+  const findings = [...sellFindings(sell), ...powerFindings(evidence), ...capabilityFindings(evidence)];
   const rank = { danger: 0, warn: 1, safe: 2, advisory: 3 } as const;
   const ordered = [...findings].sort((a, b) => rank[a.level] - rank[b.level]);
   return {
@@ -65,25 +66,72 @@ function sellFindings(sell: SellSimulation | null): Finding[] {
   const sold = sell.sold_via === 'venue_v4' ? 'sell into the venue pool' : 'transfer onward';
   const reason = sell.revert_reason ?? 'reverted';
   const wallet = sell.sold_via === 'venue_v4' && sell.wallet_transfer_ok ? '; transfers to a wallet go through, so the block is on selling' : '';
-  if (isHoneypot(sell)) {
-    const when = sell.sell_fresh_ok ? 'went through at once but reverted after holding a day' : 'reverted at once and after holding a day';
-    findings.push({ level: 'danger', text: `HONEYPOT: a holder that ${got} could not sell: its ${sold} ${when} (${reason})${wallet}; holders cannot sell` });
-  } else if (sell.sell_fresh_ok === false) {
-    findings.push({ level: 'warn', text: `SELL_DELAYED: a holder that ${got} could not ${sold} at once (${reason}) but could after holding a day; sells are locked for a while after buying` });
+  const [path, verdict] = worstPath(sell);
+  if (verdict.kind === 'trap') {
+    findings.push({ level: 'danger', text: `HONEYPOT: a holder that ${got} could not sell: its ${sold}${path} ${verdict.words} (${reason})${wallet}; holders cannot sell` });
+  } else if (verdict.kind === 'delayed') {
+    findings.push({ level: 'warn', text: `SELL_DELAYED: a holder that ${got} could not ${sold}${path} at once (${reason}) but could ${verdict.words}; sells are locked for a while after buying` });
   } else if (sell.wallet_transfer_ok === false) {
     findings.push({ level: 'warn', text: `TRANSFER_BLOCKED: a holder that ${got} could sell but not transfer to a wallet (${reason})` });
   }
   if (sell.buy_ok === false) {
     findings.push({ level: 'warn', text: 'BUY_REVERTS: a buy through the venue pool (or a real holder\'s transfer) reverted; the sell was simulated from a balance written by state override' });
   }
-  findings.push(...taxFindings('BUY', 'a simulated buy delivered', sell.buy_tax_bps), ...taxFindings('SELL', `a simulated ${sold} delivered`, sell.sell_tax_bps));
+  // Named when only a held sell lost that much: a tax that starts after launch.
+  const worstSells = (sell.sells ?? []).filter((leg) => leg.ok && leg.sell_tax_bps === sell.sell_tax_bps);
+  const when = worstSells.length > 0 && worstSells.every((leg) => leg.held_seconds > 0) ? ` after holding ${days(worstSells[0].held_seconds)}` : '';
+  findings.push(...taxFindings('BUY', 'a simulated buy delivered', sell.buy_tax_bps), ...taxFindings('SELL', `a simulated ${sold}${when} delivered`, sell.sell_tax_bps));
   return findings;
 }
 
-/** The holder acquired the token, and a sell right after or after holding a day reverted for good. */
+type Verdict = { kind: 'open' } | { kind: 'delayed' | 'trap'; words: string };
+
+/** The holder acquired the token, and a sell by some path reverted for good (at the last horizon, or after it had worked). */
 export function isHoneypot(sell: SellSimulation | null): boolean {
   if (sell === null || !sell.simulated) return false;
-  return (sell.sell_fresh_ok === false && sell.sell_held_ok !== true) || (sell.sell_fresh_ok === true && sell.sell_held_ok === false);
+  return worstPath(sell)[1].kind === 'trap';
+}
+
+/**
+ * Each path (transfer, and approve-and-transferFrom as routers sell) judged over time; the worst
+ * wins: a path that fails for good is a trap however the other fares (ARCHITECTURE.md "Token safety").
+ * A simulation without the `sells` list is read from its at-once and held flags.
+ */
+function worstPath(sell: SellSimulation): [string, Verdict] {
+  const legs = sell.sells ?? [];
+  if (legs.length === 0) {
+    const oks = [sell.sell_fresh_ok, sell.sell_held_ok].filter((ok): ok is boolean => ok !== null);
+    return ['', timeline(oks.map((ok, i) => ({ held_seconds: i === 0 ? 0 : 86_400, held_blocks: 0, via: 'transfer', ok, sell_tax_bps: null })))];
+  }
+  const paths = (['transfer', 'transfer_from'] as const).map((via) => [via, timeline(legs.filter((leg) => leg.via === via))] as const);
+  const rank = { trap: 0, delayed: 1, open: 2 } as const;
+  const [via, verdict] = [...paths].sort((a, b) => rank[a[1].kind] - rank[b[1].kind])[0];
+  const same = paths.every(([, v]) => v.kind === verdict.kind);
+  return [same ? '' : via === 'transfer' ? ' by transfer' : ' by approve and transferFrom (as routers sell)', verdict];
+}
+
+function timeline(legs: readonly SimulatedSell[]): Verdict {
+  if (legs.every((leg) => leg.ok)) return { kind: 'open' };
+  const firstOk = legs.findIndex((leg) => leg.ok);
+  if (firstOk > 0 && legs.slice(firstOk).every((leg) => leg.ok)) return { kind: 'delayed', words: `after holding ${days(legs[firstOk].held_seconds)}` };
+  const worked = legs.filter((leg) => leg.ok);
+  const failed = legs.filter((leg) => !leg.ok);
+  const failedWords = `reverted ${times(failed)}`;
+  return { kind: 'trap', words: worked.length === 0 ? failedWords : `went through ${times(worked)} but ${failedWords}` };
+}
+
+/** `at once and after holding 1, 7 and 30 days`. */
+function times(legs: readonly SimulatedSell[]): string {
+  const now = legs.some((leg) => leg.held_seconds === 0) ? ['at once'] : [];
+  const held = [...new Set(legs.filter((leg) => leg.held_seconds > 0).map((leg) => leg.held_seconds / 86_400))];
+  const list = held.length <= 1 ? held.join('') : `${held.slice(0, -1).join(', ')} and ${held[held.length - 1]}`;
+  const later = held.length === 0 ? [] : [`after holding ${list} day${held.length === 1 && held[0] === 1 ? '' : 's'}`];
+  return [...now, ...later].join(' and ');
+}
+
+function days(seconds: number): string {
+  const n = seconds / 86_400;
+  return `${n} day${n === 1 ? '' : 's'}`;
 }
 
 const ACQUIRED: Readonly<Record<NonNullable<SellSimulation['method']>, string>> = {
@@ -97,6 +145,29 @@ function taxFindings(side: 'BUY' | 'SELL', how: string, tax: number | null): Fin
   const extreme = tax > TAX_DANGER_BPS;
   const words = `${how} ${percent(10_000 - tax)} of the tokens sent (${tax} bps taken on transfer)`;
   return [{ level: extreme ? 'danger' : 'warn', text: `${side}_TAX${extreme ? '_EXTREME' : ''}: ${words}` }];
+}
+
+const POWER_WORDS: Readonly<Record<OwnerPower['effect'], [string, Severity, string]>> = {
+  took: ['OWNER_CAN_SEIZE', 'danger', "took tokens from a holder it named"],
+  gave: ['OWNER_CAN_MINT', 'warn', 'gave a holder it named new tokens'],
+  blocked: ['OWNER_CAN_BLOCK', 'warn', 'stopped a holder from transferring'],
+};
+
+/**
+ * Owner powers found by behaviour (the owner called each function of the dispatcher with probing
+ * arguments): excused as capabilities are, for the registry's tokens and mint under a multisig.
+ * An owner that has renounced is never probed (nobody can call as it).
+ */
+function powerFindings({ facts, sell, listed }: SafetyEvidence): Finding[] {
+  // A listed name that gave or blocked is already a capability finding; one that took is more than its name says.
+  const unnamed = (sell?.owner_powers ?? []).filter((power) => power.signature === null || power.effect === 'took');
+  return unnamed.map(({ selector, signature, effect }) => {
+    const [code, level, words] = POWER_WORDS[effect];
+    const excused = listed || (effect === 'gave' && facts.owner.kind === 'multisig');
+    const name = signature ?? `the unlisted function ${selector}`;
+    const why = listed ? ' (a registry issuer control)' : excused ? ` (owner is a ${facts.owner.threshold}-of-${facts.owner.signers ?? '?'} multisig)` : '';
+    return { level: excused ? 'advisory' : level, text: `${code}: called by ${controller(facts.owner)}, ${name} ${words}${why}` };
+  });
 }
 
 const CAPABILITY_WORDS: Readonly<Record<Exclude<Capability, 'upgrade'>, [string, string]>> = {

@@ -9,12 +9,39 @@ const POOL_KEY = '(address currency0, address currency1, uint24 fee, int24 tickS
 export const safetyProbeAbi = parseAbi([
   `function buy(address manager, ${POOL_KEY} key, bool tokenIsCurrency0, uint256 quoteIn) returns (uint256 amountOut, uint256 received)`,
   `function sellAll(address manager, ${POOL_KEY} key, bool tokenIsCurrency0) returns (uint256 amountIn, uint256 paid, uint256 received)`,
+  `function sellAllVia(address router, address manager, ${POOL_KEY} key, bool tokenIsCurrency0) returns (uint256 amountIn, uint256 paid, uint256 received)`,
   'function sendAll(address token, address to) returns (uint256 sent, uint256 arrived)',
+  'function sendAllVia(address spender, address token, address to) returns (uint256 sent, uint256 arrived)',
 ]);
 
-/** How long the second holder keeps the token before it sells: a day and about a day of blocks. */
-export const HOLD_SECONDS = 86_400n;
-export const HOLD_BLOCKS = 7_200n;
+/**
+ * How long held holders keep the token before they sell (ARCHITECTURE.md "Token safety"): a day,
+ * a week and thirty days, each with about as many 12-second blocks, so time and block locks that
+ * open or close within a month show.
+ */
+export const HOLD_HORIZONS: readonly { seconds: bigint; blocks: bigint }[] = [
+  { seconds: 86_400n, blocks: 7_200n },
+  { seconds: 7n * 86_400n, blocks: 50_400n },
+  { seconds: 30n * 86_400n, blocks: 216_000n },
+];
+
+/** How a holder pays its tokens out: `transfer` from itself, or `transfer_from` by a spender it approved (a router). */
+export type SellPath = 'transfer' | 'transfer_from';
+const PATHS: readonly SellPath[] = ['transfer', 'transfer_from'];
+
+/** One holder of a route: when it sells (0: at once; else an index into HOLD_HORIZONS plus one) and how. */
+export interface Seller {
+  name: string;
+  address: Address;
+  horizon: number;
+  path: SellPath;
+}
+
+/** The fee terms every simulated call pays, so gas-price and base-fee gates fire as they would on chain. */
+export interface GasTerms {
+  baseFee: bigint;
+  priorityFee: bigint;
+}
 
 /** `venue_v4`: bought through the pool; `holder_transfer`: sent by a real holder; `state_override`: balance written. */
 export type Acquisition = 'venue_v4' | 'holder_transfer' | 'state_override';
@@ -38,13 +65,16 @@ export interface BundleInput {
   /** The token's proven-by-marker balance slot and the amount an override gives; null: no override route. */
   override: { slot: BalanceSlot; amount: bigint } | null;
   decimals: number;
+  gas: GasTerms;
+  /** The venue's router (SwapHelper), which sells with transferFrom; null: a throwaway copy of the probe's own. */
+  router: Address | null;
 }
 
-/** The holders of one route: `fresh` disposes at once, `held` after HOLD_SECONDS, `wallet` transfers to a wallet. */
+/** The holders of one route: sellers at once and after each horizon by each path, and `wallet`, which transfers to a wallet. */
 export interface Route {
   method: Acquisition;
   fresh: Address;
-  held: Address;
+  sellers: Seller[];
   wallet: Address | null;
   /** What each holder was sent by real holders (holder_transfer), in call order. */
   sent: bigint[];
@@ -53,6 +83,7 @@ export interface Route {
 export interface Bundle {
   routes: Route[];
   recipient: Address;
+  gas: GasTerms;
   /** Call labels in block order; results come back in the same order. */
   labels: string[];
   request: unknown;
@@ -79,31 +110,45 @@ export function buildBundle(input: BundleInput): Bundle {
   const methods: Acquisition[] = primary === null ? [] : primary !== 'state_override' && input.override ? [primary, 'state_override'] : [primary];
   const recipient = throwawayAddress();
   const origin = throwawayAddress();
-  const overrides: Record<string, { code?: Hex; stateDiff?: Record<string, Hex> }> = {};
-  const [now, later]: [Call[], Call[]] = [[], []];
+  const spender = throwawayAddress();
+  const router = input.router ?? spender;
+  const overrides: Overrides = { [origin]: { balance: FUNDS }, [spender]: { code: input.probeCode } };
+  for (const { holder } of input.holders) overrides[holder] = { ...overrides[holder], balance: FUNDS };
+  const blocks: Call[][] = [[], ...HOLD_HORIZONS.map(() => [])];
   const routes = methods.map((method, index) => {
-    const route: Route = { method, fresh: throwawayAddress(), held: throwawayAddress(), wallet: index === 0 ? throwawayAddress() : null, sent: [] };
-    for (const [name, holder] of holdersOf(route)) {
+    const sellers = sellersOf();
+    const route: Route = { method, fresh: sellers[0].address, sellers, wallet: index === 0 ? throwawayAddress() : null, sent: [] };
+    // Sells into the pool go through the router; without a pool the spender pulls to a wallet.
+    const via = input.pool ? router : spender;
+    const holders: [string, Address, number, Hex][] = sellers.map((seller) => [seller.name, seller.address, seller.horizon, dispose(input, seller.path, recipient, via)]);
+    if (route.wallet) holders.push(['wallet', route.wallet, 0, sendAll(input.token, recipient)]);
+    for (const [name, holder, horizon, leg] of holders) {
       overrides[holder] = { code: input.probeCode };
-      acquire(input, route, name, holder, now, overrides, origin);
-      now.push({ label: `${name}.${method}.balance`, from: origin, to: input.token, data: encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [holder] }) });
-      const leg = name === 'wallet' ? sendAll(input.token, recipient) : dispose(input, recipient);
-      (name === 'held' ? later : now).push({ label: `${name}.${method}.dispose`, from: origin, to: holder, data: leg });
+      acquire(input, route, name, holder, blocks[0], overrides, origin);
+      blocks[0].push({ label: `${name}.${method}.balance`, from: origin, to: input.token, data: encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [holder] }) });
+      blocks[horizon].push({ label: `${name}.${method}.dispose`, from: origin, to: holder, data: leg });
     }
     return route;
   });
-  const label = (calls: Call[]) => calls.map((call) => call.label);
-  return { routes, recipient, labels: [...label(now), ...label(later)], request: request(input, overrides, now, later) };
+  return { routes, recipient, gas: input.gas, labels: blocks.flat().map((call) => call.label), request: request(input, overrides, blocks) };
 }
 
-function holdersOf(route: Route): [string, Address][] {
-  const named: [string, Address][] = [['fresh', route.fresh], ['held', route.held]];
-  return route.wallet ? [...named, ['wallet', route.wallet]] : named;
+type Overrides = Record<string, { code?: Hex; balance?: Hex; stateDiff?: Record<string, Hex> }>;
+
+/** Ether for every sender, written by state override: enough for any gas limit at any realistic price. */
+const FUNDS = numberToHex(10n ** 30n);
+
+/** A holder per sell time (at once, then each horizon) and per path. */
+function sellersOf(): Seller[] {
+  const times = [0, ...HOLD_HORIZONS.map((_, i) => i + 1)];
+  return times.flatMap((horizon) => PATHS.map((path) => ({
+    name: `${horizon === 0 ? 'fresh' : `held${horizon}`}${path === 'transfer' ? '' : '_pull'}`, address: throwawayAddress(), horizon, path,
+  })));
 }
 
 function acquire(
   input: BundleInput, route: Route, name: string, holder: Address, calls: Call[],
-  overrides: Record<string, { code?: Hex; stateDiff?: Record<string, Hex> }>, origin: Address,
+  overrides: Overrides, origin: Address,
 ): void {
   const tag = `${name}.${route.method}`;
   if (route.method === 'venue_v4' && input.pool) {
@@ -129,28 +174,46 @@ function acquire(
   }
 }
 
-function dispose(input: BundleInput, recipient: Address): Hex {
-  if (!input.pool) return sendAll(input.token, recipient);
+/** A sell into the pool, or without a pool a transfer to a wallet, paid by `path`; `via` is the router or spender. */
+function dispose(input: BundleInput, path: SellPath, recipient: Address, via: Address): Hex {
+  if (!input.pool) {
+    return path === 'transfer' ? sendAll(input.token, recipient)
+      : encodeFunctionData({ abi: safetyProbeAbi, functionName: 'sendAllVia', args: [via, input.token, recipient] });
+  }
   const { manager, key, tokenIsCurrency0 } = input.pool;
-  return encodeFunctionData({ abi: safetyProbeAbi, functionName: 'sellAll', args: [manager, key, tokenIsCurrency0] });
+  return path === 'transfer'
+    ? encodeFunctionData({ abi: safetyProbeAbi, functionName: 'sellAll', args: [manager, key, tokenIsCurrency0] })
+    : encodeFunctionData({ abi: safetyProbeAbi, functionName: 'sellAllVia', args: [via, manager, key, tokenIsCurrency0] });
 }
 
 function sendAll(token: Address, to: Address): Hex {
   return encodeFunctionData({ abi: safetyProbeAbi, functionName: 'sendAll', args: [token, to] });
 }
 
-function request(input: BundleInput, overrides: Record<string, unknown>, now: Call[], later: Call[]): unknown {
-  const wire = (calls: Call[]) => calls.map(({ from, to, data }) => ({ from, to, data }));
+/**
+ * Validated, with a base fee and an EIP-1559 price on every call and the senders funded by
+ * override: unvalidated, eth_simulateV1 runs at gas price and base fee 0, which a token can test
+ * for (ARCHITECTURE.md "Token safety"). The block gas limit is raised so no leg runs out.
+ */
+function request(input: BundleInput, overrides: Overrides, blocks: Call[][]): unknown {
+  const { baseFee, priorityFee } = input.gas;
+  const fees = { maxFeePerGas: numberToHex(baseFee + priorityFee), maxPriorityFeePerGas: numberToHex(priorityFee) };
+  const wire = (calls: Call[]) => calls.map(({ from, to, data }) => ({ from, to, data, ...fees }));
   const first = input.head.number + 1n;
   const start = input.head.time + 1n;
+  const at = (blocks: bigint, seconds: bigint) => ({
+    number: numberToHex(first + blocks), time: numberToHex(start + seconds), baseFeePerGas: numberToHex(baseFee), gasLimit: numberToHex(BLOCK_GAS),
+  });
   return {
     blockStateCalls: [
-      { blockOverrides: { number: numberToHex(first), time: numberToHex(start) }, stateOverrides: overrides, calls: wire(now) },
-      { blockOverrides: { number: numberToHex(first + HOLD_BLOCKS), time: numberToHex(start + HOLD_SECONDS) }, calls: wire(later) },
+      { blockOverrides: at(0n, 0n), stateOverrides: overrides, calls: wire(blocks[0]) },
+      ...HOLD_HORIZONS.map((horizon, i) => ({ blockOverrides: at(horizon.blocks, horizon.seconds), calls: wire(blocks[i + 1]) })),
     ],
-    validation: false,
+    validation: true,
   };
 }
+
+const BLOCK_GAS = 1_000_000_000n;
 
 /** One leg's outcome. */
 export type LegResult = { ok: true; data: Hex } | { ok: false; data: Hex | null };
@@ -179,7 +242,8 @@ export async function runBundle(client: PublicClient, bundle: Bundle): Promise<M
   }));
 }
 
-function unsupported(error: unknown): boolean {
+/** The node has no eth_simulateV1 (as opposed to failing). */
+export function unsupported(error: unknown): boolean {
   const text = String((error as { details?: string })?.details ?? (error as Error)?.message ?? '');
   return /method not found|not supported|does not exist|unknown method|-32601/i.test(text);
 }

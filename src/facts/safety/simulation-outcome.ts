@@ -1,6 +1,18 @@
 // Reads the legs of a simulated bundle back into what a buyer lived through: acquired how, sold when, taxed how much.
 import { decodeFunctionResult, type Address, type Hex } from 'viem';
-import { safetyProbeAbi, type Acquisition, type Bundle, type LegResult, type Route } from './simulation-bundle.js';
+import { HOLD_HORIZONS, safetyProbeAbi, type Acquisition, type Bundle, type LegResult, type Route, type Seller, type SellPath } from './simulation-bundle.js';
+
+/** One holder's sell: when (0 at once, else an index into HOLD_HORIZONS plus one), how, and what moved. */
+export interface SellLeg {
+  horizon: number;
+  path: SellPath;
+  ok: boolean;
+  amountIn: bigint | null;
+  paid: bigint | null;
+  received: bigint | null;
+  taxBps: number | null;
+  failureData: Hex | null;
+}
 
 export interface SimulationOutcome {
   method: Acquisition | null;
@@ -9,11 +21,11 @@ export interface SimulationOutcome {
   acquired: boolean;
   buyOk: boolean | null;
   bought: bigint | null;
-  amountIn: bigint | null;
-  paid: bigint | null;
-  received: bigint | null;
   buyTaxBps: number | null;
-  sellTaxBps: number | null;
+  /** Every sell of a holder that acquired the token, in time order. */
+  sells: SellLeg[];
+  /** The sell that lost the most on the way out (ARCHITECTURE.md "Token safety": the worst leg is judged). */
+  worst: SellLeg | null;
   sellFreshOk: boolean | null;
   sellHeldOk: boolean | null;
   walletOk: boolean | null;
@@ -21,7 +33,6 @@ export interface SimulationOutcome {
   failureData: Hex | null;
   detail: string;
 }
-
 interface Acquired {
   acquired: boolean;
   buyOk: boolean | null;
@@ -57,7 +68,7 @@ export function readOutcome(bundle: Bundle, legs: ReadonlyMap<string, LegResult>
   return disposal(route, got, buyOk, legs, poolLive, route === primary ? '' : ` after the ${primary.method === 'venue_v4' ? 'buy through the venue pool' : 'real holders\' transfers'} reverted`);
 }
 
-function acquisition(route: Route, legs: ReadonlyMap<string, LegResult>, holder: 'fresh' | 'held'): Acquired {
+function acquisition(route: Route, legs: ReadonlyMap<string, LegResult>, holder: string): Acquired {
   const balance = uint(legs.get(`${holder}.${route.method}.balance`));
   if (route.method === 'venue_v4') {
     const buy = legs.get(`${holder}.venue_v4.buy`)!;
@@ -75,44 +86,70 @@ function acquisition(route: Route, legs: ReadonlyMap<string, LegResult>, holder:
 }
 
 function disposal(route: Route, got: Acquired, buyOk: boolean | null, legs: ReadonlyMap<string, LegResult>, poolLive: boolean, after: string): SimulationOutcome {
-  const fresh = legs.get(`fresh.${route.method}.dispose`)!;
-  const heldAcquired = acquisition(route, legs, 'held').acquired;
-  const held = heldAcquired ? legs.get(`held.${route.method}.dispose`)! : null;
+  const sells = route.sellers
+    .filter((seller) => acquisition(route, legs, seller.name).acquired)
+    .map((seller) => sellLeg(seller, legs.get(`${seller.name}.${route.method}.dispose`)!, poolLive))
+    .sort((a, b) => a.horizon - b.horizon);
   const wallet = route.wallet ? legs.get(`wallet.${route.method}.dispose`) ?? null : null;
-  const measured = fresh.ok ? fresh : held?.ok ? held : null;
-  const [amountIn, paid, received] = measured ? moved(measured.data, poolLive) : [null, null, null];
-  const failure = [fresh, held, wallet].find((leg) => leg !== null && !leg.ok) ?? null;
-  const soldVia = poolLive ? 'venue_v4' as const : 'transfer' as const;
-  const verb = poolLive ? 'sold into the venue pool' : 'transferred to a wallet';
-  const words = [
-    `${ACQUIRED_BY[route.method]}${after}`,
-    `${verb} at once: ${fresh.ok ? 'went through' : 'reverted'}`,
-    held ? `${verb} after holding a day: ${held.ok ? 'went through' : 'reverted'}` : 'the day-old holder could not acquire the token',
-    ...(wallet && poolLive ? [`transferred to a wallet: ${wallet.ok ? 'went through' : 'reverted'}`] : []),
-  ];
+  const measured = sells.filter((leg) => leg.ok && leg.taxBps !== null);
+  const worst = measured.reduce<SellLeg | null>((w, leg) => (w === null || leg.taxBps! > w.taxBps! ? leg : w), null);
+  const failed = sells.find((leg) => !leg.ok) ?? null;
+  const walletFailure = wallet && !wallet.ok ? wallet : null;
+  const held = sells.filter((leg) => leg.horizon > 0);
+  const words = [`${ACQUIRED_BY[route.method]}${after}`, ...timeWords(sells, poolLive)];
+  if (wallet && poolLive) words.push(`transferred to a wallet: ${wallet.ok ? 'went through' : 'reverted'}`);
   return {
     method: route.method,
-    soldVia,
+    soldVia: poolLive ? 'venue_v4' : 'transfer',
     probe: route.fresh,
     acquired: true,
     buyOk,
     bought: got.bought,
-    amountIn,
-    paid,
-    received,
     buyTaxBps: got.buyTaxBps,
-    sellTaxBps: amountIn !== null && paid !== null ? taxBps(amountIn, paid) : null,
-    sellFreshOk: fresh.ok,
-    sellHeldOk: held ? held.ok : null,
+    sells,
+    worst,
+    sellFreshOk: sells.filter((leg) => leg.horizon === 0).every((leg) => leg.ok),
+    sellHeldOk: held.length > 0 ? held.every((leg) => leg.ok) : null,
     walletOk: wallet ? wallet.ok : null,
-    failed: failure !== null,
-    failureData: failure && !failure.ok ? failure.data : null,
+    failed: failed !== null || walletFailure !== null,
+    failureData: failed ? failed.failureData : walletFailure ? walletFailure.data : null,
     detail: words.join('; '),
   };
 }
 
+function sellLeg(seller: Seller, leg: LegResult, poolLive: boolean): SellLeg {
+  const base = { horizon: seller.horizon, path: seller.path };
+  if (!leg.ok) return { ...base, ok: false, amountIn: null, paid: null, received: null, taxBps: null, failureData: leg.data };
+  const [amountIn, paid, received] = moved(leg.data, poolLive);
+  return { ...base, ok: true, amountIn, paid, received, taxBps: taxBps(amountIn, paid), failureData: null };
+}
+
+/** `sold into the venue pool at once: went through`, or by path when the paths differ. */
+function timeWords(sells: readonly SellLeg[], poolLive: boolean): string[] {
+  const verb = poolLive ? 'sold into the venue pool' : 'transferred to a wallet';
+  return [0, ...HOLD_HORIZONS.map((_, i) => i + 1)].map((horizon) => {
+    const when = horizon === 0 ? 'at once' : `after holding ${holdWords(horizon)}`;
+    const at = sells.filter((leg) => leg.horizon === horizon);
+    if (at.length === 0) return `${verb} ${when}: the holder could not acquire the token`;
+    if (at.every((leg) => leg.ok === at[0].ok)) return `${verb} ${when}: ${at[0].ok ? 'went through' : 'reverted'}`;
+    return `${verb} ${when}: ${at.map((leg) => `${leg.ok ? 'went through' : 'reverted'} ${PATH_WORDS[leg.path]}`).join(', ')}`;
+  });
+}
+
+export const PATH_WORDS: Readonly<Record<SellPath, string>> = {
+  transfer: 'by transfer',
+  transfer_from: 'by approve and transferFrom (as routers sell)',
+};
+
+/** `1 day`, `7 days`: the horizon's length in days. */
+export function holdWords(horizon: number): string {
+  const days = Number(HOLD_HORIZONS[horizon - 1].seconds / 86_400n);
+  return `${days} day${days === 1 ? '' : 's'}`;
+}
+
 /** What a disposal moved: offered, received by the other side, and received back (quote or token). */
 function moved(data: Hex, poolLive: boolean): [bigint, bigint, bigint] {
+  // sellAllVia and sendAllVia return what sellAll and sendAll do.
   if (poolLive) return [...decodeFunctionResult({ abi: safetyProbeAbi, functionName: 'sellAll', data })];
   const [sent, arrived] = decodeFunctionResult({ abi: safetyProbeAbi, functionName: 'sendAll', data });
   return [sent, arrived, arrived];
@@ -120,8 +157,8 @@ function moved(data: Hex, poolLive: boolean): [bigint, bigint, bigint] {
 
 function nothing(method: Acquisition): Omit<SimulationOutcome, 'buyOk' | 'failed' | 'failureData' | 'detail'> {
   return {
-    method, soldVia: null, probe: null, acquired: false, bought: null, amountIn: null, paid: null, received: null,
-    buyTaxBps: null, sellTaxBps: null, sellFreshOk: null, sellHeldOk: null, walletOk: null,
+    method, soldVia: null, probe: null, acquired: false, bought: null, buyTaxBps: null, sells: [], worst: null,
+    sellFreshOk: null, sellHeldOk: null, walletOk: null,
   };
 }
 

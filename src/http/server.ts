@@ -8,7 +8,7 @@ import { copyHeaders, copyRequest } from './plain-request.js';
 import {
   conflictingContentLength, errorResponse, internalError, methodNotAllowed, notFound, payloadTooLarge, serviceStopping, uriTooLong,
 } from './responses.js';
-import type { Handler, PlainRequest, PlainResponse, Route } from './types.js';
+import type { PlainRequest, PlainResponse, Route } from './types.js';
 
 export interface EdgeOptions {
   host: string;
@@ -181,7 +181,7 @@ function edgeHandler(route: Route, options: EdgeOptions, inFlight: InFlight) {
         ? readBody(res, request.headers, options.maxBodyBytes, (abort) => (abortBody = abort))
         : Promise.resolve(null);
       inFlight.begin();
-      void respond(res, state, route.handler, request, body, options, inFlight).finally(() => inFlight.end());
+      void respond(res, state, route, request, body, options, inFlight).finally(() => inFlight.end());
     } catch (error) {
       // Nothing thrown in a uWS callback may reach the process: answer 500 and log.
       options.onHandlerError(error, { method: req.getMethod(), path: req.getUrl() } as PlainRequest);
@@ -193,7 +193,7 @@ function edgeHandler(route: Route, options: EdgeOptions, inFlight: InFlight) {
 async function respond(
   res: HttpResponse,
   state: { aborted: boolean; started: number; route: string },
-  handler: Handler,
+  route: Route,
   request: PlainRequest,
   body: Promise<Buffer | null>,
   options: EdgeOptions,
@@ -204,9 +204,9 @@ async function respond(
   try {
     request.body = await body;
     // Only JSON is read as JSON: a text/plain or form body is refused unread (README "Answers a client must handle").
-    response = request.body !== null && request.body.length > 0 && !isJsonContent(request.headers['content-type'])
+    response = !route.ownsContentType && request.body !== null && request.body.length > 0 && !isJsonContent(request.headers['content-type'])
       ? errorResponse('unsupported_media_type')
-      : await handler(request);
+      : await route.handler(request);
   } catch (error) {
     // The client left mid-body: nothing was handled and no one is there to answer.
     if (error instanceof BodyAborted) return;

@@ -36,4 +36,9 @@ export interface Route {
   handler: Handler;
   /** Whether the route reads a body (POST-like). */
   readsBody?: boolean;
+  /**
+   * The handler answers a body that is not JSON itself, in its protocol's own error shape (MCP's
+   * JSON-RPC error); otherwise the edge refuses it with the REST 415.
+   */
+  ownsContentType?: boolean;
 }

@@ -17,7 +17,7 @@ export interface McpRouteDeps {
 export function mcpRoutes(deps: McpRouteDeps): Route[] {
   const handle = (request: PlainRequest) => limited(deps, request);
   return [
-    { method: 'post', pattern: MCP_PATH, readsBody: true, handler: handle },
+    { method: 'post', pattern: MCP_PATH, readsBody: true, ownsContentType: true, handler: handle },
     { method: 'delete', pattern: MCP_PATH, handler: handle },
     // No server-initiated stream: the transport answers POSTs with JSON (MCP lets a server refuse GET with 405).
     { method: 'get', pattern: MCP_PATH, handler: () => methodNotAllowed(['POST', 'DELETE']) },

@@ -28,7 +28,8 @@ import { auditRoutes } from '../channels/rest/audit.js';
 import { auditProofRoutes } from '../channels/rest/audit-proofs.js';
 import { AuditTree } from '../audit/proof/audit-tree.js';
 import type { PublishedKey } from '../audit/proof/checkpoint.js';
-import { FileCheckpointStore, RedisCheckpointStore } from '../audit/proof/checkpoint-store.js';
+import { selectedBackend } from '../audit/backends.js';
+import type { OpenAuditBackend } from '../audit/proof/audit-backend.js';
 import { loadCheckpointSigner } from '../audit/proof/signing-key.js';
 import { documentRoutes } from '../channels/rest/documents.js';
 import { healthRoutes } from '../channels/rest/health.js';
@@ -39,9 +40,7 @@ import { rootRoutes } from '../channels/rest/root.js';
 import { permitSignerDocument, permitSignerRoutes, type PublishedPermits } from '../channels/rest/permit-signer.js';
 import { loadPermitSigner } from '../evaluation/permits/signer-key.js';
 import { permitsFor } from './permit-setup.js';
-import { AuditVerifier, type VerifiableAuditLog } from '../audit/verify/audit-verifier.js';
-import { FileAuditLog } from '../audit/file/file-audit-log.js';
-import { RedisAuditLog } from '../audit/redis/redis-audit-log.js';
+import { AuditVerifier } from '../audit/verify/audit-verifier.js';
 import type { Config } from '../config.js';
 import type { EvaluationDeps } from '../evaluation/evaluate-trade.js';
 import { IdempotencyCache } from '../evaluation/idempotency.js';
@@ -54,7 +53,6 @@ import type { CacheStore } from '../store/cache-store.js';
 import { LmdbStore } from '../store/lmdb-store.js';
 import { MemoryStore } from '../store/memory-store.js';
 import { RedisStore } from '../store/redis-store.js';
-import { ALWAYS_USABLE } from '../store/store-state.js';
 import { GuardedStore } from '../store/store-unavailable.js';
 import { SERVICE, VERSIONS } from '../catalogue/published-facts.js';
 
@@ -107,20 +105,19 @@ export async function startService(config: Readonly<Config>, log: Logger, overri
     const permitSigner = await loadPermitSigner(config.permits.signerKey, config.dataDir);
     const chain = closers.add(await attachChain(config, log, permitSigner.address), (c) => c.close());
     const permits = permitsFor(config, chain, permitSigner);
-    const audit = closers.add(await openAudit(config, log, now), (a) => a.close());
+    // The audit backend is chosen here once; the log, its checkpoints, its store state and its status come from it.
+    const backend = await selectedBackend(config).open(config, { log, now });
+    const audit = closers.add(backend.log, (a) => a.close());
     // After the audit log, whose lock makes this the only process on DATA_DIR: the LMDB store's check-and-set relies on it.
     const store = closers.add(await openStore(config, now), (s) => s.close());
-    const proofs = closers.add(await openAuditTree(config, audit, log, now), (p) => p.tree?.close());
+    const proofs = closers.add(await openAuditTree(config, backend, log, now), (p) => p.tree?.close());
     const scorer = closers.add(new ScoreBatcher(config.workers), (s) => s.close());
     const verifier = closers.add(new AuditVerifier(audit, config.workers), (v) => v.close());
     const facts = chainFacts(chain, store, now);
     const observed: Observed = {
       metrics: new Metrics({
         audit: () => audit.stats, scoringQueue: () => scorer.queued, verifications: () => verifier.runs, logDrops: overrides.logDrops ?? (() => 0),
-        threads: () => ({
-          ...(audit instanceof FileAuditLog ? { audit_index: audit.indexBusySeconds() } : {}),
-          ...(proofs.tree ? { audit_tree: proofs.tree.threadBusySeconds() } : {}),
-        }),
+        threads: () => ({ ...backend.threads(), ...(proofs.tree ? { audit_tree: proofs.tree.threadBusySeconds() } : {}) }),
       }),
       latency: new LatencyBook(now),
       scoring: scorer,
@@ -136,12 +133,12 @@ export async function startService(config: Readonly<Config>, log: Logger, overri
       limits: config.rateLimits,
       now,
       log,
-      storeState: audit instanceof RedisAuditLog ? audit.storeState : ALWAYS_USABLE,
+      storeState: backend.storeState,
       metrics: observed.metrics,
       permits: permits.settings,
     };
     const site = new PublicSite(config);
-    const routes = await buildRoutes(config, chain, evaluation, verifier, proofs, closers, facts, site, observed, permits);
+    const routes = await buildRoutes(config, chain, evaluation, backend, verifier, proofs, closers, facts, site, observed, permits);
     // Listen only once every scoring thread has loaded the engine (src/threads/thread-start.ts).
     await scorer.started();
     // Closed first: it stops taking requests and waits for the ones it took, so scoring, the audit tree's
@@ -182,8 +179,8 @@ function edgeOptions(config: Readonly<Config>, log: Logger, observed: Observed, 
 }
 
 async function buildRoutes(
-  config: Readonly<Config>, chain: ChainContext, evaluation: EvaluationDeps, verifier: AuditVerifier, proofs: AuditProofs, closers: Closers,
-  facts: ChainFacts, site: PublicSite, observed: Observed, permits: PublishedPermits,
+  config: Readonly<Config>, chain: ChainContext, evaluation: EvaluationDeps, backend: OpenAuditBackend, verifier: AuditVerifier, proofs: AuditProofs,
+  closers: Closers, facts: ChainFacts, site: PublicSite, observed: Observed, permits: PublishedPermits,
 ): Promise<Route[]> {
   const { store, now, log } = evaluation;
   const limiter = new RateLimiter(store, config.rateLimits, now);
@@ -209,11 +206,11 @@ async function buildRoutes(
     ...rootRoutes({ chainId: chain.registry.chainId, store: config.store, auditKey: proofs.key, permitSigner: permitSignerDocument(permits) }),
     ...permitSignerRoutes(permits),
     ...healthRoutes(store, evaluation.audit),
-    ...statusRoutes(statusSources(config, chain, evaluation, facts, observed, paidChannel, proofs)),
+    ...statusRoutes(statusSources(config, chain, evaluation, backend, facts, observed, paidChannel, proofs)),
     ...operationsRoutes({ metrics: observed.metrics, latency: observed.latency, feeds: facts.feeds, adminToken: config.adminToken, now, log }),
     ...assetRoutes(chain.registry),
     // Sign-in and bearer routes answer 503 store_lost_state while the shared store cannot be trusted.
-    ...guardStoreRoutes(evaluation.storeState ?? ALWAYS_USABLE, [
+    ...guardStoreRoutes(backend.storeState, [
       ...analyzeRoutes(analyze, { tokens, holdings }),
       ...x402Routes(paidChannel),
       ...authRoutes({ tokens, signIn, holdings, limiter, log }),
@@ -230,15 +227,14 @@ async function buildRoutes(
 }
 
 function statusSources(
-  config: Readonly<Config>, chain: ChainContext, evaluation: EvaluationDeps, facts: ChainFacts, observed: Observed, paid: PaidChannel,
-  proofs: AuditProofs,
+  config: Readonly<Config>, chain: ChainContext, evaluation: EvaluationDeps, backend: OpenAuditBackend, facts: ChainFacts, observed: Observed,
+  paid: PaidChannel, proofs: AuditProofs,
 ): StatusSources {
   const { audit, store, now } = evaluation;
-  const watched = audit instanceof RedisAuditLog ? audit : null;
   return {
     service: { version: VERSIONS.service, startedAt: observed.startedAt },
-    store: { kind: config.store, cache: store, state: evaluation.storeState ?? ALWAYS_USABLE },
-    audit: { kind: watched ? 'redis' : 'file', fsync: watched ? 'redis' : config.auditFsync, head: () => audit.head(), watch: () => watched?.watchStatus() ?? null,
+    store: { kind: config.store, cache: store, state: backend.storeState },
+    audit: { ...backend.status, head: () => audit.head(),
       readiness: () => audit.readiness(),
       proofs: () => proofs.tree?.status() ?? null,
     },
@@ -305,40 +301,12 @@ interface AuditProofs {
   tree: AuditTree | null;
 }
 
-async function openAuditTree(config: Readonly<Config>, audit: VerifiableAuditLog, log: Logger, now: () => number): Promise<AuditProofs> {
+async function openAuditTree(config: Readonly<Config>, backend: OpenAuditBackend, log: Logger, now: () => number): Promise<AuditProofs> {
   const signer = await loadCheckpointSigner(config.auditSigningKey, config.dataDir);
   const { records, seconds } = config.auditCheckpoints;
   if (records === 0 && seconds === 0) return { key: signer.published, tree: null };
-  const store = audit instanceof RedisAuditLog && config.redisUrl
-    ? await RedisCheckpointStore.connect(config.redisUrl, audit.prefix, signer.published)
-    : await FileCheckpointStore.open(join(config.dataDir, 'audit'));
-  const tree = await AuditTree.open(audit, store, signer, { everyRecords: records, everySeconds: seconds, now, log });
-  audit.onAppended = (record) => tree.observe(record);
+  const store = await backend.openCheckpoints(signer.published);
+  const tree = await AuditTree.open(backend.log, store, signer, { everyRecords: records, everySeconds: seconds, now, log });
+  backend.log.onAppended = (record) => tree.observe(record);
   return { key: signer.published, tree };
-}
-
-async function openAudit(config: Readonly<Config>, log: Logger, now: () => number): Promise<VerifiableAuditLog> {
-  if (config.auditStore === 'redis' && config.redisUrl) {
-    // The remembered head lives beside the JWT secret: one file per instance, written about once a second.
-    const watch = { memoryFile: join(config.dataDir, 'redis-chain-head.json'), abandonEpoch: config.auditAbandonEpoch, log, now };
-    return RedisAuditLog.connect(config.redisUrl, { now, watch });
-  }
-  const dir = join(config.dataDir, 'audit');
-  await mkdir(dir, { recursive: true });
-  const audit = await FileAuditLog.open(dir, { fsync: config.auditFsync, now, acceptLoss: config.auditAcceptLoss, report: log });
-  const report = audit.openReport;
-  if (report.acceptedLoss) {
-    const { first_seq: first, last_seq: last } = report.acceptedLoss;
-    log(`audit: records ${first}..${last} were lost; the loss was accepted (AUDIT_ACCEPT_LOSS=${first}) and a loss marker now holds each of those seqs`);
-  } else if (config.auditAcceptLoss !== null) {
-    log(`audit: AUDIT_ACCEPT_LOSS=${config.auditAcceptLoss} is set but no loss was found; it can be removed`);
-  }
-  if (report.truncatedBytes > 0) {
-    log(`audit: cut a torn last record (${report.truncatedBytes} bytes: ${report.reason}); ${report.records} records intact`);
-  }
-  if (report.suspectLines > 0) log(`audit: ${report.suspectLines} damaged records inside the log; verify the chain`);
-  if (audit.indexReport.rebuilt && report.records > 0) {
-    log(`audit: rebuilt the index from the whole log (${report.records} records in ${report.scanMs} ms): it was missing, or a power cut or a hand edit left it untrustworthy`);
-  }
-  return audit;
 }

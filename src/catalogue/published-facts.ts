@@ -1,5 +1,5 @@
 // The facts the service publishes, stated once: versions, paths, tiers, channel tiers, payment terms, limits.
-import { TIER_POLICIES, TIER_THRESHOLDS } from '../risk/tiers.js';
+import { minTokensFor, TIER_POLICIES } from '../risk/tiers.js';
 import type { Tier } from '../risk/types.js';
 import { formatNumber } from '../risk/format.js';
 import { SERVICE_LICENSE, SERVICE_NAME, SERVICE_VERSION } from './version.js';
@@ -137,7 +137,7 @@ export interface TierFact {
 export function tierFacts(config: { readonly rateLimits: { walletPerTier: Readonly<Record<Tier, number>>; windowMs: number } }): TierFact[] {
   return ([1, 2, 3] as const).map((tier) => ({
     tier,
-    minTokens: TIER_THRESHOLDS.find((threshold) => threshold.tier === tier)!.minTokens,
+    minTokens: minTokensFor(tier),
     maxTradeUsd: TIER_POLICIES[tier].maxTradeUsd,
     advisoryFloorUsd: TIER_POLICIES[tier].advisoryFloorUsd,
     dailyLossLimitUsd: TIER_POLICIES[tier].dailyLossLimitUsd,

@@ -3,8 +3,9 @@ import canonicalize from 'canonicalize';
 import { sha256Hex } from '../audit/record/sha256.js';
 import type { ErrorCode } from '../catalogue/errors.js';
 import { describeFailure, logFailure } from '../catalogue/failures.js';
+import { tierPolicy } from '../risk/tiers.js';
 import type { Tier } from '../risk/types.js';
-import type { Verdict } from '../schemas/trade.js';
+import { engineTrade, type TradeRequest, type Verdict } from '../schemas/trade.js';
 import type { ValidationIssue } from '../schemas/validator.js';
 import { errorVerdict, evaluateTrade, type Channel, type ErrorVerdict, type EvaluationDeps, type EvaluationRequest, type Settle, type UnrecordedVerdict } from './evaluate-trade.js';
 import type { IdempotencyCache } from './idempotency.js';
@@ -15,20 +16,8 @@ export interface EntryDeps {
   idempotency: IdempotencyCache;
 }
 
-/** A trade as any channel's schema validated it; REST adds `deadline` and `allow_unregistered`. */
-export interface ChannelTrade {
-  wallet: string;
-  asset: string;
-  contract_address: string;
-  side: 'buy' | 'sell';
-  amount: number;
-  max_slippage_bps?: number;
-  deadline?: number | null;
-  allow_unregistered?: boolean;
-  request_id?: string | null;
-  /** Ask for a signed TradePermit with an `allow`. */
-  permit?: boolean;
-}
+/** A trade as any channel's schema validated it: the one trade shape (src/schemas/trade.ts), of which each channel's variant is a part. */
+export type ChannelTrade = TradeRequest;
 
 /** Who asks: the channel, the tier it evaluates at, and (REST previews) the tier the holdings grant. */
 export interface Caller {
@@ -97,19 +86,10 @@ export function invalidTrade(deps: EntryDeps, trade: ChannelTrade): Extract<Eval
 /** The channel's trade with the spec's defaults; `body` is what the audit record keeps and the key's fingerprint covers. */
 function evaluationRequest(trade: ChannelTrade, caller: Caller): EvaluationRequest {
   return {
-    trade: {
-      wallet: trade.wallet,
-      asset: trade.asset,
-      contract_address: trade.contract_address,
-      side: trade.side,
-      amount: trade.amount,
-      max_slippage_bps: trade.max_slippage_bps ?? 100,
-      deadline: trade.deadline ?? null,
-      allow_unregistered: trade.allow_unregistered ?? false,
-      request_id: trade.request_id ?? null,
-    },
+    trade: engineTrade(trade),
     body: trade as unknown as Record<string, unknown>,
-    tier: caller.tier,
+    // The tier's policy is looked up here once; scoring, the verdict and an error verdict read it from the request.
+    policy: tierPolicy(caller.tier),
     entitledTier: caller.entitledTier,
     holdings: caller.holdings,
     channel: caller.channel,

@@ -1,8 +1,7 @@
 // The evaluation pipeline: rate window -> gather facts -> score in the pool -> audit -> verdict.
 import type { AuditEntry, AuditLog, AuditPayment } from '../audit/record/audit-log.js';
 import type { RateLimits } from '../config.js';
-import type { Counterfactuals, RiskInput, RiskResult, Tier, TradeInput } from '../risk/types.js';
-import { tierPolicy } from '../risk/tiers.js';
+import type { Counterfactuals, RiskInput, RiskResult, Tier, TierPolicy, TradeInput } from '../risk/types.js';
 import type { ErrorCode } from '../catalogue/errors.js';
 import type { Verdict } from '../schemas/trade.js';
 import type { CacheStore } from '../store/cache-store.js';
@@ -45,7 +44,8 @@ export interface EvaluationRequest {
   trade: TradeInput & { request_id: string | null };
   /** The JSON the caller sent (defaults applied), recorded in the audit entry as is. */
   body: Record<string, unknown>;
-  tier: Tier;
+  /** The policy of the tier the caller evaluates at, resolved once by the evaluation entry. */
+  policy: TierPolicy;
   /** REST only: the tier the wallet's holdings grant, when `tier` is a preview of another. */
   entitledTier?: Tier;
   /** REST only: the service-token holdings the tier was read from; null when they could not be read. */
@@ -80,7 +80,7 @@ export type EvaluationOutcome =
 /** Fails closed: any fact, store, pool or audit failure becomes an `error` outcome, never a verdict. */
 export async function evaluateTrade(deps: EvaluationDeps, request: EvaluationRequest): Promise<EvaluationOutcome> {
   const wallet = request.trade.wallet.toLowerCase();
-  const windowLimit = deps.limits.walletPerTier[request.entitledTier ?? request.tier];
+  const windowLimit = deps.limits.walletPerTier[request.entitledTier ?? request.policy.tier];
   // Checked before anything touches the store: a forgotten policy or window must not shape a verdict.
   const problem = deps.storeState?.problem();
   if (problem?.code === 'store_lost_state') return { kind: 'error', verdict: errorVerdict(request, `${problem.code}: ${problem.detail}`, deps.now(), problem.code) };
@@ -92,7 +92,7 @@ export async function evaluateTrade(deps: EvaluationDeps, request: EvaluationReq
     }
     step = 'fact gathering';
     const facts = { windowCount: window.count, windowLimit, windowSeconds: deps.limits.windowMs / 1000, nowMs: deps.now(), windowHitsMs: window.hitsMs };
-    const input = await gatherFacts(deps, request.trade, tierPolicy(request.tier), facts, request.entitledTier);
+    const input = await gatherFacts(deps, request.trade, request.policy, facts, request.entitledTier);
     // The engine refuses a permit on a flagged price (PERMIT_ON_FLAGGED_PRICE), so it must know one was asked for.
     if (request.permit) input.permitRequested = true;
     step = 'scoring';
@@ -117,7 +117,7 @@ export async function evaluateTrade(deps: EvaluationDeps, request: EvaluationReq
         decision: result.decision,
         risk_score: result.risk_score,
         reasons: result.reasons,
-        tier: request.tier,
+        tier: request.policy.tier,
         price_usd: input.price.usd,
         price_source: input.price.source,
         ...(payment ? { payment } : {}),
@@ -184,8 +184,8 @@ function verdictParts(
   dailyPnlUsd: number,
 ): VerdictParts {
   return {
-    tier: request.tier,
-    max_trade_usd: tierPolicy(request.tier).maxTradeUsd,
+    tier: request.policy.tier,
+    max_trade_usd: request.policy.maxTradeUsd,
     calculated_notional_usd: result.calculated_notional_usd,
     request_id: request.trade.request_id,
     contract_risk: { severity: safety.severity, flagged_danger: safety.flaggedDanger, risk_factors: safety.riskFactors },
@@ -251,8 +251,8 @@ export function errorVerdict(request: EvaluationRequest, message: string, nowMs:
   return {
     decision: 'deny',
     reasons: [`EVALUATION_ERROR: ${message}; no verdict was produced, do not trade`],
-    tier: request.tier,
-    max_trade_usd: tierPolicy(request.tier).maxTradeUsd,
+    tier: request.policy.tier,
+    max_trade_usd: request.policy.maxTradeUsd,
     calculated_notional_usd: 0,
     price_usd: 0,
     price_source: 'unavailable',

@@ -4,8 +4,8 @@ import { dangerKey, policyKey, safetyKey } from '../store/keys.js';
 import type { DailyPnlReader } from '../facts/wallet/daily-pnl.js';
 import type { PriceProvider } from '../facts/prices/price-provider.js';
 import { UNAVAILABLE } from '../facts/prices/price-provider.js';
-import type { Registry, RegistryAsset } from '../facts/registry/registry.js';
-import type { RegistryFact, RiskInput, SafetyFact, Tier, TierPolicy, TradeInput } from '../risk/types.js';
+import { assetFact, type Registry } from '../facts/registry/registry.js';
+import type { RiskInput, SafetyFact, Tier, TierPolicy, TradeInput } from '../risk/types.js';
 import type { CacheStore } from '../store/cache-store.js';
 
 export interface FactSources {
@@ -48,8 +48,8 @@ export async function gatherFacts(
     trade,
     policy,
     entitledTier,
-    registryBySymbol: toFact(bySymbol),
-    registryByAddress: toFact(byAddress),
+    registryBySymbol: bySymbol && assetFact(bySymbol),
+    registryByAddress: byAddress && assetFact(byAddress),
     price,
     safety: safetyFact(danger, latest),
     wallet: {
@@ -61,16 +61,6 @@ export async function gatherFacts(
     },
     blockedAssets: parseBlocked(blocked),
     nowMs: window.nowMs,
-  };
-}
-
-function toFact(asset: RegistryAsset | null): RegistryFact | null {
-  if (!asset) return null;
-  return {
-    symbol: asset.symbol,
-    contract_address: asset.contract_address,
-    decimals: asset.decimals,
-    is_native: asset.is_native,
   };
 }
 

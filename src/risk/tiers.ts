@@ -34,6 +34,13 @@ export const TIER_THRESHOLDS: readonly { tier: Tier; minTokens: number }[] = Obj
   { tier: 1, minTokens: 1_000 },
 ]);
 
+/** The service-token holdings that grant `tier` on REST (spec "Tiers"). */
+export function minTokensFor(tier: Tier): number {
+  const threshold = TIER_THRESHOLDS.find((entry) => entry.tier === tier);
+  if (threshold === undefined) throw new RangeError(`unknown tier ${String(tier)}; expected 1, 2 or 3`);
+  return threshold.minTokens;
+}
+
 /** Wallets below every threshold, or holding none, still get Tier 1 (spec "Tiers"). */
 export function tierForHoldings(tokens: number): Tier {
   return TIER_THRESHOLDS.find((threshold) => tokens >= threshold.minTokens)?.tier ?? 1;

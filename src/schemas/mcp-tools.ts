@@ -1,9 +1,9 @@
 // The six MCP tools: names, descriptions, input and output schemas, annotations. The server and the card share them.
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { CHANNEL_TIERS, PAYMENT, tierLabel } from '../catalogue/published-facts.js';
 import { Address, TokenDelta } from './common.js';
 import { PaymentChallenge, PaymentReceipt } from './resources.js';
-import { counterfactualFields, McpTradeRequest, TradePermit } from './trade.js';
+import { McpTradeRequest, Verdict } from './trade.js';
 
 export interface ToolDefinition {
   name: string;
@@ -21,26 +21,16 @@ export const TOOL_ANNOTATIONS = Object.freeze({
   openWorldHint: true,
 });
 
-const VerdictOutput = Type.Object({
-  decision: Type.Union([Type.Literal('allow'), Type.Literal('warn'), Type.Literal('deny')]),
-  reasons: Type.Array(Type.String()),
-  tier: Type.Integer({ minimum: 1, maximum: 3 }),
-  max_trade_usd: Type.Number(),
-  calculated_notional_usd: Type.Number(),
-  price_usd: Type.Number(),
-  price_source: Type.String(),
-  risk_score: Type.Integer({ minimum: 0, maximum: 100 }),
-  request_id: Type.Union([Type.String(), Type.Null()]),
-  audit_hash: Type.Union([Type.String(), Type.Null()]),
-  audit_seq: Type.Union([Type.Integer(), Type.Null()]),
-  ...counterfactualFields,
-  permit: Type.Optional(TradePermit),
-});
+/** The spec's tool output: the Verdict without what REST adds (time, contract risk, daily P&L) and without `error`, which a tool reports as an error result. */
+export const VerdictOutput = Type.Omit(Verdict, ['timestamp', 'contract_risk', 'daily_pnl_usd', 'error']);
+export type VerdictOutput = Static<typeof VerdictOutput>;
 
-const PaidTradeInput = Type.Object(
+/** evaluate_trade_paid's input: the MCP trade and the optional payment payload. */
+export const PaidTradeInput = Type.Object(
   { ...McpTradeRequest.properties, payment_proof: Type.Optional(Type.String({ minLength: 1, maxLength: 16384 })) },
   { additionalProperties: false },
 );
+export type PaidTradeInput = Static<typeof PaidTradeInput>;
 
 /** The payment challenge (spec "Payment challenge") or, once paid, the verdict. */
 const ChallengeOrVerdict = Type.Object({

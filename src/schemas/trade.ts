@@ -1,47 +1,65 @@
-// TradeRequest (REST and MCP flavors) and Verdict, as the spec's tables define them.
+// The one trade shape (REST's TradeRequest, MCP's variant derived from it) and the Verdict, as the spec's tables define them.
 import { Type, type Static } from '@sinclair/typebox';
+import type { TradeInput } from '../risk/types.js';
 import { Address, Decision, OpenObject, PriceSource, Tier, TokenAmount } from './common.js';
 import { ErrorCode } from './errors.js';
 
 const Side = Type.Union([Type.Literal('buy'), Type.Literal('sell')]);
 const RequestId = Type.Union([Type.String({ minLength: 1, maxLength: 128 }), Type.Null()]);
 
-/** Fields both channels share; slippage bounds differ per channel. */
-const sharedTradeFields = {
-  wallet: Address,
-  asset: Type.String({ minLength: 1, maxLength: 32 }),
-  contract_address: Address,
-  side: Side,
-  amount: TokenAmount,
-  request_id: Type.Optional(RequestId),
-  // README "Enforcing verdicts on chain": an `allow` then carries a signed TradePermit.
-  permit: Type.Optional(
-    Type.Boolean({ default: false, description: 'true: an `allow` verdict carries an EIP-712 TradePermit that the on-chain TradePermitGuard checks; `warn` and `deny` never do' }),
-  ),
-};
+/** The spec's defaults for what a caller may leave out. */
+const TRADE_DEFAULTS = Object.freeze({ max_slippage_bps: 100, allow_unregistered: false, permit: false });
 
-/** REST body of the analyze operations: slippage 0-1000, plus deadline and allow_unregistered. */
+/** The trade, stated once: REST's body of the analyze operations (slippage 0-1000), and what every channel's variant is cut from. */
 export const TradeRequest = Type.Object(
   {
-    ...sharedTradeFields,
-    max_slippage_bps: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000, default: 100 })),
+    wallet: Address,
+    asset: Type.String({ minLength: 1, maxLength: 32 }),
+    contract_address: Address,
+    side: Side,
+    amount: TokenAmount,
+    request_id: Type.Optional(RequestId),
+    // README "Enforcing verdicts on chain": an `allow` then carries a signed TradePermit.
+    permit: Type.Optional(
+      Type.Boolean({ default: TRADE_DEFAULTS.permit, description: 'true: an `allow` verdict carries an EIP-712 TradePermit that the on-chain TradePermitGuard checks; `warn` and `deny` never do' }),
+    ),
+    max_slippage_bps: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000, default: TRADE_DEFAULTS.max_slippage_bps })),
     // Unix seconds; the spec leaves the unit open, ARCHITECTURE.md "Deadline" and the methodology fix it.
     deadline: Type.Optional(Type.Union([Type.Integer({ exclusiveMinimum: 0 }), Type.Null()])),
-    allow_unregistered: Type.Optional(Type.Boolean({ default: false })),
+    allow_unregistered: Type.Optional(Type.Boolean({ default: TRADE_DEFAULTS.allow_unregistered })),
   },
   { additionalProperties: false, $id: 'TradeRequest' },
 );
 export type TradeRequest = Static<typeof TradeRequest>;
 
-/** MCP tool input: slippage 0-10000, no deadline, no allow_unregistered, nothing else. */
+/** MCP tool input: the trade without deadline and allow_unregistered, its slippage 0-10000 (spec "MCP interface"). */
 export const McpTradeRequest = Type.Object(
   {
-    ...sharedTradeFields,
-    max_slippage_bps: Type.Optional(Type.Integer({ minimum: 0, maximum: 10000, default: 100 })),
+    ...Type.Omit(TradeRequest, ['max_slippage_bps', 'deadline', 'allow_unregistered']).properties,
+    max_slippage_bps: Type.Optional(Type.Integer({ minimum: 0, maximum: 10000, default: TRADE_DEFAULTS.max_slippage_bps })),
   },
   { additionalProperties: false, $id: 'McpTradeRequest' },
 );
 export type McpTradeRequest = Static<typeof McpTradeRequest>;
+
+/**
+ * The engine's trade (src/risk/types.ts `TradeInput`, which the pure engine owns since it imports
+ * nothing above it) from any channel's validated trade, with the defaults a variant leaves out.
+ * Typed against TradeInput, so a field the engine adds or retypes fails to compile here.
+ */
+export function engineTrade(trade: TradeRequest): TradeInput & { request_id: string | null } {
+  return {
+    wallet: trade.wallet,
+    asset: trade.asset,
+    contract_address: trade.contract_address,
+    side: trade.side,
+    amount: trade.amount,
+    max_slippage_bps: trade.max_slippage_bps ?? TRADE_DEFAULTS.max_slippage_bps,
+    deadline: trade.deadline ?? null,
+    allow_unregistered: trade.allow_unregistered ?? TRADE_DEFAULTS.allow_unregistered,
+    request_id: trade.request_id ?? null,
+  };
+}
 
 /**
  * What would turn a `warn` or `deny` into `allow`, each present only when the engine computed it

@@ -183,11 +183,10 @@ async function untilHeadLost(on: TestService): Promise<void> {
 
 /** Waits until /proc reports the process in `state` (T: stopped), so no request races the signal. */
 async function untilState(pid: number, state: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
+  const reached = () => {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    if (stat.slice(stat.lastIndexOf(')') + 2).startsWith(state)) return;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  throw new Error(`process ${pid} never reached state ${state}`);
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith(state);
+  };
+  await waitUntil(reached, `process ${pid} never reached state ${state}`, 2_000, 5);
 }
 

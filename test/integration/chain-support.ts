@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { anvilBinary } from '../../src/tools/devnet/anvil.js';
 import type { Devnet } from '../../src/tools/devnet/devnet.js';
 import type { RegistryFile } from '../../src/facts/registry/registry.js';
+import { waitUntil } from '../support/wait-until.js';
 
 export interface RpcCall {
   method: string;
@@ -74,23 +75,19 @@ export function writeRegistryFile(devnet: Devnet, dir: string, patch: Partial<Re
 /** A bare anvil on a chosen port (no contracts), for reconnection tests. */
 export async function startPlainAnvil(port: number): Promise<ChildProcess> {
   const child = spawn(anvilBinary(), ['--host', '127.0.0.1', '--port', String(port), '--silent'], { stdio: 'ignore' });
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
+  const answers = async (): Promise<boolean> => {
     if (child.exitCode !== null) throw new Error(`anvil exited with ${child.exitCode}`);
-    try {
-      const answer = await fetch(`http://127.0.0.1:${port}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
-      });
-      if (answer.ok) return child;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    const request = { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }) };
+    // A refused connection: not listening yet.
+    return fetch(`http://127.0.0.1:${port}`, request).then((answer) => answer.ok, () => false);
+  };
+  try {
+    await waitUntil(answers, `anvil did not answer on port ${port}`, 10_000, 25);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
   }
-  child.kill('SIGKILL');
-  throw new Error(`anvil did not answer on port ${port}`);
+  return child;
 }
 
 export async function stopProcess(child: ChildProcess): Promise<void> {

@@ -1,56 +1,40 @@
 // Hostile input over real sockets against the real `main.js` process: every README body route, malformed framing.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { privateKeyToAccount } from 'viem/accounts';
 import { MAX_ECHO_CHARS, MAX_JSON_DEPTH } from '../../src/schemas/json-shape.js';
 import { freePort } from '../support/redis-server.js';
 import { getJson, postJson, SAMPLE_REGISTRY, sampleTrade, send } from '../support/service.js';
+import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
 
-const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 // anvil's first public development key: a throwaway signer for a bearer token.
 const SIGNER = privateKeyToAccount('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcb6df2c7d1ab2ff80');
 const TSLA = sampleTrade().contract_address as string;
 
-let child: ChildProcess;
+let service: ServiceProcess;
 let base: string;
 let port: number;
 let dataDir: string;
-let output = '';
 let bearer: Record<string, string>;
 
 before(async () => {
   port = await freePort();
   dataDir = mkdtempSync(join(tmpdir(), 'guardrail-hostile-'));
-  const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, REGISTRY_FILE: SAMPLE_REGISTRY, RATE_LIMITS: 'off', WORKERS: '1', AUDIT_FSYNC: 'off' };
-  child = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk));
-  await until(() => output.includes('listening on'), 20_000);
-  base = `http://127.0.0.1:${port}`;
+  service = await startServiceProcess({ PORT: String(port), DATA_DIR: dataDir, REGISTRY_FILE: SAMPLE_REGISTRY, RATE_LIMITS: 'off', WORKERS: '1', AUDIT_FSYNC: 'off' });
+  base = service.base;
   bearer = { authorization: `Bearer ${await signIn()}` };
 });
 
-after(() => {
-  child.kill('SIGKILL');
+after(async () => {
+  await service.stop('SIGKILL');
   rmSync(dataDir, { recursive: true, force: true });
 });
-
-async function until(done: () => boolean, withinMs: number): Promise<void> {
-  const deadline = Date.now() + withinMs;
-  while (!done()) {
-    if (child.exitCode !== null) throw new Error(`the service exited (${child.exitCode}):\n${output}`);
-    if (Date.now() > deadline) throw new Error(`not ready in ${withinMs} ms:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 async function signIn(): Promise<string> {
   const nonce = await getJson(`${base}/api/v1/auth/nonce?address=${SIGNER.address}`);
@@ -66,7 +50,7 @@ async function assertStillEvaluates(): Promise<void> {
   assert.equal(response.status, 200, response.text);
   assert.ok(['allow', 'warn', 'deny'].includes(response.json.decision));
   assert.equal(typeof response.json.audit_seq, 'number');
-  assert.equal(child.exitCode, null, output);
+  assert.equal(service.child.exitCode, null, service.output());
 }
 
 const nested = (depth: number): string => '['.repeat(depth) + ']'.repeat(depth);

@@ -7,6 +7,7 @@ import { RedisStore } from '../../src/store/redis-store.js';
 import { cacheStoreContract } from '../support/cache-store-contract.js';
 import { freePort, startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { polledExpiry } from '../support/store-time.js';
+import { waitUntil } from '../support/wait-until.js';
 
 const FAIL_FAST_MS = 2_000;
 
@@ -34,15 +35,7 @@ async function assertRejectsWithin(promise: Promise<unknown>, withinMs: number):
 
 /** Polls until the store answers again, as a service health check would. */
 async function waitForPing(store: RedisStore, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await store.ping();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await sleep(50);
-    }
-  }
+  await waitUntil(() => store.ping().then(() => true, () => false), 'the store does not answer a ping', timeoutMs, 50);
 }
 
 describe('RedisStore', () => {

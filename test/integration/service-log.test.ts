@@ -1,25 +1,23 @@
 // npm start's log read whole after a real run: one JSON line per request, tied by its request id, and no secret in it.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import type { PaymentRequirementsV1 } from '@x402/core/types';
 import { privateKeyToAccount } from 'viem/accounts';
 import { ANVIL_DEV_ACCOUNTS } from '../../src/tools/devnet/wallets.js';
 import { freePort } from '../support/redis-server.js';
 import { getJson, postJson, send, type HttpResult } from '../support/service.js';
+import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
 import { signPayment } from '../support/x402-payer.js';
 
-const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 const JWT_SECRET = 'service-log-test-jwt-secret-never-logged-0123456789';
 const ADMIN_TOKEN = 'service-log-test-admin-token-never-logged';
 /** Demo wallet B of the embedded devnet (anvil account 2): holds the stablecoin it pays with. */
 const PAYER = ANVIL_DEV_ACCOUNTS[2];
 
-let child: ChildProcess;
+let service: ServiceProcess;
 let output = '';
 let base: string;
 let dataDir: string;
@@ -30,25 +28,15 @@ before(async () => {
   const port = await freePort();
   dataDir = mkdtempSync(join(tmpdir(), 'guardrail-log-'));
   // The embedded devnet, with its own facilitator: sign-in, paid calls and feeds are all real.
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, JWT_SECRET, ADMIN_TOKEN, WORKERS: '1', AUDIT_FSYNC: 'off' };
-  delete env.REGISTRY_FILE;
-  delete env.RPC_URL;
-  child = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk));
-  const deadline = Date.now() + 60_000;
-  while (!output.includes('listening on')) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the service did not start:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  base = `http://127.0.0.1:${port}`;
+  service = await startServiceProcess({
+    PORT: String(port), DATA_DIR: dataDir, JWT_SECRET, ADMIN_TOKEN, WORKERS: '1', AUDIT_FSYNC: 'off', REGISTRY_FILE: undefined, RPC_URL: undefined,
+  });
+  base = service.base;
   await exercise();
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
+  await service.stop('SIGTERM');
+  output = service.output();
 });
 after(() => {
-  if (child.exitCode === null) child.kill('SIGKILL');
   rmSync(dataDir, { recursive: true, force: true });
 });
 

@@ -1,40 +1,37 @@
 // `npm start`'s entry point as a user meets it: bad configuration, refusing the slow fallback, clean stop.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { freePort } from '../support/redis-server.js';
 import { getJson, postJson, SAMPLE_REGISTRY, sampleTrade } from '../support/service.js';
-
-const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
+import { exited, startServiceProcess } from '../support/service-process.js';
+import { waitUntil } from '../support/wait-until.js';
 
 interface Run {
   code: number | null;
   output: string;
 }
 
-function runMain(env: Record<string, string>, whileUp?: (output: () => string) => Promise<void>): Promise<Run> {
-  const child = spawn(process.execPath, [MAIN], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk));
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => resolve({ code, output }));
-    if (!whileUp) return;
-    const poll = setInterval(() => {
-      if (!output.includes('listening on')) return;
-      clearInterval(poll);
-      whileUp(() => output).then(() => child.kill('SIGTERM'), (error) => {
-        child.kill('SIGKILL');
-        reject(error);
-      });
-    }, 50);
-    child.once('exit', () => clearInterval(poll));
-  });
+/**
+ * Runs `npm start`'s entry until it exits: one that listens runs `whileUp`, then gets SIGTERM
+ * (SIGKILL when `whileUp` fails); without `whileUp` it is expected to exit by itself.
+ */
+async function runMain(env: Record<string, string>, whileUp?: () => Promise<void>): Promise<Run> {
+  const service = await startServiceProcess(env, { expectExit: true });
+  if (service.base !== '' && whileUp) {
+    try {
+      await whileUp();
+    } catch (error) {
+      await service.stop('SIGKILL');
+      throw error;
+    }
+    await service.stop('SIGTERM');
+  }
+  await exited(service.child);
+  return { code: service.child.exitCode, output: service.output() };
 }
 
 describe('start-up', () => {
@@ -117,7 +114,7 @@ describe('start-up', () => {
       const run = await runMain({ PORT: String(port), DATA_DIR: dataDir, REGISTRY_FILE: SAMPLE_REGISTRY, RATE_LIMITS: 'off', REQUEST_LOG: 'off' }, async () => {
         clients = Promise.all(Array.from({ length: 16 }, (_, k) => client(k)));
         // SIGTERM (sent when this returns) lands while every client has a request in flight or on its way.
-        while (answers.length < 300) await new Promise((resolve) => setImmediate(resolve));
+        await waitUntil(() => answers.length >= 300, 'the clients have 300 answers', 60_000, 1);
       });
       assert.equal(run.code, 0, run.output);
       await clients; // each ends once the service is gone

@@ -27,12 +27,17 @@ export function exited(child: ChildProcess): Promise<void> {
 }
 
 /**
- * Starts `node dist/src/main.js` with `env` over this process's environment; resolves once it
- * listens. With `expectExit`, a start that ends in an exit resolves too (base empty), and one that
- * listens after all is returned for the caller's assertion to fail on.
+ * Starts `node dist/src/main.js` with `env` over this process's environment (a variable set to
+ * undefined is removed from it); resolves once it listens and has answered one request: main.ts
+ * installs its signal handlers after it prints the address and before it serves anything, so a
+ * SIGTERM sent on the printed address alone could find none and kill it uncleanly. With `expectExit`, a start that ends in
+ * an exit resolves too (base empty), and one that listens after all is returned for the caller's
+ * assertion to fail on. The service writes only to stderr, plain text before it runs and pino JSON after.
  */
-export async function startServiceProcess(env: Record<string, string>, options: { expectExit?: boolean } = {}): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [MAIN], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+export async function startServiceProcess(env: Record<string, string | undefined>, options: { expectExit?: boolean } = {}): Promise<ServiceProcess> {
+  const merged: NodeJS.ProcessEnv = { ...process.env, ...env };
+  for (const [name, value] of Object.entries(env)) if (value === undefined) delete merged[name];
+  const child = spawn(process.execPath, [MAIN], { env: merged, stdio: ['ignore', 'ignore', 'pipe'] });
   started.push(child);
   let output = '';
   const base = await new Promise<string>((resolve, reject) => {
@@ -46,6 +51,8 @@ export async function startServiceProcess(env: Record<string, string>, options: 
       else reject(new Error(`service exited (${code ?? signal}) before listening:\n${output}`));
     });
   });
+  // Any answer will do, and none if it exits meanwhile: the request only proves the start-up code has run to its end.
+  if (base !== '') await fetch(`${base}/healthz`).then((answer) => answer.arrayBuffer(), () => undefined);
   return {
     child,
     base,

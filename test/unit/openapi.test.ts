@@ -21,6 +21,7 @@ import { ERRORS, errorBody, type ErrorCode } from '../../src/catalogue/errors.js
 import { PATHS, SERVICE, VERSIONS } from '../../src/catalogue/published-facts.js';
 import { openApiDocument } from '../../src/channels/documents/openapi.js';
 import { errorVerdict, type EvaluationRequest } from '../../src/evaluation/evaluate-trade.js';
+import { tierPolicy } from '../../src/risk/tiers.js';
 import type { Route } from '../../src/http/types.js';
 import type { Registry } from '../../src/facts/registry/registry.js';
 import { ErrorBody } from '../../src/schemas/errors.js';
@@ -213,7 +214,7 @@ describe('error schemas against the bodies the service builds', () => {
   });
 
   it('ErrorVerdict holds the 503 verdict of an evaluation, and requires its error and code', () => {
-    const request = { tier: 1, trade: { request_id: null } } as unknown as EvaluationRequest;
+    const request = { policy: tierPolicy(1), trade: { request_id: null } } as unknown as EvaluationRequest;
     const verdict = errorVerdict(request, 'fact gathering failed: the chain node did not answer', Date.now(), 'chain_unavailable');
     assert.ok(conforms(ErrorVerdict, verdict));
     const { code: _code, ...withoutCode } = verdict;

@@ -12,7 +12,7 @@
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { FactsLine } from '../record/audit-log.js';
+import { factsLineText, parseFactsLine, type FactsLine } from '../record/audit-log.js';
 
 export const FACTS_FILE_NAME = 'facts.log';
 const INDEX_FILE_NAME = 'facts.idx';
@@ -94,8 +94,9 @@ export class FactsFile {
     const parts: string[] = [];
     const marks: Array<[number, number]> = [];
     let offset = this.end;
-    for (const { seq, hash, text } of lines) {
-      const line = `${seq} ${hash} ${text}\n`;
+    for (const facts of lines) {
+      const { seq } = facts;
+      const line = factsLineText(facts);
       if (seq > this.lastSeq && (seq % INDEX_EVERY === 0 || this.entries + marks.length === 0)) marks.push([seq, offset]);
       parts.push(line);
       offset += Buffer.byteLength(line);
@@ -166,12 +167,6 @@ export class FactsFile {
   async close(): Promise<void> {
     await Promise.all([this.fh.close(), this.index.close()]);
   }
-}
-
-/** `<seq> <hash> <json>`; null for anything else. */
-export function parseFactsLine(text: string): FactsLine | null {
-  const match = /^(\d{1,16}) ([0-9a-f]{64}) (\{.*\})$/.exec(text);
-  return match ? { seq: Number(match[1]), hash: match[2], text: match[3] } : null;
 }
 
 /** The end of the last whole line; a torn tail is cut. */

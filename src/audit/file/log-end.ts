@@ -3,7 +3,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { ZERO_HASH } from '../record/audit-log.js';
 import { lineHashMatches } from '../record/record.js';
 import { sha256Hex } from '../record/sha256.js';
-import { newestCheckpointSize } from '../proof/checkpoint-store.js';
+import { newestCheckpointSize } from './file-checkpoints.js';
 import { findGoodEnd, lastNewlineBefore, readAt } from './file-scan.js';
 import { indexedRecords } from './record-index.js';
 import { AuditTailDamaged, judgeTail, type TailJudgement } from './tail-evidence.js';

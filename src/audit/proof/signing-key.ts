@@ -10,7 +10,7 @@ const FILE_NAME = 'audit-signing-key';
  * The key is a 32-byte Ed25519 seed, base64. Without AUDIT_SIGNING_KEY it is generated on
  * first start and kept (mode 0600), so checkpoints signed before a restart verify after it.
  * Instances sharing a Redis audit chain must share the key: set AUDIT_SIGNING_KEY for them
- * (the shared chain refuses a second key, see checkpoint-store.ts).
+ * (the shared chain refuses a second key, see src/audit/redis/redis-checkpoints.ts).
  */
 export async function loadCheckpointSigner(configured: string | null, dataDir: string): Promise<CheckpointSigner> {
   if (configured) return new CheckpointSigner(seedOf(configured, 'AUDIT_SIGNING_KEY'));

@@ -125,6 +125,17 @@ export interface FactsLine {
   text: string;
 }
 
+/** A facts line as the facts export sends it and the file backend stores it: `<seq> <hash> <json>` and a newline. */
+export function factsLineText(line: FactsLine): string {
+  return `${line.seq} ${line.hash} ${line.text}\n`;
+}
+
+/** `<seq> <hash> <json>` (without its newline); null for anything else. */
+export function parseFactsLine(text: string): FactsLine | null {
+  const match = /^(\d{1,16}) ([0-9a-f]{64}) (\{.*\})$/.exec(text);
+  return match ? { seq: Number(match[1]), hash: match[2], text: match[3] } : null;
+}
+
 /** Both stores hand the facts behind a range of records to replay and the facts export. */
 export interface AuditFactsSource {
   /** For records `fromSeq` to `fromSeq + count - 1` that name facts, those facts, in seq order; a record whose facts are missing is left out. */
@@ -147,4 +158,19 @@ export class AuditLogClosedError extends Error {
   constructor() {
     super('audit log is closed');
   }
+}
+
+/** One stored record line and the facts kept for its seq (null when none were found), as replay reads them. */
+export interface RecordWithFacts {
+  seq: number;
+  line: string;
+  facts: FactsLine | null;
+}
+
+/** A run of stored records with their facts: a backend's own files, or a service's exports. */
+export interface RecordsWithFacts {
+  name: string;
+  /** Records in the range when known (a service says its head), else null. */
+  total: number | null;
+  items: AsyncIterable<RecordWithFacts>;
 }

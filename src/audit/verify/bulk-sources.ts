@@ -1,12 +1,11 @@
-// Where a bulk verification reads a whole chain: a log file, a JSON-lines export of records, or a running service.
+// Where a bulk verification reads a whole chain: a running service, a JSON-lines export of records, or a backend's own store.
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import canonicalize from 'canonicalize';
 import type { AuditHead } from '../record/audit-log.js';
-import { DEFAULT_CHUNK_BYTES, SpareBlocks, fileChunks, lineChunks } from './chunk-sources.js';
+import { lineChunks } from './chunk-sources.js';
 import type { Chunk } from './verify-pool.js';
 
 export interface ChainSource {
@@ -24,26 +23,24 @@ export interface ChainSource {
 
 const RECORDS_PER_CHUNK = 4096;
 
-/** A data directory (DATA_DIR or its audit/ folder), a log file, a JSON-lines file, or an http(s) base URL. */
-export async function openChainSource(location: string, pageSize = 10_000): Promise<ChainSource> {
-  if (/^https?:\/\//.test(location)) return serviceSource(location, pageSize);
-  const path = await logPath(location);
-  const { size } = await stat(path);
-  if (await startsWithBrace(path)) return { name: path, unit: 'bytes', total: size, chunks: recordChunks(path) };
-  const blocks = new SpareBlocks();
-  return {
-    name: path, unit: 'bytes', total: size, chunks: fileChunks(path, DEFAULT_CHUNK_BYTES, blocks), recycle: (buffer) => blocks.give(buffer),
-  };
+/** What reads a chain from where a backend keeps it (src/audit/proof/audit-backend.ts); null when the location is not its own. */
+export interface ChainReader {
+  chainSource(location: string): Promise<ChainSource | null>;
 }
 
-/** The log a location names: a data directory's audit/audit.log (or audit.log), or the file itself. */
-export async function logPath(location: string): Promise<string> {
+/**
+ * An http(s) base URL, a JSON-lines export of records, or a location one of the backends reads
+ * (the file log's data directory, its audit/ folder or audit.log).
+ */
+export async function openChainSource(location: string, backends: readonly ChainReader[], pageSize = 10_000): Promise<ChainSource> {
+  if (/^https?:\/\//.test(location)) return serviceSource(location, pageSize);
   const info = await stat(location);
-  if (!info.isDirectory()) return location;
-  for (const candidate of [join(location, 'audit', 'audit.log'), join(location, 'audit.log')]) {
-    if (await stat(candidate).then((s) => s.isFile(), () => false)) return candidate;
+  if (info.isFile() && (await startsWithBrace(location))) return { name: location, unit: 'bytes', total: info.size, chunks: recordChunks(location) };
+  for (const backend of backends) {
+    const source = await backend.chainSource(location);
+    if (source !== null) return source;
   }
-  throw new Error(`${location} holds neither audit/audit.log nor audit.log`);
+  throw new Error(`${location} holds no audit log: neither audit/audit.log nor audit.log`);
 }
 
 /** A stored log starts with a hash; a JSON-lines export of records starts with `{`. */

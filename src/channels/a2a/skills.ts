@@ -36,7 +36,7 @@ export async function runSkill(deps: A2ASkillDeps, skill: A2ASkill, data: unknow
     case A2A_SKILLS.tokenSafety:
       return { name: 'token-safety', data: await tokenSafety(deps, checked(validateToken, data, 'token-safety request').contract_address) };
     case A2A_SKILLS.assets:
-      return { name: 'assets', data: { assets: supportedAssets(deps.registry) } };
+      return { name: 'assets', data: { assets: deps.registry.listing } };
   }
 }
 
@@ -64,14 +64,4 @@ async function tokenSafety(deps: A2ASkillDeps, contract: string): Promise<Record
     logFailure(deps.log, 'a2a token-safety', failure, error);
     throw refused(failure.code, `${failure.words}; ${notSafe}`);
   }
-}
-
-/** The registry entries as GET /api/v1/assets lists them. */
-function supportedAssets(registry: Registry): Record<string, unknown>[] {
-  return registry.assets.map((asset) => ({
-    symbol: asset.symbol,
-    contract_address: asset.contract_address,
-    is_native: asset.is_native,
-    decimals: asset.decimals,
-  }));
 }

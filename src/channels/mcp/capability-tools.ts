@@ -60,14 +60,7 @@ export async function verifyAuditTrail(deps: CapabilityDeps, wallet: string, lim
 
 /** Spec: the registry entries with `decimals` and `is_native`. */
 export function supportedAssets(registry: Registry): CallToolResult {
-  return result({
-    assets: registry.assets.map((asset) => ({
-      symbol: asset.symbol,
-      contract_address: asset.contract_address,
-      decimals: asset.decimals,
-      is_native: asset.is_native,
-    })),
-  });
+  return result({ assets: registry.listing });
 }
 
 function reported(log: Logger, tool: string, error: unknown, fallback?: Failure): Failure {

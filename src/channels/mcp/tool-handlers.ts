@@ -5,7 +5,7 @@ import { INTERNAL_ERROR, logFailure, type Logger } from '../../catalogue/failure
 import { compileValidator, type Validator } from '../../schemas/validator.js';
 import type { McpTradeRequest } from '../../schemas/trade.js';
 import { checkTokenSafety, simulateBalance, supportedAssets, verifyAuditTrail, type CapabilityDeps } from './capability-tools.js';
-import { TOOL_DEFINITIONS } from '../../schemas/mcp-tools.js';
+import { TOOL_DEFINITIONS, type PaidTradeInput } from '../../schemas/mcp-tools.js';
 import { failure } from './tool-results.js';
 import type { PaidDeps } from '../../evaluation/paid/paid-evaluation.js';
 import { evaluateTrade, evaluateTradePaid } from './trade-tools.js';
@@ -25,7 +25,7 @@ const validators = new Map<string, Validator<Record<string, unknown>>>(
 export function toolHandlers(deps: McpToolDeps): Map<string, ToolHandler> {
   return new Map<string, ToolHandler>([
     ['evaluate_trade', (args) => evaluateTrade(deps.entry, args as McpTradeRequest)],
-    ['evaluate_trade_paid', (args) => evaluateTradePaid(deps.paid, args)],
+    ['evaluate_trade_paid', (args) => evaluateTradePaid(deps.paid, args as PaidTradeInput)],
     ['check_token_safety', (args) => checkTokenSafety(deps, String(args.contract_address))],
     ['simulate_balance', (args) => simulateBalance(deps, args as never)],
     ['get_supported_assets', async () => supportedAssets(deps.registry)],

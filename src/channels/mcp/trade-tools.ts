@@ -1,13 +1,22 @@
 // evaluate_trade and evaluate_trade_paid: the MCP adapter over the evaluation entry.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { CHANNEL_TIERS } from '../../catalogue/published-facts.js';
-import { evaluateOnce, invalidTrade, type ChannelTrade, type EntryDeps, type EvaluationAnswer } from '../../evaluation/entry.js';
+import { evaluateOnce, invalidTrade, type EntryDeps, type EvaluationAnswer } from '../../evaluation/entry.js';
 import { evaluatePaid, type PaidDeps } from '../../evaluation/paid/paid-evaluation.js';
 import { mcpChallenge } from '../../evaluation/paid/terms.js';
+import { VerdictOutput, type PaidTradeInput } from '../../schemas/mcp-tools.js';
+import type { McpTradeRequest, Verdict } from '../../schemas/trade.js';
 import { failure, result } from './tool-results.js';
 
+const TOOL_VERDICT_FIELDS: ReadonlySet<string> = new Set(Object.keys(VerdictOutput.properties));
+
+/** Keeps the verdict's fields the schema lists, in the verdict's order, so the output is what the tool declares. */
+function toolVerdict(verdict: Verdict): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(verdict).filter(([field]) => TOOL_VERDICT_FIELDS.has(field)));
+}
+
 /** MCP is always Tier 1 and shares the per-wallet window with REST (spec "Limits"). */
-export async function evaluateTrade(entry: EntryDeps, args: ChannelTrade): Promise<CallToolResult> {
+export async function evaluateTrade(entry: EntryDeps, args: McpTradeRequest): Promise<CallToolResult> {
   return mcpAnswer(await evaluateOnce(entry, args, { channel: 'mcp', tier: CHANNEL_TIERS.mcp }));
 }
 
@@ -15,16 +24,16 @@ export async function evaluateTrade(entry: EntryDeps, args: ChannelTrade): Promi
  * Without a proof: the payment challenge. With one: the paid evaluation REST runs, the proof
  * being the base64 payment payload its headers carry; refusals carry the reason and the challenge.
  */
-export async function evaluateTradePaid(paid: PaidDeps | null, args: Record<string, unknown>): Promise<CallToolResult> {
+export async function evaluateTradePaid(paid: PaidDeps | null, args: PaidTradeInput): Promise<CallToolResult> {
   if (!paid) {
     return failure('paid evaluation is not configured on this service (no settlement asset, PAY_TO_ADDRESS or facilitator)', { code: 'facilitator_unavailable' });
   }
   const { payment_proof: proof, ...trade } = args;
   // The trade first, as REST checks its body before the payment: an invalid one is never charged.
-  const invalid = invalidTrade(paid.entry, trade as unknown as ChannelTrade);
+  const invalid = invalidTrade(paid.entry, trade);
   if (invalid) return mcpAnswer(invalid);
   if (proof === undefined) return result(mcpChallenge(paid.terms));
-  const answer = await evaluatePaid(paid, trade as unknown as ChannelTrade, String(proof));
+  const answer = await evaluatePaid(paid, trade, proof);
   switch (answer.kind) {
     case 'refused':
       return failure(answer.refusal.message, { code: 'payment_refused', reason: answer.refusal.reason, challenge: mcpChallenge(paid.terms) });
@@ -39,13 +48,11 @@ export async function evaluateTradePaid(paid: PaidDeps | null, args: Record<stri
   }
 }
 
-/** The spec's tool output drops what REST adds (timestamp, contract_risk, daily P&L); refusals carry their code. */
+/** The verdict as the tool's output schema declares it (VerdictOutput); refusals carry their code. */
 function mcpAnswer(answer: EvaluationAnswer): CallToolResult {
   switch (answer.kind) {
-    case 'verdict': {
-      const { timestamp: _t, contract_risk: _c, daily_pnl_usd: _d, error: _e, ...verdict } = answer.verdict;
-      return result(verdict);
-    }
+    case 'verdict':
+      return result(toolVerdict(answer.verdict));
     case 'error':
       return failure(answer.verdict.error ?? 'evaluation failed', { code: answer.code });
     case 'limited':

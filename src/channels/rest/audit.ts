@@ -1,6 +1,7 @@
 // The audit operations: listings (global, per wallet), verification (global, per wallet) and a raw line export for bulk jobs.
 import { PATHS } from '../../catalogue/published-facts.js';
 import type { Static } from '@sinclair/typebox';
+import { factsLineText } from '../../audit/record/audit-log.js';
 import { readRange, type AuditVerifier } from '../../audit/verify/audit-verifier.js';
 import type { VerifyReport } from '../../audit/verify/chain-walk.js';
 import { failureOf, type Logger } from '../../catalogue/failures.js';
@@ -132,7 +133,7 @@ async function exportLines(deps: AuditRouteDeps, request: PlainRequest): Promise
 async function exportFacts(deps: AuditRouteDeps, request: PlainRequest): Promise<PlainResponse> {
   return exportPage(deps, validateFacts(numericParams(AuditFactsQuery, request.query)), async (from, count) => {
     const facts = count > 0 ? await deps.verifier.log.readFacts(from, count) : [];
-    return Buffer.from(facts.map((line) => `${line.seq} ${line.hash} ${line.text}\n`).join(''), 'utf8');
+    return Buffer.from(facts.map(factsLineText).join(''), 'utf8');
   });
 }
 

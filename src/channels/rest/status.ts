@@ -20,7 +20,7 @@ export interface StatusSources {
   service: { version: string; startedAt: number };
   store: { kind: 'lmdb' | 'memory' | 'redis'; cache: CacheStore; state: StoreState };
   audit: {
-    kind: 'file' | 'redis'; fsync: string; head: () => Promise<AuditHead>; watch: () => Record<string, unknown> | null;
+    kind: string; fsync: string; head: () => Promise<AuditHead>; watch: () => Record<string, unknown> | null;
     /** The log's `readiness()`: why an append cannot be taken now, or null. */
     readiness: () => string | null;
     /** The proof tree and its checkpoints; null when checkpoints are off. */

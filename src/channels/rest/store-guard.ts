@@ -1,18 +1,19 @@
 // Fails sign-in and bearer routes closed while the shared store cannot be trusted (lost state, or unverified).
 import { decodeJwt } from 'jose';
 import { unauthorized } from '../../auth/bearer.js';
+import { PATHS } from '../../catalogue/published-facts.js';
 import { errorResponse } from '../../http/responses.js';
 import type { PlainRequest, PlainResponse, Route } from '../../http/types.js';
 import type { StoreProblem, StoreState } from '../../store/store-state.js';
 
 /** Routes whose answers rest on nonces, revocations or policies kept in the shared store. */
-const GUARDED = [/^\/api\/v1\/auth\//, /^\/api\/v1\/config$/, /^\/api\/v1\/analyze\/trade$/];
+const GUARDED: ReadonlySet<string> = new Set([PATHS.authNonce, PATHS.authWallet, PATHS.authRevoke, PATHS.config, PATHS.analyzeTrade]);
 /** Revoking an old token stays possible: it only adds a deny entry. */
-const REVOKE = '/api/v1/auth/revoke';
+const REVOKE = PATHS.authRevoke;
 
 /** Wraps the guarded routes among `routes`; the others pass through untouched. */
 export function guardStoreRoutes(state: StoreState, routes: Route[]): Route[] {
-  return routes.map((route) => (GUARDED.some((pattern) => pattern.test(route.pattern)) ? guarded(state, route) : route));
+  return routes.map((route) => (GUARDED.has(route.pattern) ? guarded(state, route) : route));
 }
 
 function guarded(state: StoreState, route: Route): Route {

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { Type, type Static } from '@sinclair/typebox';
 import { Address } from '../../schemas/common.js';
 import { compileValidator } from '../../schemas/validator.js';
+import type { RegistryFact } from '../../risk/types.js';
 
 export const RegistryAssetSchema = Type.Object({
   symbol: Type.String({ minLength: 1, maxLength: 32 }),
@@ -69,6 +70,14 @@ export interface RegistryChainOptions {
   oracleMaxAgeSeconds?: number;
 }
 
+/**
+ * What the service says of an asset, stated once: the entry every channel lists (REST AssetInfo,
+ * MCP get_supported_assets, A2A asset-registry) and the registry fact the engine scores.
+ */
+export function assetFact(asset: RegistryAsset): RegistryFact {
+  return { symbol: asset.symbol, contract_address: asset.contract_address, is_native: asset.is_native, decimals: asset.decimals };
+}
+
 /** Lookups are case-insensitive on symbols and addresses. */
 export class Registry {
   private readonly symbols = new Map<string, RegistryAsset>();
@@ -76,6 +85,8 @@ export class Registry {
   readonly venue: Venue | null;
   readonly multicall3: string;
   readonly oracleMaxAgeSeconds: number;
+  /** Every asset as the channels list it (assetFact); the registry is fixed for the life of the process. */
+  readonly listing: readonly RegistryFact[];
 
   constructor(
     readonly chainId: number,
@@ -87,6 +98,7 @@ export class Registry {
     this.venue = options.venue ? Object.freeze({ ...options.venue, hooks: options.venue.hooks ?? ZERO_ADDRESS }) : null;
     this.multicall3 = options.multicall3 ?? MULTICALL3_CANONICAL;
     this.oracleMaxAgeSeconds = options.oracleMaxAgeSeconds ?? DEFAULT_ORACLE_MAX_AGE_SECONDS;
+    this.listing = Object.freeze(assets.map(assetFact));
     for (const asset of assets) {
       const symbol = asset.symbol.toUpperCase();
       const address = asset.contract_address.toLowerCase();

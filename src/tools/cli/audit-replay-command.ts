@@ -1,6 +1,7 @@
 // `npm run audit:replay -- <source>`: re-derives each recorded verdict from the facts kept beside it.
 import { parseArgs } from 'node:util';
 import { parseLine } from '../../audit/record/record.js';
+import { AUDIT_BACKENDS } from '../../audit/backends.js';
 import { openReplaySource } from '../../evaluation/replay/replay-sources.js';
 import { replayRecord, type ReplayFinding, type ReplayProblem } from '../../evaluation/replay/replay-record.js';
 import { ProgressBar } from './progress-bar.js';
@@ -67,7 +68,7 @@ export async function runAuditReplay(argv: string[], io: CliIo): Promise<number>
   const counts = { records: 0, reproduced: 0, without_facts: 0, differs: 0, rules_changed: 0 };
   const findings: ReplayFinding[] = [];
   try {
-    const source = await openReplaySource(options.location, options.from, options.to);
+    const source = await openReplaySource(options.location, options.from, options.to, AUDIT_BACKENDS);
     const bar = new ProgressBar({ stream: io.stderr, total: source.total ?? 0, label: 'replaying' });
     for await (const item of source.items) {
       counts.records++;

@@ -3,6 +3,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { ChainProblem, ProblemKind, VerifyReport } from '../../audit/verify/chain-walk.js';
+import { AUDIT_BACKENDS } from '../../audit/backends.js';
 import { openChainSource, type ChainSource } from '../../audit/verify/bulk-sources.js';
 import type { Checkpoint } from '../../audit/proof/checkpoint.js';
 import { ProofRefused, extendCheckpoint, proveRecord } from '../../audit/proof/remote-check.js';
@@ -117,7 +118,7 @@ export async function runAuditVerify(argv: string[], io: CliIo): Promise<number>
   const pool = new VerifyPool(options.threads, options.hasher);
   const began = performance.now();
   try {
-    const source = await openChainSource(options.location);
+    const source = await openChainSource(options.location, AUDIT_BACKENDS);
     const report = await verifySource(pool, source, options, io);
     const seconds = (performance.now() - began) / 1000;
     io.stdout.write(options.json ? `${JSON.stringify({ source: source.name, ...report, seconds })}\n` : describe(source, report, seconds));

@@ -6,7 +6,8 @@ import type { Artifacts } from './compile.js';
 import type { TxSender } from './sender.js';
 import { packageRoot } from './sources.js';
 import { STABLE_DECIMALS, units } from './assets.js';
-import { fullRangeTicks, liquidityForStable, poolIdOf, poolKeyFor, sqrtPriceX96For, type PoolKey } from './pricing.js';
+import { poolIdOf } from '../../facts/chain/venue-pool.js';
+import { fullRangeTicks, liquidityForStable, poolKeyFor, sqrtPriceX96For, type PoolKey } from './pricing.js';
 
 export interface UniswapDeployment {
   poolManager: Address;

@@ -1,8 +1,8 @@
-// Uniswap v4 arithmetic for the devnet: pool keys and ids, sqrtPriceX96 <-> USD, full-range liquidity.
-import { encodeAbiParameters, keccak256, zeroAddress, type Address, type Hex } from 'viem';
+// Uniswap v4 arithmetic for the devnet: pool keys, sqrtPriceX96 <-> USD, full-range liquidity.
+import { zeroAddress, type Address } from 'viem';
 import { POOL_FEE, POOL_TICK_SPACING, STABLE_DECIMALS, TOKEN_DECIMALS } from './assets.js';
 
-// One definition of a v4 pool key, shared with the runtime venue reader.
+// One definition of a v4 pool key, shared with the runtime venue reader, which also computes its id (poolIdOf).
 export type { PoolKey } from '../../facts/chain/venue-pool.js';
 import type { PoolKey } from '../../facts/chain/venue-pool.js';
 
@@ -21,16 +21,6 @@ export function poolKeyFor(token: Address, stable: Address): PoolKey {
     tickSpacing: POOL_TICK_SPACING,
     hooks: zeroAddress,
   };
-}
-
-/** PoolId = keccak256(abi.encode(PoolKey)), as v4-core's PoolIdLibrary computes it. */
-export function poolIdOf(key: PoolKey): Hex {
-  return keccak256(
-    encodeAbiParameters(
-      [{ type: 'address' }, { type: 'address' }, { type: 'uint24' }, { type: 'int24' }, { type: 'address' }],
-      [key.currency0, key.currency1, key.fee, key.tickSpacing, key.hooks],
-    ),
-  );
 }
 
 /**

@@ -1,5 +1,6 @@
 // Anvil's well-known development keys and the demo wallets built from them, one per tier.
 import type { Address, Hex } from 'viem';
+import { minTokensFor } from '../../risk/tiers.js';
 
 /**
  * The mnemonic anvil, Hardhat and Foundry ship by default. Its keys are PUBLIC: anyone can
@@ -49,12 +50,12 @@ export const TREASURY: Address = ANVIL_DEV_ACCOUNTS[9].address;
 export const MULTISIG_OWNERS: readonly Address[] = ANVIL_DEV_ACCOUNTS.slice(5, 8).map((account) => account.address);
 export const MULTISIG_THRESHOLD = 2;
 
-/** Spec tiers: 1,000 / 2,500 / 5,000 service tokens; wallets with none also get Tier 1. */
+/** One wallet with no service tokens (still Tier 1), then one holding exactly each tier's threshold (src/risk/tiers.ts). */
 const DEMO_PLAN: readonly { label: string; tier: 1 | 2 | 3; serviceTokens: number }[] = [
   { label: 'A', tier: 1, serviceTokens: 0 },
-  { label: 'B', tier: 1, serviceTokens: 1_000 },
-  { label: 'C', tier: 2, serviceTokens: 2_500 },
-  { label: 'D', tier: 3, serviceTokens: 5_000 },
+  { label: 'B', tier: 1, serviceTokens: minTokensFor(1) },
+  { label: 'C', tier: 2, serviceTokens: minTokensFor(2) },
+  { label: 'D', tier: 3, serviceTokens: minTokensFor(3) },
 ];
 
 /** Demo wallets A..D are anvil accounts 1..4. */

@@ -1,0 +1,83 @@
+// Reading the file backend's chain without the service: audit.log for verification, audit.log and facts.log for replay.
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseFactsLine, type FactsLine, type RecordsWithFacts, type RecordWithFacts } from '../record/audit-log.js';
+import { factsHashOf } from '../record/record.js';
+import type { ChainSource } from '../verify/bulk-sources.js';
+import { DEFAULT_CHUNK_BYTES, SpareBlocks, fileChunks } from '../verify/chunk-sources.js';
+import { FACTS_FILE_NAME } from './facts-file.js';
+
+/** A torn group commit leaves at most a batch of orphaned facts lines before the ones sealed again. */
+const LOOKAHEAD = 8192;
+
+/** The log a location names: a data directory's audit/audit.log (or audit.log), or the file itself; null for a directory without one. */
+export async function fileLogPath(location: string): Promise<string | null> {
+  const info = await stat(location).catch(() => null);
+  if (info === null) return null;
+  if (!info.isDirectory()) return location;
+  for (const candidate of [join(location, 'audit', 'audit.log'), join(location, 'audit.log')]) {
+    if (await stat(candidate).then((s) => s.isFile(), () => false)) return candidate;
+  }
+  return null;
+}
+
+/** The stored log, read front to back in large blocks; the blocks the pool hands back are reused. */
+export async function fileChainSource(location: string): Promise<ChainSource | null> {
+  const path = await fileLogPath(location);
+  if (path === null) return null;
+  const { size } = await stat(path);
+  const blocks = new SpareBlocks();
+  return {
+    name: path, unit: 'bytes', total: size, chunks: fileChunks(path, DEFAULT_CHUNK_BYTES, blocks), recycle: (buffer) => blocks.give(buffer),
+  };
+}
+
+export async function fileRecordsWithFacts(location: string, from: number, to: number): Promise<RecordsWithFacts | null> {
+  const log = await fileLogPath(location);
+  if (log === null) return null;
+  return { name: log, total: null, items: fileItems(log, join(dirname(log), FACTS_FILE_NAME), from, to) };
+}
+
+/** Line n of the log is seq n; facts.log is read alongside, matched by seq and hash. */
+async function* fileItems(logFile: string, factsFile: string, from: number, to: number): AsyncGenerator<RecordWithFacts> {
+  const facts = await factsReader(factsFile);
+  let seq = 0;
+  for await (const line of createInterface({ input: createReadStream(logFile), crlfDelay: Infinity })) {
+    seq++;
+    if (seq < from) continue;
+    if (seq > to) break;
+    // factsHashOf reads a line's first 400 bytes; 400 characters hold at least that many.
+    const hash = factsHashOf(Buffer.from(line.slice(0, 400), 'utf8'));
+    yield { seq, line, facts: hash === null ? null : await facts.find(seq, hash) };
+  }
+  facts.close();
+}
+
+async function factsReader(path: string) {
+  const exists = await stat(path).then((s) => s.isFile(), () => false);
+  const lines = exists ? createInterface({ input: createReadStream(path), crlfDelay: Infinity })[Symbol.asyncIterator]() : null;
+  const waiting = new Map<string, FactsLine>();
+  let highest = 0;
+  return {
+    async find(seq: number, hash: string): Promise<FactsLine | null> {
+      for (const [key, line] of waiting) if (line.seq < seq) waiting.delete(key);
+      const key = `${seq} ${hash}`;
+      while (!waiting.has(key) && lines !== null && highest <= seq + LOOKAHEAD) {
+        const next = await lines.next();
+        if (next.done) break;
+        const line = parseFactsLine(next.value);
+        if (line === null || line.seq < seq) continue;
+        highest = Math.max(highest, line.seq);
+        waiting.set(`${line.seq} ${line.hash}`, line);
+      }
+      const found = waiting.get(key) ?? null;
+      waiting.delete(key);
+      return found;
+    },
+    close(): void {
+      void lines?.return?.();
+    },
+  };
+}

@@ -1,0 +1,29 @@
+// The Redis audit backend: the chain shared by every instance on one Redis, its checkpoints beside it, as one AuditBackend.
+import { join } from 'node:path';
+import type { Config } from '../../config.js';
+import type { AuditBackend, BackendContext, OpenAuditBackend } from '../proof/audit-backend.js';
+import { RedisAuditLog } from './redis-audit-log.js';
+import { RedisCheckpointStore } from './redis-checkpoints.js';
+
+export const redisBackend: AuditBackend = {
+  name: 'redis',
+  selected: (config) => config.auditStore === 'redis' && Boolean(config.redisUrl),
+  open: openRedisBackend,
+  // Tools read a shared chain through a service's exports (its base URL), never from Redis itself.
+  chainSource: async () => null,
+  recordsWithFacts: async () => null,
+};
+
+async function openRedisBackend(config: Readonly<Config>, context: BackendContext): Promise<OpenAuditBackend> {
+  const url = config.redisUrl!;
+  // The remembered head lives beside the JWT secret: one file per instance, written about once a second.
+  const watch = { memoryFile: join(config.dataDir, 'redis-chain-head.json'), abandonEpoch: config.auditAbandonEpoch, log: context.log, now: context.now };
+  const log = await RedisAuditLog.connect(url, { now: context.now, watch });
+  return {
+    log,
+    openCheckpoints: (key) => RedisCheckpointStore.connect(url, log.prefix, key),
+    storeState: log.storeState,
+    status: { kind: 'redis', fsync: 'redis', watch: () => log.watchStatus() },
+    threads: () => ({}),
+  };
+}

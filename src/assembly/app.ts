@@ -64,6 +64,8 @@ export interface Service {
   chain: ChainContext;
   /** The cache store, exposed so operators' tools and tests can read and plant facts. */
   store: CacheStore;
+  /** The routes the edge serves: plain request in, plain response out, so handlers run without a socket too. */
+  routes: readonly Route[];
   /** Stops listening, drains the audit log and releases the pool, stores and devnet. */
   close(): Promise<void>;
 }
@@ -147,7 +149,7 @@ export async function startService(config: Readonly<Config>, log: Logger, overri
     site.listening(edge.port);
     let closing: Promise<void> | null = null;
     const close = () => (closing ??= closers.closeAll());
-    return { port: edge.port, config, registry: chain.registry, chain, store, close };
+    return { port: edge.port, config, registry: chain.registry, chain, store, routes, close };
   } catch (error) {
     await closers.closeAll();
     throw error;

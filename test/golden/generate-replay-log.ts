@@ -1,5 +1,5 @@
 // Writes test/golden/replay/: an audit log and the facts kept beside it, from a real service on the
-// sample registry at a fixed time, for the replay golden test (test/integration/audit-replay.test.ts).
+// sample registry at a fixed time, for the replay golden test (test/integration/evaluation/replay/audit-replay.test.ts).
 // Run after a build: node dist/test/golden/generate-replay-log.js [output directory]
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';

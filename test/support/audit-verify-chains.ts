@@ -4,7 +4,7 @@ import { ZERO_HASH, type AuditHead } from '../../src/audit/record/audit-log.js';
 import { ChainWalker, GENESIS, type ChainAnchor, type ChainEnd, type VerifyReport } from '../../src/audit/verify/chain-walk.js';
 import { scanChunk, type LinkField } from '../../src/audit/verify/chunk-scan.js';
 import { canonicalJson, parseLine, sealRecord, type AuditRecordBody } from '../../src/audit/record/record.js';
-import { WALLET_A, WALLET_B, WALLET_C, sampleEntry } from '../support/audit-fixtures.js';
+import { WALLET_A, WALLET_B, WALLET_C, sampleEntry } from './audit-fixtures.js';
 
 export const nodeHex = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex');
 export const nodeDigest = (bytes: Uint8Array) => new Uint8Array(createHash('sha256').update(bytes).digest());

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { anvilBinary } from '../../src/tools/devnet/anvil.js';
 import type { Devnet } from '../../src/tools/devnet/devnet.js';
 import type { RegistryFile } from '../../src/facts/registry/registry.js';
-import { waitUntil } from '../support/wait-until.js';
+import { waitUntil } from './wait-until.js';
 
 export interface RpcCall {
   method: string;

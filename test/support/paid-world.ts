@@ -7,7 +7,7 @@ import type { ServiceOverrides } from '../../src/assembly/app.js';
 import { startDevnet, type Devnet } from '../../src/tools/devnet/devnet.js';
 import { buildFacilitator } from '../../src/tools/facilitator/facilitator.js';
 import { serveFacilitator, type RunningFacilitator } from '../../src/tools/facilitator/http-server.js';
-import { writeRegistryFile } from '../integration/chain-support.js';
+import { writeRegistryFile } from './chain-support.js';
 import { stablecoinAbi } from './devnet-abis.js';
 import { publicClientFor } from './devnet-helpers.js';
 import { getJson, postJson, startTestService, type HttpResult, type TestService } from './service.js';

@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { keccak256, toHex, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import type { Devnet } from '../../src/tools/devnet/devnet.js';
-import { freePort } from '../../src/tools/devnet/free-port.js';
-import { getJson, postJson, SAMPLE_REGISTRY, startTestService, type HttpResult, type TestService } from '../support/service.js';
-import { startPlainAnvil, stopProcess } from './chain-support.js';
+import type { Devnet } from '../../../src/tools/devnet/devnet.js';
+import { freePort } from '../../../src/tools/devnet/free-port.js';
+import { getJson, postJson, SAMPLE_REGISTRY, startTestService, type HttpResult, type TestService } from '../../support/service.js';
+import { startPlainAnvil, stopProcess } from '../../support/chain-support.js';
 
 // A Tuesday during the NYSE session, fixed.
 const OPEN_MARKET = Date.UTC(2026, 10, 17, 15, 0, 0);

@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { keccak256, toHex } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import { ManualClock } from '../support/manual-clock.js';
-import { startRedisServer, type RedisServer } from '../support/redis-server.js';
-import { getJson, postJson, SAMPLE_REGISTRY, startTestService, type TestService } from '../support/service.js';
+import { ManualClock } from '../../support/manual-clock.js';
+import { startRedisServer, type RedisServer } from '../../support/redis-server.js';
+import { getJson, postJson, SAMPLE_REGISTRY, startTestService, type TestService } from '../../support/service.js';
 
 // A Tuesday during the NYSE session; the clock moves only when a test moves it.
 const clock = new ManualClock();

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { keccak256, toHex } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import { startRedisServer, type RedisServer } from '../support/redis-server.js';
-import { getJson, postJson, sampleTrade, send, startTestService, type TestService } from '../support/service.js';
+import { startRedisServer, type RedisServer } from '../../support/redis-server.js';
+import { getJson, postJson, sampleTrade, send, startTestService, type TestService } from '../../support/service.js';
 
 // A Tuesday during the NYSE session, fixed: nothing here depends on time passing.
 const OPEN_MARKET = Date.UTC(2026, 10, 17, 15, 0, 0);

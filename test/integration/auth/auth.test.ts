@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { privateKeyToAccount } from 'viem/accounts';
 import { parseSiweMessage } from 'viem/siwe';
-import type { DemoWallet } from '../../src/tools/devnet/devnet.js';
-import { getJson, postJson, send, startTestService, type TestService } from '../support/service.js';
+import type { DemoWallet } from '../../../src/tools/devnet/devnet.js';
+import { getJson, postJson, send, startTestService, type TestService } from '../../support/service.js';
 
 // A Tuesday during the NYSE session; the clock moves only when a test moves it.
 let clock = Date.UTC(2026, 10, 17, 15, 0, 0);

@@ -2,13 +2,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import { sendA2A } from '../support/a2a-client.js';
-import { callMcpTool } from '../support/mcp-client.js';
-import { PaidWorld, payWith } from '../support/paid-world.js';
-import { freePort } from '../support/redis-server.js';
-import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../support/service.js';
-import { useTempDirs } from '../support/temp-dirs.js';
-import { signPayment } from '../support/x402-payer.js';
+import { sendA2A } from '../../support/a2a-client.js';
+import { callMcpTool } from '../../support/mcp-client.js';
+import { PaidWorld, payWith } from '../../support/paid-world.js';
+import { freePort } from '../../support/redis-server.js';
+import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../../support/service.js';
+import { useTempDirs } from '../../support/temp-dirs.js';
+import { signPayment } from '../../support/x402-payer.js';
 
 /** What any channel answered, in one vocabulary: a verdict, or a refusal with its catalogue code. */
 interface Answer {

@@ -1,9 +1,9 @@
 // Counterfactuals through the running service: REST and MCP carry the same fields, and acting on them works.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { lastUnitsReadAs, unitsAtLeast, unitsToAmount } from '../../src/risk/amount-grid.js';
-import { callMcpTool } from '../support/mcp-client.js';
-import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../support/service.js';
+import { lastUnitsReadAs, unitsAtLeast, unitsToAmount } from '../../../src/risk/amount-grid.js';
+import { callMcpTool } from '../../support/mcp-client.js';
+import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../../support/service.js';
 
 let running: TestService;
 let walletSeq = 0;

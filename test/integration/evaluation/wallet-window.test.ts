@@ -4,11 +4,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { callMcpTool } from '../support/mcp-client.js';
-import { PaidWorld, payWith } from '../support/paid-world.js';
-import { getJson, postJson, type TestService } from '../support/service.js';
-import { useTempDirs } from '../support/temp-dirs.js';
-import { signPayment } from '../support/x402-payer.js';
+import { callMcpTool } from '../../support/mcp-client.js';
+import { PaidWorld, payWith } from '../../support/paid-world.js';
+import { getJson, postJson, type TestService } from '../../support/service.js';
+import { useTempDirs } from '../../support/temp-dirs.js';
+import { signPayment } from '../../support/x402-payer.js';
 
 const tempDir = useTempDirs('wallet-window-');
 let world: PaidWorld;

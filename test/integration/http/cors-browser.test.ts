@@ -4,13 +4,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { ANVIL_DEV_ACCOUNTS } from '../../src/tools/devnet/wallets.js';
-import { PATHS } from '../../src/catalogue/published-facts.js';
-import { launchChromium } from '../support/browser.js';
-import { PaidWorld } from '../support/paid-world.js';
-import type { TestService } from '../support/service.js';
-import { useTempDirs } from '../support/temp-dirs.js';
-import { signPayment } from '../support/x402-payer.js';
+import { ANVIL_DEV_ACCOUNTS } from '../../../src/tools/devnet/wallets.js';
+import { PATHS } from '../../../src/catalogue/published-facts.js';
+import { launchChromium } from '../../support/browser.js';
+import { PaidWorld } from '../../support/paid-world.js';
+import type { TestService } from '../../support/service.js';
+import { useTempDirs } from '../../support/temp-dirs.js';
+import { signPayment } from '../../support/x402-payer.js';
 
 /** Demo wallet B of the devnet (anvil account 2): it holds the stablecoin it pays with. */
 const PAYER = ANVIL_DEV_ACCOUNTS[2];

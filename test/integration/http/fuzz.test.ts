@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { sampleTrade, send, startTestService, type TestService } from '../support/service.js';
+import { sampleTrade, send, startTestService, type TestService } from '../../support/service.js';
 
 let running: TestService;
 

@@ -8,10 +8,10 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { privateKeyToAccount } from 'viem/accounts';
-import { MAX_ECHO_CHARS, MAX_JSON_DEPTH } from '../../src/schemas/json-shape.js';
-import { freePort } from '../support/redis-server.js';
-import { getJson, postJson, SAMPLE_REGISTRY, sampleTrade, send } from '../support/service.js';
-import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
+import { MAX_ECHO_CHARS, MAX_JSON_DEPTH } from '../../../src/schemas/json-shape.js';
+import { freePort } from '../../support/redis-server.js';
+import { getJson, postJson, SAMPLE_REGISTRY, sampleTrade, send } from '../../support/service.js';
+import { startServiceProcess, type ServiceProcess } from '../../support/service-process.js';
 
 // anvil's first public development key: a throwaway signer for a bearer token.
 const SIGNER = privateKeyToAccount('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcb6df2c7d1ab2ff80');

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { startEdge } from '../../src/http/server.js';
-import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../support/service.js';
-import { waitUntil } from '../support/wait-until.js';
+import { startEdge } from '../../../src/http/server.js';
+import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../../support/service.js';
+import { waitUntil } from '../../support/wait-until.js';
 
 let running: TestService;
 

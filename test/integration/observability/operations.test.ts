@@ -1,13 +1,13 @@
 // What an operator reads: /status.json and /status, Prometheus /metrics, latency JSON and page, /debug/feeds, request ids.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startDevnet, type Devnet } from '../../src/tools/devnet/devnet.js';
-import { FeedReport, LatencyReport } from '../../src/schemas/operations.js';
-import { compileValidator } from '../../src/schemas/validator.js';
-import { getJson, postJson, sampleTrade, send, startTestService, type TestService } from '../support/service.js';
-import { useTempDirs } from '../support/temp-dirs.js';
-import { parsePrometheusText } from '../support/prometheus-text.js';
-import { writeRegistryFile } from './chain-support.js';
+import { startDevnet, type Devnet } from '../../../src/tools/devnet/devnet.js';
+import { FeedReport, LatencyReport } from '../../../src/schemas/operations.js';
+import { compileValidator } from '../../../src/schemas/validator.js';
+import { getJson, postJson, sampleTrade, send, startTestService, type TestService } from '../../support/service.js';
+import { useTempDirs } from '../../support/temp-dirs.js';
+import { parsePrometheusText } from '../../support/prometheus-text.js';
+import { writeRegistryFile } from '../../support/chain-support.js';
 
 const ADMIN_TOKEN = 'operations-test-admin-token-0123456789';
 let offline: TestService;

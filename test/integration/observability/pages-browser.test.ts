@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { PATHS } from '../../src/catalogue/published-facts.js';
-import { launchChromium } from '../support/browser.js';
-import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../support/service.js';
+import { PATHS } from '../../../src/catalogue/published-facts.js';
+import { launchChromium } from '../../support/browser.js';
+import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../../support/service.js';
 // Kept after the run for a person to look at; git-ignored. The same folder from .build-*/ and dist/.
-const SCREENSHOTS = fileURLToPath(new URL('../../../test-artifacts/browser/', import.meta.url));
+const SCREENSHOTS = fileURLToPath(new URL('../../../../test-artifacts/browser/', import.meta.url));
 // Only turns a hang into a failure: a passing run waits for conditions, never for these.
 const WAIT = { timeout: 30_000 };
 const ANALYZE = `POST ${PATHS.analyzeFree}`;

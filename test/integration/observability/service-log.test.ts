@@ -6,11 +6,11 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { PaymentRequirementsV1 } from '@x402/core/types';
 import { privateKeyToAccount } from 'viem/accounts';
-import { ANVIL_DEV_ACCOUNTS } from '../../src/tools/devnet/wallets.js';
-import { freePort } from '../support/redis-server.js';
-import { getJson, postJson, send, type HttpResult } from '../support/service.js';
-import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
-import { signPayment } from '../support/x402-payer.js';
+import { ANVIL_DEV_ACCOUNTS } from '../../../src/tools/devnet/wallets.js';
+import { freePort } from '../../support/redis-server.js';
+import { getJson, postJson, send, type HttpResult } from '../../support/service.js';
+import { startServiceProcess, type ServiceProcess } from '../../support/service-process.js';
+import { signPayment } from '../../support/x402-payer.js';
 
 const JWT_SECRET = 'service-log-test-jwt-secret-never-logged-0123456789';
 const ADMIN_TOKEN = 'service-log-test-admin-token-never-logged';

@@ -2,14 +2,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { AssetInfo, HTTPValidationError, NonceResponse, PolicyConfig, RevokeResponse, WalletLoginResponse } from '../../src/schemas/resources.js';
-import { ServiceInfo } from '../../src/schemas/operations.js';
-import { PATHS } from '../../src/catalogue/published-facts.js';
-import { PermitSigner } from '../../src/schemas/permits.js';
-import { Verdict } from '../../src/schemas/trade.js';
-import { assertConforms } from '../support/conforms.js';
-import { assertDocumented } from '../support/documented.js';
-import { getJson, postJson, sampleTrade, send, startTestService, type TestService } from '../support/service.js';
+import { AssetInfo, HTTPValidationError, NonceResponse, PolicyConfig, RevokeResponse, WalletLoginResponse } from '../../../src/schemas/resources.js';
+import { ServiceInfo } from '../../../src/schemas/operations.js';
+import { PATHS } from '../../../src/catalogue/published-facts.js';
+import { PermitSigner } from '../../../src/schemas/permits.js';
+import { Verdict } from '../../../src/schemas/trade.js';
+import { assertConforms } from '../../support/conforms.js';
+import { assertDocumented } from '../../support/documented.js';
+import { getJson, postJson, sampleTrade, send, startTestService, type TestService } from '../../support/service.js';
 
 let running: TestService;
 

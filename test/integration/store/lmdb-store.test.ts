@@ -1,12 +1,12 @@
 // Runs the CacheStore contract against LmdbStore on a real LMDB file, plus what it keeps across a reopen and how it fails.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { LmdbStore } from '../../src/store/lmdb-store.js';
-import { StoreUnavailableError } from '../../src/store/store-unavailable.js';
-import { cacheStoreContract } from '../support/cache-store-contract.js';
-import { ManualClock } from '../support/manual-clock.js';
-import { movedClock } from '../support/store-time.js';
-import { useTempDirs } from '../support/temp-dirs.js';
+import { LmdbStore } from '../../../src/store/lmdb-store.js';
+import { StoreUnavailableError } from '../../../src/store/store-unavailable.js';
+import { cacheStoreContract } from '../../support/cache-store-contract.js';
+import { ManualClock } from '../../support/manual-clock.js';
+import { movedClock } from '../../support/store-time.js';
+import { useTempDirs } from '../../support/temp-dirs.js';
 
 const tempDir = useTempDirs('lmdb-store-');
 const contractClock = new ManualClock();

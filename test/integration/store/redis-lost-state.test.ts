@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Redis } from 'ioredis';
 import { privateKeyToAccount } from 'viem/accounts';
-import { ManualClock } from '../support/manual-clock.js';
-import { startRedisServer, type RedisServer, type RedisServerOptions } from '../support/redis-server.js';
-import { getJson, postJson, sampleTrade, send, startTestService, type HttpResult, type TestService } from '../support/service.js';
-import { pollUntil } from '../support/wait-until.js';
+import { ManualClock } from '../../support/manual-clock.js';
+import { startRedisServer, type RedisServer, type RedisServerOptions } from '../../support/redis-server.js';
+import { getJson, postJson, sampleTrade, send, startTestService, type HttpResult, type TestService } from '../../support/service.js';
+import { pollUntil } from '../../support/wait-until.js';
 
 // Anvil's public development key #1: a wallet to sign in with, never funded.
 const account = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');

@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { RedisStore } from '../../src/store/redis-store.js';
-import { cacheStoreContract } from '../support/cache-store-contract.js';
-import { freePort, startRedisServer, type RedisServer } from '../support/redis-server.js';
-import { polledExpiry } from '../support/store-time.js';
-import { waitUntil } from '../support/wait-until.js';
+import { RedisStore } from '../../../src/store/redis-store.js';
+import { cacheStoreContract } from '../../support/cache-store-contract.js';
+import { freePort, startRedisServer, type RedisServer } from '../../support/redis-server.js';
+import { polledExpiry } from '../../support/store-time.js';
+import { waitUntil } from '../../support/wait-until.js';
 
 const FAIL_FAST_MS = 2_000;
 

@@ -3,12 +3,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { freePort } from '../../src/tools/devnet/free-port.js';
-import { PaidWorld, payWith } from '../support/paid-world.js';
-import { getJson, postJson, send, type HttpResult } from '../support/service.js';
-import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
-import { useTempDirs } from '../support/temp-dirs.js';
-import { signPayment } from '../support/x402-payer.js';
+import { freePort } from '../../../src/tools/devnet/free-port.js';
+import { PaidWorld, payWith } from '../../support/paid-world.js';
+import { getJson, postJson, send, type HttpResult } from '../../support/service.js';
+import { startServiceProcess, type ServiceProcess } from '../../support/service-process.js';
+import { useTempDirs } from '../../support/temp-dirs.js';
+import { signPayment } from '../../support/x402-payer.js';
 
 const tempDir = useTempDirs('restart-state-');
 let world: PaidWorld;

@@ -1,7 +1,7 @@
 // `npm run bench` arguments: --compare and --only, and the messages for what they refuse.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseBenchArgs, SELECTABLE, USAGE } from '../../bench/args.js';
+import { parseBenchArgs, SELECTABLE, USAGE } from '../../../bench/args.js';
 
 describe('parseBenchArgs', () => {
   it('runs every scenario and compares with nothing by default', () => {

@@ -1,8 +1,8 @@
 // `npm run bench -- --compare old.json`: the change column and the comparison table, pinned whole.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { change, formatComparison } from '../../bench/compare.js';
-import { results, row } from './bench-fixtures.js';
+import { change, formatComparison } from '../../../bench/compare.js';
+import { results, row } from '../../support/bench-fixtures.js';
 
 describe('change', () => {
   it('gives the signed relative change, and "-" when there is no base', () => {

@@ -2,9 +2,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { planEnvironment, requestAt, rotationFile, type LoadPlan } from '../../bench/load-plan.js';
-import { scenarioRows, type Measurement } from '../../bench/scenario-rows.js';
-import { parseWrkSummary } from '../../bench/wrk.js';
+import { planEnvironment, requestAt, rotationFile, type LoadPlan } from '../../../bench/load-plan.js';
+import { scenarioRows, type Measurement } from '../../../bench/scenario-rows.js';
+import { parseWrkSummary } from '../../../bench/wrk.js';
 
 const plan: LoadPlan = { url: 'http://x/a', asset: 'TSLA', contract: '0xc0', walletOffset: 1, walletCycle: 3, mcp: false, rotation: [] };
 const wallet = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
@@ -71,7 +71,7 @@ describe('parseWrkSummary', () => {
     assert.deepEqual(parseWrkSummary(stdout), { requests: 120_000, durationSeconds: 10.001234, p50Ms: 0.812, p99Ms: 3.456, non2xx: 5, socketErrors: 2 });
     assert.equal(parseWrkSummary('Requests/sec:  11998.52\n'), null);
     // The line as the script writes it: six figures, two of them with three decimals.
-    const lua = readFileSync(new URL('../../../bench/analyze.lua', import.meta.url), 'utf8');
+    const lua = readFileSync(new URL('../../../../bench/analyze.lua', import.meta.url), 'utf8');
     assert.match(lua, /string\.format\("WRK %d %d %\.3f %\.3f %d %d\\n"/);
   });
 });

@@ -1,8 +1,8 @@
 // The bench's /proc reading: utime + stime out of a stat line, and CPU per request between two readings.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { cpuUsPerRequest, statTicks } from '../../bench/proc-stat.js';
-import { nodeFlagsOf } from '../../bench/service.js';
+import { cpuUsPerRequest, statTicks } from '../../../bench/proc-stat.js';
+import { nodeFlagsOf } from '../../../bench/service.js';
 
 // A real line's shape (proc(5)): pid, (comm), state, then fields 4..52; utime 1234 and stime 567 are fields 14 and 15.
 const line = (comm: string) =>

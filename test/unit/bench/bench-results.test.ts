@@ -4,8 +4,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { parseResults, readResults, writeResults } from '../../bench/results.js';
-import { results, row } from './bench-fixtures.js';
+import { parseResults, readResults, writeResults } from '../../../bench/results.js';
+import { results, row } from '../../support/bench-fixtures.js';
 
 describe('parseResults', () => {
   it('accepts what a run writes', () => {

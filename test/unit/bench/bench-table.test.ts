@@ -1,8 +1,8 @@
 // What `npm run bench` prints: the padded Markdown tables and the header of a run, pinned whole.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { formatResults, renderTable } from '../../bench/table.js';
-import { results, row } from './bench-fixtures.js';
+import { formatResults, renderTable } from '../../../bench/table.js';
+import { results, row } from '../../support/bench-fixtures.js';
 
 describe('renderTable', () => {
   it('pads cells to the widest, numbers to the right', () => {

@@ -1,11 +1,11 @@
 // The request_id wait for another instance's answer: bounded by polls, so a frozen clock never makes it endless.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { EvaluationOutcome } from '../../src/evaluation/evaluate-trade.js';
-import { IdempotencyCache } from '../../src/evaluation/idempotency.js';
-import { idempotencyKey } from '../../src/store/keys.js';
-import { MemoryStore } from '../../src/store/memory-store.js';
-import { ManualClock } from '../support/manual-clock.js';
+import type { EvaluationOutcome } from '../../../src/evaluation/evaluate-trade.js';
+import { IdempotencyCache } from '../../../src/evaluation/idempotency.js';
+import { idempotencyKey } from '../../../src/store/keys.js';
+import { MemoryStore } from '../../../src/store/memory-store.js';
+import { ManualClock } from '../../support/manual-clock.js';
 
 const SCOPE = 'free:0x00000000000000000000000000000000000000aa';
 const REPLAYED = { kind: 'verdict', verdict: { decision: 'allow', request_id: 'r-1' } } as unknown as EvaluationOutcome;

@@ -1,9 +1,9 @@
 // Which amounts a token can carry: the grid an amount is read on, and the 422 issue for less than one base unit.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { amountIssue, tradeDecimals } from '../../src/evaluation/trade-amount.js';
-import { Registry } from '../../src/facts/registry/registry.js';
-import { unitsAtMost } from '../../src/risk/amount-grid.js';
+import { amountIssue, tradeDecimals } from '../../../src/evaluation/trade-amount.js';
+import { Registry } from '../../../src/facts/registry/registry.js';
+import { unitsAtMost } from '../../../src/risk/amount-grid.js';
 
 const TSLA = { symbol: 'TSLA', contract_address: '0x00000000000000000000000000000000000000a1', decimals: 18, is_native: false, price_feed: null, default_price_usd: 400 };
 const USDX = { symbol: 'USDX', contract_address: '0x00000000000000000000000000000000000000b2', decimals: 6, is_native: false, price_feed: null, default_price_usd: 1 };

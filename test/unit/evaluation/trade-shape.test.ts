@@ -1,10 +1,10 @@
 // The trade and the verdict are each stated once: channel variants and the engine's trade follow the one schema.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { listedTools } from '../../src/schemas/mcp-tools.js';
-import { engineTrade, McpTradeRequest, TradeRequest, Verdict } from '../../src/schemas/trade.js';
-import { wireSchema } from '../../src/schemas/mcp-tools.js';
-import type { TradeInput } from '../../src/risk/types.js';
+import { listedTools } from '../../../src/schemas/mcp-tools.js';
+import { engineTrade, McpTradeRequest, TradeRequest, Verdict } from '../../../src/schemas/trade.js';
+import { wireSchema } from '../../../src/schemas/mcp-tools.js';
+import type { TradeInput } from '../../../src/risk/types.js';
 
 // The engine owns TradeInput (src/risk/ imports nothing above it); this holds it to the schema at compile time:
 // every engine field is a TradeRequest field of the same type once its default is filled in.

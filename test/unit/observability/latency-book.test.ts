@@ -1,8 +1,8 @@
 // Latency windows: what falls out of the last minute, five minutes and hour as the clock moves, and the percentiles.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { LatencyBook } from '../../src/observability/latency-book.js';
-import { ManualClock } from '../support/manual-clock.js';
+import { LatencyBook } from '../../../src/observability/latency-book.js';
+import { ManualClock } from '../../support/manual-clock.js';
 
 describe('LatencyBook', () => {
   it('gives percentiles within the histogram\'s two significant digits', () => {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-const SERVICE_LOG = fileURLToPath(new URL('../../src/observability/service-log.js', import.meta.url));
+const SERVICE_LOG = fileURLToPath(new URL('../../../src/observability/service-log.js', import.meta.url));
 
 /**
  * In a process of its own, since the logger keeps retrying the full pipe while its process

@@ -2,14 +2,14 @@
 import { deepStrictEqual, equal, notEqual, ok, strictEqual } from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { lastUnitsReadAs, unitsAtLeast, unitsToAmount } from '../../src/risk/amount-grid.js';
-import { counterfactuals, scoreTrade } from '../../src/risk/counterfactuals.js';
-import { evaluateRisk } from '../../src/risk/evaluate-risk.js';
-import { TIER_THRESHOLDS } from '../../src/risk/tiers.js';
-import type { RiskInput } from '../../src/risk/types.js';
-import { decodeResults, encodeResults } from '../../src/risk/wire.js';
-import { riskInput } from './risk-arbitraries.js';
-import { makeInput, SATURDAY_MS, TUESDAY_OPEN_MS } from './risk-fixtures.js';
+import { lastUnitsReadAs, unitsAtLeast, unitsToAmount } from '../../../src/risk/amount-grid.js';
+import { counterfactuals, scoreTrade } from '../../../src/risk/counterfactuals.js';
+import { evaluateRisk } from '../../../src/risk/evaluate-risk.js';
+import { TIER_THRESHOLDS } from '../../../src/risk/tiers.js';
+import type { RiskInput } from '../../../src/risk/types.js';
+import { decodeResults, encodeResults } from '../../../src/risk/wire.js';
+import { riskInput } from '../../support/risk-arbitraries.js';
+import { makeInput, SATURDAY_MS, TUESDAY_OPEN_MS } from '../../support/risk-fixtures.js';
 
 const RUNS = { numRuns: 400 };
 const decision = (input: RiskInput, amount: number) => evaluateRisk({ ...input, trade: { ...input.trade, amount } }).decision;

@@ -2,7 +2,7 @@
 import { deepStrictEqual, throws } from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { isEarlyCloseDay, marketSession, newYorkWallClock, nyseHolidays } from '../../src/risk/market-hours.js';
+import { isEarlyCloseDay, marketSession, newYorkWallClock, nyseHolidays } from '../../../src/risk/market-hours.js';
 
 const OPEN = { open: true, session: 'regular', reason: null };
 const EARLY = { open: true, session: 'early_close', reason: null };

@@ -2,8 +2,8 @@
 import { equal, ok } from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { marketSession } from '../../src/risk/market-hours.js';
-import { nextMarketOpen } from '../../src/risk/next-market-open.js';
+import { marketSession } from '../../../src/risk/market-hours.js';
+import { nextMarketOpen } from '../../../src/risk/next-market-open.js';
 
 const utc = (y: number, m: number, d: number, h: number, min = 0) => Date.UTC(y, m - 1, d, h, min);
 

@@ -2,17 +2,17 @@
 import { deepStrictEqual, ok, strictEqual } from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import type { OracleReading } from '../../src/facts/prices/oracle-price.js';
-import { combineReadings } from '../../src/facts/prices/oracle-with-venue.js';
-import { UNAVAILABLE } from '../../src/facts/prices/price-provider.js';
-import type { VenueReading } from '../../src/facts/prices/venue-price.js';
-import { scoreTrade } from '../../src/risk/counterfactuals.js';
-import { evaluateRisk } from '../../src/risk/evaluate-risk.js';
-import { roundCents } from '../../src/risk/format.js';
-import { tierPolicy } from '../../src/risk/tiers.js';
-import type { RiskInput, Tier } from '../../src/risk/types.js';
-import { THRESHOLDS } from '../../src/risk/weights.js';
-import { makeInput } from './risk-fixtures.js';
+import type { OracleReading } from '../../../src/facts/prices/oracle-price.js';
+import { combineReadings } from '../../../src/facts/prices/oracle-with-venue.js';
+import { UNAVAILABLE } from '../../../src/facts/prices/price-provider.js';
+import type { VenueReading } from '../../../src/facts/prices/venue-price.js';
+import { scoreTrade } from '../../../src/risk/counterfactuals.js';
+import { evaluateRisk } from '../../../src/risk/evaluate-risk.js';
+import { roundCents } from '../../../src/risk/format.js';
+import { tierPolicy } from '../../../src/risk/tiers.js';
+import type { RiskInput, Tier } from '../../../src/risk/types.js';
+import { THRESHOLDS } from '../../../src/risk/weights.js';
+import { makeInput } from '../../support/risk-fixtures.js';
 
 const oracle = (usd: number, stale = false): OracleReading => ({
   usd, stale, ageSeconds: stale ? 7_200 : 60,

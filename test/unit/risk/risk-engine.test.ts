@@ -1,9 +1,9 @@
 // Risk engine: every hard override with its exact reason, band boundaries and advisory semantics.
 import { deepStrictEqual, strictEqual } from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { evaluateRisk } from '../../src/risk/evaluate-risk.js';
-import type { RiskResult } from '../../src/risk/types.js';
-import { makeInput, mergePatches, NVDA, SATURDAY_MS, TSLA, TUESDAY_OPEN_MS, UNKNOWN_ADDRESS, UNREGISTERED_ALLOWED } from './risk-fixtures.js';
+import { evaluateRisk } from '../../../src/risk/evaluate-risk.js';
+import type { RiskResult } from '../../../src/risk/types.js';
+import { makeInput, mergePatches, NVDA, SATURDAY_MS, TSLA, TUESDAY_OPEN_MS, UNKNOWN_ADDRESS, UNREGISTERED_ALLOWED } from '../../support/risk-fixtures.js';
 
 const ZERO = { registry: 0, contract: 0, price: 0, wallet: 0, trade: 0 };
 

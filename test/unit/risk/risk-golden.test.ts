@@ -1,9 +1,9 @@
 // Golden verdicts: whole RiskResults for fixed fact sets, pinned so any scoring change is deliberate.
 import { deepStrictEqual } from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { evaluateRisk } from '../../src/risk/evaluate-risk.js';
-import type { RegistryFact } from '../../src/risk/types.js';
-import { makeInput, NVDA, SATURDAY_MS, UNKNOWN_ADDRESS } from './risk-fixtures.js';
+import { evaluateRisk } from '../../../src/risk/evaluate-risk.js';
+import type { RegistryFact } from '../../../src/risk/types.js';
+import { makeInput, NVDA, SATURDAY_MS, UNKNOWN_ADDRESS } from '../../support/risk-fixtures.js';
 
 const SPY: RegistryFact = { symbol: 'SPY', contract_address: '0x3333333333333333333333333333333333333333', decimals: 18, is_native: false };
 /** Black Friday 2026-11-27 12:30 America/New_York (EST): open, early-close session. */

@@ -2,12 +2,12 @@
 import { deepStrictEqual, ok, strictEqual } from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { bandFor, evaluateRisk } from '../../src/risk/evaluate-risk.js';
-import { isAdvisory, OVERRIDE_PRIORITY, REASON_CODES } from '../../src/risk/reason-codes.js';
-import { CATEGORY_MAX } from '../../src/risk/weights.js';
-import type { RiskInput } from '../../src/risk/types.js';
-import { riskInput } from './risk-arbitraries.js';
-import { tierPolicy } from '../../src/risk/tiers.js';
+import { bandFor, evaluateRisk } from '../../../src/risk/evaluate-risk.js';
+import { isAdvisory, OVERRIDE_PRIORITY, REASON_CODES } from '../../../src/risk/reason-codes.js';
+import { CATEGORY_MAX } from '../../../src/risk/weights.js';
+import type { RiskInput } from '../../../src/risk/types.js';
+import { riskInput } from '../../support/risk-arbitraries.js';
+import { tierPolicy } from '../../../src/risk/tiers.js';
 
 const RUNS = { numRuns: 2000 };
 const CODES = new Set(Object.keys(REASON_CODES));

@@ -2,10 +2,10 @@
 import { deepStrictEqual, equal } from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { evaluateRisk } from '../../src/risk/evaluate-risk.js';
-import { decodeInputs, decodeResults, encodeInputs, encodeResults } from '../../src/risk/wire.js';
-import { riskInput } from './risk-arbitraries.js';
-import { makeInput } from './risk-fixtures.js';
+import { evaluateRisk } from '../../../src/risk/evaluate-risk.js';
+import { decodeInputs, decodeResults, encodeInputs, encodeResults } from '../../../src/risk/wire.js';
+import { riskInput } from '../../support/risk-arbitraries.js';
+import { makeInput } from '../../support/risk-fixtures.js';
 
 /** What plain JSON keeps of a value (NaN and infinities become null): the wire promises no more. */
 const viaJson = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;

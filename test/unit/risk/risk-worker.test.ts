@@ -5,14 +5,14 @@ import { deepStrictEqual } from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { Piscina } from 'piscina';
-import { scoreTrade } from '../../src/risk/counterfactuals.js';
-import { decodeResults, encodeInputs } from '../../src/risk/wire.js';
-import { riskInput } from './risk-arbitraries.js';
-import { makeInput } from './risk-fixtures.js';
+import { scoreTrade } from '../../../src/risk/counterfactuals.js';
+import { decodeResults, encodeInputs } from '../../../src/risk/wire.js';
+import { riskInput } from '../../support/risk-arbitraries.js';
+import { makeInput } from '../../support/risk-fixtures.js';
 
 // From dist/test/unit/ this resolves to dist/workers/score.js, the compiled worker.
 const pool = new Piscina<string, string>({
-  filename: new URL('../../workers/score.js', import.meta.url).href,
+  filename: new URL('../../../workers/score.js', import.meta.url).href,
   minThreads: 1,
   maxThreads: 2,
 });

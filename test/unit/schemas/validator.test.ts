@@ -1,9 +1,9 @@
 // FastAPI-shaped validation errors from the compiled TypeBox schemas.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AuditQuery } from '../../src/schemas/resources.js';
-import { McpTradeRequest, TradeRequest } from '../../src/schemas/trade.js';
-import { compileValidator, numericParams } from '../../src/schemas/validator.js';
+import { AuditQuery } from '../../../src/schemas/resources.js';
+import { McpTradeRequest, TradeRequest } from '../../../src/schemas/trade.js';
+import { compileValidator, numericParams } from '../../../src/schemas/validator.js';
 
 const validateRest = compileValidator(TradeRequest, 'body');
 const validateMcp = compileValidator(McpTradeRequest, 'body');

@@ -1,11 +1,11 @@
 // Runs the CacheStore contract against MemoryStore, plus its memory-bounding sweep.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MemoryStore } from '../../src/store/memory-store.js';
-import { cacheStoreContract } from '../support/cache-store-contract.js';
-import { ManualClock } from '../support/manual-clock.js';
-import { movedClock } from '../support/store-time.js';
-import { waitUntil } from '../support/wait-until.js';
+import { MemoryStore } from '../../../src/store/memory-store.js';
+import { cacheStoreContract } from '../../support/cache-store-contract.js';
+import { ManualClock } from '../../support/manual-clock.js';
+import { movedClock } from '../../support/store-time.js';
+import { waitUntil } from '../../support/wait-until.js';
 
 const contractClock = new ManualClock();
 cacheStoreContract('MemoryStore', async () => new MemoryStore(contractClock.now), movedClock(contractClock));

@@ -2,10 +2,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Piscina } from 'piscina';
-import { ScoreBatcher } from '../../src/evaluation/score-batcher.js';
-import { allThreadsStarted, ThreadStartError, WholePool } from '../../src/threads/thread-start.js';
+import { ScoreBatcher } from '../../../src/evaluation/score-batcher.js';
+import { allThreadsStarted, ThreadStartError, WholePool } from '../../../src/threads/thread-start.js';
 
-const SCORE_WORKER = new URL('../../workers/score.js', import.meta.url).href;
+const SCORE_WORKER = new URL('../../../workers/score.js', import.meta.url).href;
 
 describe('allThreadsStarted', () => {
   it('resolves when each thread of the pool has loaded its module', async () => {

@@ -4,10 +4,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { EXIT_HEALTHY, runAuditVerify } from '../../src/tools/cli/audit-verify-command.js';
-import { freePort } from '../support/redis-server.js';
-import { SAMPLE_REGISTRY, getJson, postJson, sampleTrade } from '../support/service.js';
-import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
+import { EXIT_HEALTHY, runAuditVerify } from '../../../../src/tools/cli/audit-verify-command.js';
+import { freePort } from '../../../support/redis-server.js';
+import { SAMPLE_REGISTRY, getJson, postJson, sampleTrade } from '../../../support/service.js';
+import { startServiceProcess, type ServiceProcess } from '../../../support/service-process.js';
 
 const CLIENTS = 16;
 const KILL_AFTER = 300;

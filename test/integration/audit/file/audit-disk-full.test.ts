@@ -4,9 +4,9 @@ import { execFileSync } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../support/service.js';
-import { useTempDirs } from '../support/temp-dirs.js';
-import { pollUntil } from '../support/wait-until.js';
+import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../../../support/service.js';
+import { useTempDirs } from '../../../support/temp-dirs.js';
+import { pollUntil } from '../../../support/wait-until.js';
 
 const mounted: string[] = [];
 // Registered before the folders' removal hook, so it runs first: unmount, then remove.

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { copyFileSync, readFileSync, renameSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../support/service.js';
-import { pollUntil } from '../support/wait-until.js';
+import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../../../support/service.js';
+import { pollUntil } from '../../../support/wait-until.js';
 
 const evaluate = (service: TestService) => postJson(`${service.base}/api/v1/analyze/free`, sampleTrade({ amount: 1 }));
 

@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { freePort } from '../support/redis-server.js';
-import { getJson, postJson, SAMPLE_REGISTRY, sampleTrade } from '../support/service.js';
-import { exited, startServiceProcess } from '../support/service-process.js';
-import { useTempDirs } from '../support/temp-dirs.js';
+import { freePort } from '../../../support/redis-server.js';
+import { getJson, postJson, SAMPLE_REGISTRY, sampleTrade } from '../../../support/service.js';
+import { exited, startServiceProcess } from '../../../support/service-process.js';
+import { useTempDirs } from '../../../support/temp-dirs.js';
 
 const ANSWERED = 40;
 const DAMAGED = 3;

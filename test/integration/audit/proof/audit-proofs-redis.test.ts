@@ -2,12 +2,12 @@
 // key and every checkpoint; an instance holding another key refuses to start; every verdict replays.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { CheckpointSigner, checkCheckpoint } from '../../src/audit/proof/checkpoint.js';
-import { checkConsistency, checkInclusion } from '../../src/audit/proof/proof-check.js';
-import { startRedisServer, type RedisServer } from '../support/redis-server.js';
-import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../support/service.js';
-import { pollUntil } from '../support/wait-until.js';
-import { EXIT_REPRODUCED, runAuditReplay } from '../../src/tools/cli/audit-replay-command.js';
+import { CheckpointSigner, checkCheckpoint } from '../../../../src/audit/proof/checkpoint.js';
+import { checkConsistency, checkInclusion } from '../../../../src/audit/proof/proof-check.js';
+import { startRedisServer, type RedisServer } from '../../../support/redis-server.js';
+import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../../../support/service.js';
+import { pollUntil } from '../../../support/wait-until.js';
+import { EXIT_REPRODUCED, runAuditReplay } from '../../../../src/tools/cli/audit-replay-command.js';
 
 const KEY = Buffer.alloc(32, 9).toString('base64');
 let redis: RedisServer;

@@ -9,19 +9,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { CheckpointSigner, checkCheckpoint, type Checkpoint } from '../../src/audit/proof/checkpoint.js';
-import { leafHash } from '../../src/audit/proof/merkle.js';
-import { checkConsistency, checkInclusion } from '../../src/audit/proof/proof-check.js';
-import { EXIT_HEALTHY, EXIT_TAMPERED, runAuditVerify } from '../../src/tools/cli/audit-verify-command.js';
-import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../support/service.js';
-import { ManualClock } from '../support/manual-clock.js';
-import { pollUntil, waitUntil } from '../support/wait-until.js';
+import { CheckpointSigner, checkCheckpoint, type Checkpoint } from '../../../../src/audit/proof/checkpoint.js';
+import { leafHash } from '../../../../src/audit/proof/merkle.js';
+import { checkConsistency, checkInclusion } from '../../../../src/audit/proof/proof-check.js';
+import { EXIT_HEALTHY, EXIT_TAMPERED, runAuditVerify } from '../../../../src/tools/cli/audit-verify-command.js';
+import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../../../support/service.js';
+import { ManualClock } from '../../../support/manual-clock.js';
+import { pollUntil, waitUntil } from '../../../support/wait-until.js';
 
 const SEED = Buffer.alloc(32, 7);
 const SIGNING_KEY = SEED.toString('base64');
 const ENV = { RATE_LIMITS: 'off', AUDIT_CHECKPOINT_RECORDS: '5', AUDIT_CHECKPOINT_SECONDS: '0', AUDIT_SIGNING_KEY: SIGNING_KEY };
-const EXAMPLE = fileURLToPath(new URL('../../../examples/verify-proof.mjs', import.meta.url));
-const README = fileURLToPath(new URL('../../../README.md', import.meta.url));
+const EXAMPLE = fileURLToPath(new URL('../../../../../examples/verify-proof.mjs', import.meta.url));
+const README = fileURLToPath(new URL('../../../../../README.md', import.meta.url));
 
 let running: TestService;
 const clock = new ManualClock();

@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import { setImmediate as yieldTurn } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
-import type { AuditRecord } from '../../src/audit/record/audit-log.js';
-import { AuditConflictError, RedisAuditLog, type RedisAuditLogOptions } from '../../src/audit/redis/redis-audit-log.js';
-import { WALLET_A, WALLET_B, WALLET_C, checkChain, sampleEntry } from '../support/audit-fixtures.js';
-import { auditLogContract } from '../support/audit-log-contract.js';
-import { freePort, startRedisServer, type RedisServer } from '../support/redis-server.js';
+import type { AuditRecord } from '../../../../src/audit/record/audit-log.js';
+import { AuditConflictError, RedisAuditLog, type RedisAuditLogOptions } from '../../../../src/audit/redis/redis-audit-log.js';
+import { WALLET_A, WALLET_B, WALLET_C, checkChain, sampleEntry } from '../../../support/audit-fixtures.js';
+import { auditLogContract } from '../../../support/audit-log-contract.js';
+import { freePort, startRedisServer, type RedisServer } from '../../../support/redis-server.js';
 
 let server: RedisServer;
 let stores = 0;

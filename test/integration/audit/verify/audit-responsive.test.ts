@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { after, describe, it } from 'node:test';
-import { fileChunks } from '../../src/audit/verify/chunk-sources.js';
-import { verifyChunks } from '../../src/audit/verify/verify-chunks.js';
-import { VerifyPool } from '../../src/audit/verify/verify-pool.js';
-import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../support/service.js';
-import { buildChain, fileText } from '../unit/audit-verify-chains.js';
+import { fileChunks } from '../../../../src/audit/verify/chunk-sources.js';
+import { verifyChunks } from '../../../../src/audit/verify/verify-chunks.js';
+import { VerifyPool } from '../../../../src/audit/verify/verify-pool.js';
+import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../../../support/service.js';
+import { buildChain, fileText } from '../../../support/audit-verify-chains.js';
 
 const OPEN_MARKET = Date.UTC(2026, 10, 17, 15, 0, 0);
 const RECORDS = 200_000;

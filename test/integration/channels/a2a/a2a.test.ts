@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ClientFactory } from '@a2a-js/sdk/client';
 import { TaskState } from '@a2a-js/sdk';
-import { dataMessage, sendA2A } from '../support/a2a-client.js';
-import { OPEN_MARKET_MS } from '../support/manual-clock.js';
-import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../support/service.js';
+import { dataMessage, sendA2A } from '../../../support/a2a-client.js';
+import { OPEN_MARKET_MS } from '../../../support/manual-clock.js';
+import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../../../support/service.js';
 
 let running: TestService;
 let offline: TestService;

@@ -3,13 +3,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { PATHS, PAYMENT, SERVICE, VERSIONS } from '../../src/catalogue/published-facts.js';
-import { KNOWN_ISSUES_FILE } from '../../src/channels/documents/known-issues.js';
-import { methodologyHtml } from '../../src/channels/documents/methodology-html.js';
-import { PUBLIC_DOCUMENTS } from '../../src/channels/documents/public-documents.js';
-import { TOOL_DEFINITIONS } from '../../src/schemas/mcp-tools.js';
-import { REASON_CODES } from '../../src/risk/reason-codes.js';
-import { getJson, startTestService, type HttpResult, type TestService } from '../support/service.js';
+import { PATHS, PAYMENT, SERVICE, VERSIONS } from '../../../../src/catalogue/published-facts.js';
+import { KNOWN_ISSUES_FILE } from '../../../../src/channels/documents/known-issues.js';
+import { methodologyHtml } from '../../../../src/channels/documents/methodology-html.js';
+import { PUBLIC_DOCUMENTS } from '../../../../src/channels/documents/public-documents.js';
+import { TOOL_DEFINITIONS } from '../../../../src/schemas/mcp-tools.js';
+import { REASON_CODES } from '../../../../src/risk/reason-codes.js';
+import { getJson, startTestService, type HttpResult, type TestService } from '../../../support/service.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
@@ -94,7 +94,7 @@ describe('x402 manifest', () => {
 });
 
 describe('directory metadata', () => {
-  const license = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')).license;
+  const license = JSON.parse(readFileSync(new URL('../../../../../package.json', import.meta.url), 'utf8')).license;
 
   it('glama.json: name, description, the MCP endpoint over streamable HTTP, the tools, provider, license, links', async () => {
     const glama = (await fetchDocument(PATHS.glama, JSON_TYPE)).json;
@@ -131,7 +131,7 @@ describe('directory metadata', () => {
 
 describe('versions', () => {
   // package.json's version is the service's; the spec's 1.0.3 is the published interface's (ARCHITECTURE.md "Versions").
-  const service = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')).version;
+  const service = JSON.parse(readFileSync(new URL('../../../../../package.json', import.meta.url), 'utf8')).version;
 
   it('every document that describes the service gives its version, every description of the interface the API version', async () => {
     assert.equal(VERSIONS.service, service);

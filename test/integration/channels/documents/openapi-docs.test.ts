@@ -1,11 +1,11 @@
 // /openapi.json and the /docs reference over real sockets, offline: the document names this service, the page loads only from it.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { PATHS } from '../../src/catalogue/published-facts.js';
-import { ErrorBody } from '../../src/schemas/errors.js';
-import { HTTPValidationError } from '../../src/schemas/resources.js';
-import { compileValidator } from '../../src/schemas/validator.js';
-import { getJson, postJson, send, startTestService, type TestService } from '../support/service.js';
+import { PATHS } from '../../../../src/catalogue/published-facts.js';
+import { ErrorBody } from '../../../../src/schemas/errors.js';
+import { HTTPValidationError } from '../../../../src/schemas/resources.js';
+import { compileValidator } from '../../../../src/schemas/validator.js';
+import { getJson, postJson, send, startTestService, type TestService } from '../../../support/service.js';
 
 let running: TestService;
 

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { Agent } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
-import { SERVICE, VERSIONS } from '../../src/catalogue/published-facts.js';
-import { ManualClock } from '../support/manual-clock.js';
-import { postJson, send, startTestService, type HttpResult, type TestService } from '../support/service.js';
+import { SERVICE, VERSIONS } from '../../../../src/catalogue/published-facts.js';
+import { ManualClock } from '../../../support/manual-clock.js';
+import { postJson, send, startTestService, type HttpResult, type TestService } from '../../../support/service.js';
 
 let running: TestService;
 let url: string;

@@ -8,9 +8,9 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { encodePaymentSignatureHeader } from '@x402/core/http';
-import { ManualClock } from '../support/manual-clock.js';
-import { signPayment, stockClient } from '../support/x402-payer.js';
-import { getJson, postJson, startTestService, type TestService } from '../support/service.js';
+import { ManualClock } from '../../../support/manual-clock.js';
+import { signPayment, stockClient } from '../../../support/x402-payer.js';
+import { getJson, postJson, startTestService, type TestService } from '../../../support/service.js';
 
 const execFileAsync = promisify(execFile);
 const clock = new ManualClock();
@@ -36,7 +36,7 @@ async function connect(base = running.base): Promise<{ client: Client; transport
   return { client, transport };
 }
 
-const INSPECTOR = fileURLToPath(new URL('../../../node_modules/@modelcontextprotocol/inspector-cli/build/index.js', import.meta.url));
+const INSPECTOR = fileURLToPath(new URL('../../../../../node_modules/@modelcontextprotocol/inspector-cli/build/index.js', import.meta.url));
 
 /** The MCP Inspector's CLI calling one tool (it lists the tools first); its printed result. */
 async function inspectorCall(tool: string, args: string[]): Promise<{ isError?: boolean; structuredContent?: Record<string, unknown> }> {

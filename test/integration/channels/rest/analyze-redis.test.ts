@@ -1,8 +1,8 @@
 // The service on a real Redis: shared windows, per-IP limits, and failing closed when Redis dies.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { startRedisServer, type RedisServer } from '../support/redis-server.js';
-import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../support/service.js';
+import { startRedisServer, type RedisServer } from '../../../support/redis-server.js';
+import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../../../support/service.js';
 
 interface OnRedis {
   redis: RedisServer;

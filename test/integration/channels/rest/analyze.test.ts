@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../support/service.js';
+import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../../../support/service.js';
 
 // Tuesday 17 November 2026, 10:00 in New York: the NYSE regular session is open.
 const OPEN_MARKET = Date.UTC(2026, 10, 17, 15, 0, 0);

@@ -2,10 +2,10 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
-import { EXIT_TAMPERED, runAuditVerify } from '../../src/tools/cli/audit-verify-command.js';
-import { callMcpTool } from '../support/mcp-client.js';
-import { startRedisServer, type RedisServer } from '../support/redis-server.js';
-import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../support/service.js';
+import { EXIT_TAMPERED, runAuditVerify } from '../../../../src/tools/cli/audit-verify-command.js';
+import { callMcpTool } from '../../../support/mcp-client.js';
+import { startRedisServer, type RedisServer } from '../../../support/redis-server.js';
+import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../../../support/service.js';
 
 const OPEN_MARKET = Date.UTC(2026, 10, 17, 15, 0, 0);
 const WALLETS = ['0x00000000000000000000000000000000000000a1', '0x00000000000000000000000000000000000000a2', '0x00000000000000000000000000000000000000a3'];

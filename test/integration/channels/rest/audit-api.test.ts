@@ -4,13 +4,13 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { EXIT_HEALTHY, runAuditVerify } from '../../src/tools/cli/audit-verify-command.js';
-import { REHASH_EXAMPLE } from '../../src/channels/documents/rehash-example.js';
-import { renderMethodology } from '../../src/channels/documents/methodology.js';
-import { AuditGlobalResponse, AuditVerifyGlobalResponse, AuditVerifyResponse, AuditWalletResponse } from '../../src/schemas/resources.js';
-import { compileValidator } from '../../src/schemas/validator.js';
-import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../support/service.js';
-import { editAndRehash, flipByte } from '../unit/audit-verify-chains.js';
+import { EXIT_HEALTHY, runAuditVerify } from '../../../../src/tools/cli/audit-verify-command.js';
+import { REHASH_EXAMPLE } from '../../../../src/channels/documents/rehash-example.js';
+import { renderMethodology } from '../../../../src/channels/documents/methodology.js';
+import { AuditGlobalResponse, AuditVerifyGlobalResponse, AuditVerifyResponse, AuditWalletResponse } from '../../../../src/schemas/resources.js';
+import { compileValidator } from '../../../../src/schemas/validator.js';
+import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../../../support/service.js';
+import { editAndRehash, flipByte } from '../../../support/audit-verify-chains.js';
 
 // Tuesday 17 November 2026, 10:00 in New York: the NYSE regular session is open.
 const OPEN_MARKET = Date.UTC(2026, 10, 17, 15, 0, 0);
@@ -142,7 +142,7 @@ describe('audit verification', () => {
     assert.ok(example, 'the methodology carries a js example');
     assert.ok(example.trim().split('\n').length <= 10, 'ten lines at most');
     assert.equal(example, REHASH_EXAMPLE);
-    assert.ok(readFileSync(new URL('../../../README.md', import.meta.url), 'utf8').includes(`\`\`\`js\n${REHASH_EXAMPLE}\`\`\``), 'the README prints it too');
+    assert.ok(readFileSync(new URL('../../../../../README.md', import.meta.url), 'utf8').includes(`\`\`\`js\n${REHASH_EXAMPLE}\`\`\``), 'the README prints it too');
     const listing = (await getJson(`${running.base}/api/v1/audit/global?limit=1000`)).text;
     const run = spawnSync(process.execPath, ['--input-type=module', '-e', example], { input: listing, encoding: 'utf8' });
     assert.equal(run.status, 0, run.stderr);

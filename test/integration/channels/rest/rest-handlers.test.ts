@@ -1,9 +1,9 @@
 // REST handlers in process: the service's own routes called with a plain request, no socket (the edge has its socket suite, http-edge.test.ts).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { inject } from '../support/inject.js';
-import { OPEN_MARKET_MS } from '../support/manual-clock.js';
-import { sampleTrade, startTestService, type TestService } from '../support/service.js';
+import { inject } from '../../../support/inject.js';
+import { OPEN_MARKET_MS } from '../../../support/manual-clock.js';
+import { sampleTrade, startTestService, type TestService } from '../../../support/service.js';
 
 let running: TestService;
 const routes = () => running.service.routes;

@@ -9,12 +9,12 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { decodePaymentResponseHeader } from '@x402/core/http';
-import { callMcpTool } from '../support/mcp-client.js';
-import { PaidWorld, PRICE, payWith, walletRecords } from '../support/paid-world.js';
-import { getJson, type TestService } from '../support/service.js';
-import { useTempDirs } from '../support/temp-dirs.js';
-import { pollUntil, waitUntil } from '../support/wait-until.js';
-import { signPayment } from '../support/x402-payer.js';
+import { callMcpTool } from '../../../support/mcp-client.js';
+import { PaidWorld, PRICE, payWith, walletRecords } from '../../../support/paid-world.js';
+import { getJson, type TestService } from '../../../support/service.js';
+import { useTempDirs } from '../../../support/temp-dirs.js';
+import { pollUntil, waitUntil } from '../../../support/wait-until.js';
+import { signPayment } from '../../../support/x402-payer.js';
 
 const tempDir = useTempDirs('x402-audit-full-');
 let world: PaidWorld;

@@ -10,17 +10,17 @@ import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/
 import { wrapFetchWithPayment } from '@x402/fetch';
 import type { PaymentRequirementsV1 } from '@x402/core/types';
 import { parseEventLogs, type Address, type Hex, type PublicClient } from 'viem';
-import type { Devnet } from '../../src/tools/devnet/devnet.js';
-import { freePort } from '../../src/tools/devnet/free-port.js';
-import { ANVIL_DEV_ACCOUNTS } from '../../src/tools/devnet/wallets.js';
-import { stablecoinAbi } from '../support/devnet-abis.js';
-import { walletClientFor } from '../support/devnet-helpers.js';
-import { PaidWorld, PRICE, payWith, walletRecords } from '../support/paid-world.js';
-import { getJson, postJson, send, startTestService, type TestService } from '../support/service.js';
-import { CountingProxy } from './chain-support.js';
-import { useTempDirs } from '../support/temp-dirs.js';
-import { waitUntil } from '../support/wait-until.js';
-import { freshNonce, signPayment, stockClient } from '../support/x402-payer.js';
+import type { Devnet } from '../../../../src/tools/devnet/devnet.js';
+import { freePort } from '../../../../src/tools/devnet/free-port.js';
+import { ANVIL_DEV_ACCOUNTS } from '../../../../src/tools/devnet/wallets.js';
+import { stablecoinAbi } from '../../../support/devnet-abis.js';
+import { walletClientFor } from '../../../support/devnet-helpers.js';
+import { PaidWorld, PRICE, payWith, walletRecords } from '../../../support/paid-world.js';
+import { getJson, postJson, send, startTestService, type TestService } from '../../../support/service.js';
+import { CountingProxy } from '../../../support/chain-support.js';
+import { useTempDirs } from '../../../support/temp-dirs.js';
+import { waitUntil } from '../../../support/wait-until.js';
+import { freshNonce, signPayment, stockClient } from '../../../support/x402-payer.js';
 
 const execFileAsync = promisify(execFile);
 const tempDir = useTempDirs('x402-paid-');
@@ -462,7 +462,7 @@ describe('a chain node that dies after start', () => {
 });
 
 describe('npm run facilitator', () => {
-  const cli = () => fileURLToPath(new URL('../../src/tools/facilitator/cli.js', import.meta.url));
+  const cli = () => fileURLToPath(new URL('../../../../src/tools/facilitator/cli.js', import.meta.url));
 
   it('serves the exact scheme for the node\'s chain on its own, until a signal', async () => {
     const child = spawn(process.execPath, [cli()], {
@@ -510,7 +510,7 @@ describe('npm run facilitator', () => {
 
 describe('the README client example', () => {
   it('examples/pay-per-call.mjs pays for a verdict against a running service', async () => {
-    const root = fileURLToPath(new URL('../../../', import.meta.url));
+    const root = fileURLToPath(new URL('../../../../../', import.meta.url));
     const run = await execFileAsync(process.execPath, ['examples/pay-per-call.mjs'], {
       cwd: root, env: { ...process.env, BASE_URL: service.base, PAYER_KEY: walletD.privateKey },
     });

@@ -1,11 +1,11 @@
 // One payment, one verdict on Redis: one instance, and two instances sharing Redis, one chain and one facilitator.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { PaidWorld, PRICE, payWith, walletRecords } from '../support/paid-world.js';
-import { startRedisServer, type RedisServer } from '../support/redis-server.js';
-import type { TestService } from '../support/service.js';
-import { useTempDirs } from '../support/temp-dirs.js';
-import { signPayment } from '../support/x402-payer.js';
+import { PaidWorld, PRICE, payWith, walletRecords } from '../../../support/paid-world.js';
+import { startRedisServer, type RedisServer } from '../../../support/redis-server.js';
+import type { TestService } from '../../../support/service.js';
+import { useTempDirs } from '../../../support/temp-dirs.js';
+import { signPayment } from '../../../support/x402-payer.js';
 
 const tempDir = useTempDirs('x402-redis-');
 let world: PaidWorld;

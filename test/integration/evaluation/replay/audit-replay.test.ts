@@ -10,16 +10,16 @@ import { after, before, describe, it } from 'node:test';
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ZERO_HASH } from '../../src/audit/record/audit-log.js';
-import { canonicalJson, parseLine, sealRecord, type AuditRecordBody } from '../../src/audit/record/record.js';
-import { sha256Hex } from '../../src/audit/record/sha256.js';
-import { EXIT_HEALTHY, runAuditVerify } from '../../src/tools/cli/audit-verify-command.js';
-import { EXIT_DIFFERS, EXIT_ERROR, EXIT_REPRODUCED, runAuditReplay } from '../../src/tools/cli/audit-replay-command.js';
-import { canonicalText } from '../../src/evaluation/recorded-facts.js';
-import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../support/service.js';
-import { OPEN_MARKET_MS } from '../support/manual-clock.js';
+import { ZERO_HASH } from '../../../../src/audit/record/audit-log.js';
+import { canonicalJson, parseLine, sealRecord, type AuditRecordBody } from '../../../../src/audit/record/record.js';
+import { sha256Hex } from '../../../../src/audit/record/sha256.js';
+import { EXIT_HEALTHY, runAuditVerify } from '../../../../src/tools/cli/audit-verify-command.js';
+import { EXIT_DIFFERS, EXIT_ERROR, EXIT_REPRODUCED, runAuditReplay } from '../../../../src/tools/cli/audit-replay-command.js';
+import { canonicalText } from '../../../../src/evaluation/recorded-facts.js';
+import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../../../support/service.js';
+import { OPEN_MARKET_MS } from '../../../support/manual-clock.js';
 
-const GOLDEN = fileURLToPath(new URL('../../../test/golden/replay/', import.meta.url));
+const GOLDEN = fileURLToPath(new URL('../../../../../test/golden/replay/', import.meta.url));
 let running: TestService;
 
 async function run(command: typeof runAuditReplay, args: string[]): Promise<{ status: number; out: string; json: any }> {

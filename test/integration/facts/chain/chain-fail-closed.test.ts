@@ -1,15 +1,15 @@
 // Fail closed: a node that hangs or dies yields error verdicts and 503s within a bounded time, never an allow.
-import { freePort } from '../../src/tools/devnet/free-port.js';
+import { freePort } from '../../../../src/tools/devnet/free-port.js';
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { createChainClient } from '../../src/facts/chain/public-client.js';
-import type { Devnet } from '../../src/tools/devnet/devnet.js';
-import { ManualClock } from '../support/manual-clock.js';
-import { postJson, startTestService, type TestService } from '../support/service.js';
-import { waitUntil } from '../support/wait-until.js';
-import { startPlainAnvil, stopProcess, timed } from './chain-support.js';
+import { createChainClient } from '../../../../src/facts/chain/public-client.js';
+import type { Devnet } from '../../../../src/tools/devnet/devnet.js';
+import { ManualClock } from '../../../support/manual-clock.js';
+import { postJson, startTestService, type TestService } from '../../../support/service.js';
+import { waitUntil } from '../../../support/wait-until.js';
+import { startPlainAnvil, stopProcess, timed } from '../../../support/chain-support.js';
 
 /** The client's 2 s timeout plus room for the rest of the evaluation. */
 const BOUND_MS = 2_500;

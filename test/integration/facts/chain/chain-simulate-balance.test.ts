@@ -2,12 +2,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createWalletClient, http, type Address, type PublicClient } from 'viem';
-import { callMcpTool } from '../support/mcp-client.js';
-import type { Devnet } from '../../src/tools/devnet/devnet.js';
-import { publicClientFor } from '../support/devnet-helpers.js';
-import { SimulateBalanceResponse } from '../../src/schemas/resources.js';
-import { compileValidator } from '../../src/schemas/validator.js';
-import { postJson, startTestService, type TestService } from '../support/service.js';
+import { callMcpTool } from '../../../support/mcp-client.js';
+import type { Devnet } from '../../../../src/tools/devnet/devnet.js';
+import { publicClientFor } from '../../../support/devnet-helpers.js';
+import { SimulateBalanceResponse } from '../../../../src/schemas/resources.js';
+import { compileValidator } from '../../../../src/schemas/validator.js';
+import { postJson, startTestService, type TestService } from '../../../support/service.js';
 
 let running: TestService;
 let devnet: Devnet;

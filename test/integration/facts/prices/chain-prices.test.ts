@@ -1,23 +1,23 @@
 // Prices and daily P&L on the devnet: oracle, venue, fallbacks, staleness, deviation, coalescing, facts that follow the chain by block, and a service on RPC_URL.
-import type { PriceFact } from '../../src/risk/types.js';
+import type { PriceFact } from '../../../../src/risk/types.js';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { erc20Abi, parseAbi, parseUnits, type Address, type PublicClient } from 'viem';
-import { createChainClient } from '../../src/facts/chain/public-client.js';
-import { openChainReads, webSocketUrlOf, type ChainReads } from '../../src/facts/chain/chain-reads.js';
-import { startDevnet, type Devnet } from '../../src/tools/devnet/devnet.js';
-import { OraclePriceProvider } from '../../src/facts/prices/oracle-price.js';
-import { OracleWithVenueCheck } from '../../src/facts/prices/oracle-with-venue.js';
-import { ChainedPriceProvider, DefaultPriceProvider, UNAVAILABLE } from '../../src/facts/prices/price-provider.js';
-import { VenuePriceProvider } from '../../src/facts/prices/venue-price.js';
-import { loadRegistryFile, type Registry, type RegistryAsset } from '../../src/facts/registry/registry.js';
-import { walletClientFor } from '../support/devnet-helpers.js';
-import { ManualClock } from '../support/manual-clock.js';
-import { postJson, startTestService, type TestService } from '../support/service.js';
-import { CountingProxy, postBurst, timed, writeRegistryFile } from './chain-support.js';
+import { createChainClient } from '../../../../src/facts/chain/public-client.js';
+import { openChainReads, webSocketUrlOf, type ChainReads } from '../../../../src/facts/chain/chain-reads.js';
+import { startDevnet, type Devnet } from '../../../../src/tools/devnet/devnet.js';
+import { OraclePriceProvider } from '../../../../src/facts/prices/oracle-price.js';
+import { OracleWithVenueCheck } from '../../../../src/facts/prices/oracle-with-venue.js';
+import { ChainedPriceProvider, DefaultPriceProvider, UNAVAILABLE } from '../../../../src/facts/prices/price-provider.js';
+import { VenuePriceProvider } from '../../../../src/facts/prices/venue-price.js';
+import { loadRegistryFile, type Registry, type RegistryAsset } from '../../../../src/facts/registry/registry.js';
+import { walletClientFor } from '../../../support/devnet-helpers.js';
+import { ManualClock } from '../../../support/manual-clock.js';
+import { postJson, startTestService, type TestService } from '../../../support/service.js';
+import { CountingProxy, postBurst, timed, writeRegistryFile } from '../../../support/chain-support.js';
 
 // Starts on Tuesday 17 November 2026, 10:00 in New York: the session is open, so no MARKET_CLOSED noise.
 // The service reads this clock; chain facts follow blocks, so the tests wait for a block to be seen, never on time.

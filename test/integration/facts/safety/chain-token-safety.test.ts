@@ -4,13 +4,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Devnet } from '../../src/tools/devnet/devnet.js';
-import { callMcpTool } from '../support/mcp-client.js';
-import { TokenSafety } from '../../src/schemas/resources.js';
-import type { LmdbStore } from '../../src/store/lmdb-store.js';
-import { compileValidator } from '../../src/schemas/validator.js';
-import { postJson, startTestService, type TestService } from '../support/service.js';
-import { writeRegistryFile } from './chain-support.js';
+import type { Devnet } from '../../../../src/tools/devnet/devnet.js';
+import { callMcpTool } from '../../../support/mcp-client.js';
+import { TokenSafety } from '../../../../src/schemas/resources.js';
+import type { LmdbStore } from '../../../../src/store/lmdb-store.js';
+import { compileValidator } from '../../../../src/schemas/validator.js';
+import { postJson, startTestService, type TestService } from '../../../support/service.js';
+import { writeRegistryFile } from '../../../support/chain-support.js';
 
 // A Tuesday during the NYSE session.
 const OPEN_MARKET = Date.UTC(2026, 10, 17, 15, 0, 0);

@@ -1,10 +1,10 @@
 // The labelled corpus (contracts/corpus/labels.json) deployed on the devnet: every token judged through POST /api/v1/token-safety as labelled.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { corpusLabels, deployCorpus, type CorpusToken } from '../../src/tools/devnet/deploy-corpus.js';
-import { TokenSafety } from '../../src/schemas/resources.js';
-import { compileValidator } from '../../src/schemas/validator.js';
-import { postJson, startTestService, type TestService } from '../support/service.js';
+import { corpusLabels, deployCorpus, type CorpusToken } from '../../../../src/tools/devnet/deploy-corpus.js';
+import { TokenSafety } from '../../../../src/schemas/resources.js';
+import { compileValidator } from '../../../../src/schemas/validator.js';
+import { postJson, startTestService, type TestService } from '../../../support/service.js';
 
 const labels = corpusLabels();
 let running: TestService;

@@ -7,14 +7,14 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { privateKeyToAccount } from 'viem/accounts';
-import type { DemoWallet } from '../../src/tools/devnet/devnet.js';
-import type { RegistryFile } from '../../src/facts/registry/registry.js';
-import { pidExists } from '../support/devnet-helpers.js';
-import { getJson, postJson, startTestService, type TestService } from '../support/service.js';
-import { useTempDirs } from '../support/temp-dirs.js';
-import { waitUntil } from '../support/wait-until.js';
+import type { DemoWallet } from '../../../../src/tools/devnet/devnet.js';
+import type { RegistryFile } from '../../../../src/facts/registry/registry.js';
+import { pidExists } from '../../../support/devnet-helpers.js';
+import { getJson, postJson, startTestService, type TestService } from '../../../support/service.js';
+import { useTempDirs } from '../../../support/temp-dirs.js';
+import { waitUntil } from '../../../support/wait-until.js';
 
-const CLI = fileURLToPath(new URL('../../src/tools/devnet/cli.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../../../src/tools/devnet/cli.js', import.meta.url));
 const tempDir = useTempDirs('devnet-cli-');
 
 interface AddressBook {

@@ -1,11 +1,11 @@
 // The embedded devnet is supervised: a killed anvil is restarted and redeployed at the same addresses, or refused if they differ.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Devnet, DevnetOptions } from '../../src/tools/devnet/devnet.js';
-import { startDevnet } from '../../src/tools/devnet/devnet.js';
-import { DevnetSupervisor } from '../../src/tools/devnet/supervisor.js';
-import { getJson, postJson, startTestService, type TestService } from '../support/service.js';
-import { pollUntil } from '../support/wait-until.js';
+import type { Devnet, DevnetOptions } from '../../../../src/tools/devnet/devnet.js';
+import { startDevnet } from '../../../../src/tools/devnet/devnet.js';
+import { DevnetSupervisor } from '../../../../src/tools/devnet/supervisor.js';
+import { getJson, postJson, startTestService, type TestService } from '../../../support/service.js';
+import { pollUntil } from '../../../support/wait-until.js';
 
 // A Tuesday during the NYSE session.
 const OPEN_MARKET = Date.UTC(2026, 10, 17, 15, 0, 0);

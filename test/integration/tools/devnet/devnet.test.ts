@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { erc20Abi, maxUint256, parseUnits, toHex, type Address, type Hex, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { startDevnet, type Devnet } from '../../src/tools/devnet/devnet.js';
-import { usdFromSqrtPriceX96 } from '../../src/tools/devnet/pricing.js';
-import { MULTISIG_OWNERS } from '../../src/tools/devnet/wallets.js';
+import { startDevnet, type Devnet } from '../../../../src/tools/devnet/devnet.js';
+import { usdFromSqrtPriceX96 } from '../../../../src/tools/devnet/pricing.js';
+import { MULTISIG_OWNERS } from '../../../../src/tools/devnet/wallets.js';
 import {
   aggregatorAbi,
   hostileAbi,
@@ -17,8 +17,8 @@ import {
   stockTokenAbi,
   swapHelperAbi,
   TRANSFER_WITH_AUTHORIZATION_TYPES,
-} from '../support/devnet-abis.js';
-import { DevnetDriver, revertName } from '../support/devnet-driver.js';
+} from '../../../support/devnet-abis.js';
+import { DevnetDriver, revertName } from '../../../support/devnet-driver.js';
 import {
   anvilAccounts,
   EIP1967_IMPLEMENTATION_SLOT,
@@ -27,7 +27,7 @@ import {
   pidExists,
   portIsFree,
   walletClientFor,
-} from '../support/devnet-helpers.js';
+} from '../../../support/devnet-helpers.js';
 
 const ONE = 10n ** 18n;
 const DAY = 86_400n;

@@ -5,13 +5,13 @@ import { existsSync, readFileSync, rmSync, truncateSync, writeFileSync, appendFi
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import type { AuditRecord } from '../../src/audit/record/audit-log.js';
-import { AuditVerifier } from '../../src/audit/verify/audit-verifier.js';
-import { FileAuditLog } from '../../src/audit/file/file-audit-log.js';
-import { INDEX_FILE_NAME } from '../../src/audit/file/record-index.js';
-import { OVERFLOW_FILE_NAME, TABLE_FILE_NAME } from '../../src/audit/file/wallet-table.js';
-import { checkChain, sampleEntry } from '../support/audit-fixtures.js';
-import { useTempDirs } from '../support/temp-dirs.js';
+import type { AuditRecord } from '../../../../src/audit/record/audit-log.js';
+import { AuditVerifier } from '../../../../src/audit/verify/audit-verifier.js';
+import { FileAuditLog } from '../../../../src/audit/file/file-audit-log.js';
+import { INDEX_FILE_NAME } from '../../../../src/audit/file/record-index.js';
+import { OVERFLOW_FILE_NAME, TABLE_FILE_NAME } from '../../../../src/audit/file/wallet-table.js';
+import { checkChain, sampleEntry } from '../../../support/audit-fixtures.js';
+import { useTempDirs } from '../../../support/temp-dirs.js';
 
 const BOOT_ID = '/proc/sys/kernel/random/boot_id';
 const tempDir = useTempDirs('audit-index-test-');
@@ -67,7 +67,7 @@ async function assertChainsContinue(log: FileAuditLog, records: Array<Record<str
 
 /** Runs test/support/audit-writer.js (64 clients) against `dir` and SIGKILLs it once it has acknowledged `atLeast` records. */
 async function killedWriter(dir: string, wallets: number, atLeast: number): Promise<void> {
-  const script = fileURLToPath(new URL('../support/audit-writer.js', import.meta.url));
+  const script = fileURLToPath(new URL('../../../support/audit-writer.js', import.meta.url));
   const child = spawn(process.execPath, [script, dir, String(wallets), '64'], { stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((resolve, reject) => {
     let text = '';

@@ -6,13 +6,13 @@ import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
-import { DirectoryLocked, LOCK_FILE_NAME } from '../../src/audit/file/dir-lock.js';
-import { FileAuditLog, type FileAuditLogOptions } from '../../src/audit/file/file-audit-log.js';
-import type { AuditRecord } from '../../src/audit/record/audit-log.js';
-import { WALLET_A, WALLET_B, ZEROS, checkChain, sampleEntry } from '../support/audit-fixtures.js';
-import { auditLogContract } from '../support/audit-log-contract.js';
-import { waitUntil } from '../support/wait-until.js';
-import { useTempDirs } from '../support/temp-dirs.js';
+import { DirectoryLocked, LOCK_FILE_NAME } from '../../../../src/audit/file/dir-lock.js';
+import { FileAuditLog, type FileAuditLogOptions } from '../../../../src/audit/file/file-audit-log.js';
+import type { AuditRecord } from '../../../../src/audit/record/audit-log.js';
+import { WALLET_A, WALLET_B, ZEROS, checkChain, sampleEntry } from '../../../support/audit-fixtures.js';
+import { auditLogContract } from '../../../support/audit-log-contract.js';
+import { waitUntil } from '../../../support/wait-until.js';
+import { useTempDirs } from '../../../support/temp-dirs.js';
 
 const tempDir = useTempDirs('audit-file-test-');
 

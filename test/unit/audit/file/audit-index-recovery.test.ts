@@ -5,12 +5,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import type { AuditRecord } from '../../src/audit/record/audit-log.js';
-import { FileAuditLog } from '../../src/audit/file/file-audit-log.js';
-import { openIndex } from '../../src/audit/file/index-recovery.js';
-import { INDEX_FILE_NAME } from '../../src/audit/file/record-index.js';
-import { OVERFLOW_FILE_NAME, TABLE_FILE_NAME } from '../../src/audit/file/wallet-table.js';
-import { WALLET_A, WALLET_B, WALLET_C, checkChain, sampleEntry } from '../support/audit-fixtures.js';
+import type { AuditRecord } from '../../../../src/audit/record/audit-log.js';
+import { FileAuditLog } from '../../../../src/audit/file/file-audit-log.js';
+import { openIndex } from '../../../../src/audit/file/index-recovery.js';
+import { INDEX_FILE_NAME } from '../../../../src/audit/file/record-index.js';
+import { OVERFLOW_FILE_NAME, TABLE_FILE_NAME } from '../../../../src/audit/file/wallet-table.js';
+import { WALLET_A, WALLET_B, WALLET_C, checkChain, sampleEntry } from '../../../support/audit-fixtures.js';
 
 const dirs: string[] = [];
 after(async () => {

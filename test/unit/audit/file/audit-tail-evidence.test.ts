@@ -1,8 +1,8 @@
 // The pure rules of the file log's end: torn write or damage, the refusal's words, loss markers, and the live file checks.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AuditTailDamaged, LOSS_WALLET, judgeTail, lossMarkers } from '../../src/audit/file/tail-evidence.js';
-import { MIN_FREE_BYTES, fileMismatch, spaceProblem } from '../../src/audit/file/log-health.js';
+import { AuditTailDamaged, LOSS_WALLET, judgeTail, lossMarkers } from '../../../../src/audit/file/tail-evidence.js';
+import { MIN_FREE_BYTES, fileMismatch, spaceProblem } from '../../../../src/audit/file/log-health.js';
 
 describe('judgeTail', () => {
   it('calls bytes after the last good record torn only when nothing vouches for them', () => {

@@ -4,14 +4,14 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { ZERO_HASH } from '../../src/audit/record/audit-log.js';
-import { walletKey } from '../../src/audit/file/audit-index.js';
-import { FileAuditLog, type FileAuditLogOptions } from '../../src/audit/file/file-audit-log.js';
-import { INDEX_FILE_NAME } from '../../src/audit/file/record-index.js';
-import { WalletFilter } from '../../src/audit/file/wallet-filter.js';
-import { OVERFLOW_FILE_NAME, TABLE_FILE_NAME } from '../../src/audit/file/wallet-table.js';
-import { sampleEntry } from '../support/audit-fixtures.js';
-import { useTempDirs } from '../support/temp-dirs.js';
+import { ZERO_HASH } from '../../../../src/audit/record/audit-log.js';
+import { walletKey } from '../../../../src/audit/file/audit-index.js';
+import { FileAuditLog, type FileAuditLogOptions } from '../../../../src/audit/file/file-audit-log.js';
+import { INDEX_FILE_NAME } from '../../../../src/audit/file/record-index.js';
+import { WalletFilter } from '../../../../src/audit/file/wallet-filter.js';
+import { OVERFLOW_FILE_NAME, TABLE_FILE_NAME } from '../../../../src/audit/file/wallet-table.js';
+import { sampleEntry } from '../../../support/audit-fixtures.js';
+import { useTempDirs } from '../../../support/temp-dirs.js';
 
 const tempDir = useTempDirs('audit-filter-test-');
 

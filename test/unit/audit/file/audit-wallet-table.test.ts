@@ -6,8 +6,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { walletKey } from '../../src/audit/file/audit-index.js';
-import { OVERFLOW_FILE_NAME, TABLE_FILE_NAME, WalletTable } from '../../src/audit/file/wallet-table.js';
+import { walletKey } from '../../../../src/audit/file/audit-index.js';
+import { OVERFLOW_FILE_NAME, TABLE_FILE_NAME, WalletTable } from '../../../../src/audit/file/wallet-table.js';
 
 const dirs: string[] = [];
 after(async () => {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
-import { MerkleTree, leafHash, leafHashBinary, nodeHash, nodeHashBinary } from '../../src/audit/proof/merkle.js';
-import { TreeFrontier, checkConsistency, checkInclusion } from '../../src/audit/proof/proof-check.js';
+import { MerkleTree, leafHash, leafHashBinary, nodeHash, nodeHashBinary } from '../../../../src/audit/proof/merkle.js';
+import { TreeFrontier, checkConsistency, checkInclusion } from '../../../../src/audit/proof/proof-check.js';
 
 const recordHash = (i: number) => createHash('sha256').update(`record ${i}`).digest('hex');
 

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import canonicalize from 'canonicalize';
 import fc from 'fast-check';
-import { canonicalJson, fastCanonicalJson, type AuditRecordBody } from '../../src/audit/record/record.js';
-import { canonicalText } from '../../src/evaluation/recorded-facts.js';
+import { canonicalJson, fastCanonicalJson, type AuditRecordBody } from '../../../../src/audit/record/record.js';
+import { canonicalText } from '../../../../src/evaluation/recorded-facts.js';
 
 const scalar = fc.oneof(
   fc.string({ unit: 'binary' }),

@@ -2,16 +2,16 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { before, describe, it } from 'node:test';
-import { ZERO_HASH, type AuditEntry } from '../../src/audit/record/audit-log.js';
+import { ZERO_HASH, type AuditEntry } from '../../../../src/audit/record/audit-log.js';
 import {
   AuditRecordError, canonicalJson, lineHashMatches, parseLine, recordBody, sealRecord,
-} from '../../src/audit/record/record.js';
-import { createSha256Hex, opensslSha256Digest, sha256Hex } from '../../src/audit/record/sha256.js';
-import { nodeSha256, sampleEntry } from '../support/audit-fixtures.js';
-import { goldenChain, type GoldenRecord } from '../golden/generate-audit-records.js';
+} from '../../../../src/audit/record/record.js';
+import { createSha256Hex, opensslSha256Digest, sha256Hex } from '../../../../src/audit/record/sha256.js';
+import { nodeSha256, sampleEntry } from '../../../support/audit-fixtures.js';
+import { goldenChain, type GoldenRecord } from '../../../golden/generate-audit-records.js';
 
 // Read from the source tree (dist/test/unit -> test/golden), so the committed file is what is checked.
-const goldenUrl = new URL('../../../test/golden/audit-records.json', import.meta.url);
+const goldenUrl = new URL('../../../../../test/golden/audit-records.json', import.meta.url);
 const golden = (JSON.parse(readFileSync(goldenUrl, 'utf8')) as { records: GoldenRecord[] }).records;
 
 const TOP_LEVEL_KEYS = [

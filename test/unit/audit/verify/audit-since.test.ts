@@ -3,13 +3,13 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { sealRecord } from '../../src/audit/record/record.js';
-import { CheckpointSigner, type Checkpoint } from '../../src/audit/proof/checkpoint.js';
-import { MerkleTree } from '../../src/audit/proof/merkle.js';
-import { ProofRefused, extendCheckpoint } from '../../src/audit/proof/remote-check.js';
-import { ExportLines, LARGE_PAGE_RECORDS, PAGE_RECORDS } from '../../src/audit/proof/service-reads.js';
-import { WALLET_A, sampleEntry } from '../support/audit-fixtures.js';
-import { buildChain, flipByte, nodeHex } from './audit-verify-chains.js';
+import { sealRecord } from '../../../../src/audit/record/record.js';
+import { CheckpointSigner, type Checkpoint } from '../../../../src/audit/proof/checkpoint.js';
+import { MerkleTree } from '../../../../src/audit/proof/merkle.js';
+import { ProofRefused, extendCheckpoint } from '../../../../src/audit/proof/remote-check.js';
+import { ExportLines, LARGE_PAGE_RECORDS, PAGE_RECORDS } from '../../../../src/audit/proof/service-reads.js';
+import { WALLET_A, sampleEntry } from '../../../support/audit-fixtures.js';
+import { buildChain, flipByte, nodeHex } from '../../../support/audit-verify-chains.js';
 
 const TRUSTED = 300;
 // Past two pages after the trusted checkpoint, so pages are asked for ahead and read in turn.

@@ -6,17 +6,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { ZERO_HASH } from '../../src/audit/record/audit-log.js';
-import { HASH_OK, LINK_OK, SHAPE_OK, scanChunk } from '../../src/audit/verify/chunk-scan.js';
-import { fileChunks, lineChunks } from '../../src/audit/verify/chunk-sources.js';
-import { verifyChunks } from '../../src/audit/verify/verify-chunks.js';
-import { VerifyPool } from '../../src/audit/verify/verify-pool.js';
-import { WALLET_A, sampleEntry } from '../support/audit-fixtures.js';
-import { sealRecord } from '../../src/audit/record/record.js';
-import { sha256Hex } from '../../src/audit/record/sha256.js';
+import { ZERO_HASH } from '../../../../src/audit/record/audit-log.js';
+import { HASH_OK, LINK_OK, SHAPE_OK, scanChunk } from '../../../../src/audit/verify/chunk-scan.js';
+import { fileChunks, lineChunks } from '../../../../src/audit/verify/chunk-sources.js';
+import { verifyChunks } from '../../../../src/audit/verify/verify-chunks.js';
+import { VerifyPool } from '../../../../src/audit/verify/verify-pool.js';
+import { WALLET_A, sampleEntry } from '../../../support/audit-fixtures.js';
+import { sealRecord } from '../../../../src/audit/record/record.js';
+import { sha256Hex } from '../../../../src/audit/record/sha256.js';
 import {
   buildChain, deleteRecord, editAndRehash, fileText, flipByte, nodeDigest, storedHashOf, swapRecords, truncateTail, verifyLines,
-} from './audit-verify-chains.js';
+} from '../../../support/audit-verify-chains.js';
 
 const chain = buildChain(60);
 const { lines, head } = chain;

@@ -4,14 +4,14 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import type { TObject } from '@sinclair/typebox';
 import { XMLValidator } from 'fast-xml-parser';
-import { PATHS } from '../../src/catalogue/published-facts.js';
-import { KNOWN_ISSUES_FILE, knownIssues } from '../../src/channels/documents/known-issues.js';
-import { methodologyHtml } from '../../src/channels/documents/methodology-html.js';
-import { sitemapXml } from '../../src/channels/documents/sitemap.js';
-import { x402Manifest } from '../../src/channels/documents/x402-manifest.js';
-import { TOOL_DEFINITIONS } from '../../src/schemas/mcp-tools.js';
-import { requirementsV1 } from '../../src/evaluation/paid/terms.js';
-import { sampleTerms } from '../support/payment-terms.js';
+import { PATHS } from '../../../../src/catalogue/published-facts.js';
+import { KNOWN_ISSUES_FILE, knownIssues } from '../../../../src/channels/documents/known-issues.js';
+import { methodologyHtml } from '../../../../src/channels/documents/methodology-html.js';
+import { sitemapXml } from '../../../../src/channels/documents/sitemap.js';
+import { x402Manifest } from '../../../../src/channels/documents/x402-manifest.js';
+import { TOOL_DEFINITIONS } from '../../../../src/schemas/mcp-tools.js';
+import { requirementsV1 } from '../../../../src/evaluation/paid/terms.js';
+import { sampleTerms } from '../../../support/payment-terms.js';
 
 const BASE = 'https://guard.example';
 

@@ -2,11 +2,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { encodePaymentSignatureHeader } from '@x402/core/http';
-import { readPayment, windowRefusal } from '../../src/evaluation/paid/payment-payload.js';
-import { PAYMENT_REFUSALS } from '../../src/catalogue/payment-refusals.js';
-import { facilitatorRefusal } from '../../src/evaluation/paid/refusals.js';
-import { requirementsV2 } from '../../src/evaluation/paid/terms.js';
-import { sampleTerms } from '../support/payment-terms.js';
+import { readPayment, windowRefusal } from '../../../../src/evaluation/paid/payment-payload.js';
+import { PAYMENT_REFUSALS } from '../../../../src/catalogue/payment-refusals.js';
+import { facilitatorRefusal } from '../../../../src/evaluation/paid/refusals.js';
+import { requirementsV2 } from '../../../../src/evaluation/paid/terms.js';
+import { sampleTerms } from '../../../support/payment-terms.js';
 
 const TERMS = sampleTerms('http://127.0.0.1:8080');
 
@@ -112,7 +112,7 @@ describe('facilitatorRefusal', () => {
 describe('the README refusal table', () => {
   it('lists every refusal reason the service can answer with', async () => {
     const { readFile } = await import('node:fs/promises');
-    const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8');
+    const readme = await readFile(new URL('../../../../../README.md', import.meta.url), 'utf8');
     const section = readme.slice(readme.indexOf('## Paying per call (x402)'), readme.indexOf('## Operations'));
     const listed = new Set([...section.matchAll(/^\| `([a-z_]+)`(?:, `([a-z_]+)`)? \|/gm)].flatMap((match) => [match[1], match[2]]).filter((name) => name && name !== 'reason'));
     assert.deepEqual([...listed].sort(), Object.keys(PAYMENT_REFUSALS).sort());
@@ -121,8 +121,8 @@ describe('the README refusal table', () => {
 
 describe('the methodology', () => {
   it('publishes the paid-evaluation decisions and every refusal reason', async () => {
-    const { renderMethodology } = await import('../../src/channels/documents/methodology.js');
-    const { loadConfig } = await import('../../src/config.js');
+    const { renderMethodology } = await import('../../../../src/channels/documents/methodology.js');
+    const { loadConfig } = await import('../../../../src/config.js');
     const text = renderMethodology(loadConfig({}));
     assert.match(text, /## Paid evaluation \(x402\)/);
     assert.match(text, /100000 base units \(0\.1\)/);

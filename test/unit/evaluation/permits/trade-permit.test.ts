@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { recoverTypedDataAddress, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { signTradePermit, TRADE_PERMIT_TYPES, type AllowedTrade } from '../../src/evaluation/permits/trade-permit.js';
+import { signTradePermit, TRADE_PERMIT_TYPES, type AllowedTrade } from '../../../../src/evaluation/permits/trade-permit.js';
 
 const signer = privateKeyToAccount(generatePrivateKey());
 const settings = { signer, chainId: 4663, guard: '0x00000000000000000000000000000000000000ee' as Address, ttlSeconds: 120 };

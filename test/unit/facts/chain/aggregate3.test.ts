@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { decodeFunctionResult, encodeAbiParameters, encodeFunctionData, type Hex } from 'viem';
-import { decodeAggregate3, encodeAggregate3 } from '../../src/facts/chain/aggregate3.js';
-import { multicall3Abi } from '../../src/facts/chain/multicall.js';
+import { decodeAggregate3, encodeAggregate3 } from '../../../../src/facts/chain/aggregate3.js';
+import { multicall3Abi } from '../../../../src/facts/chain/multicall.js';
 
 const bytes = (max: number) => fc.uint8Array({ maxLength: max }).map((array) => `0x${Buffer.from(array).toString('hex')}` as Hex);
 const address = fc.uint8Array({ minLength: 20, maxLength: 20 }).map((array) => `0x${Buffer.from(array).toString('hex')}` as Hex);

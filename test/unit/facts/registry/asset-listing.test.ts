@@ -1,12 +1,12 @@
 // The registry listing every channel serves: REST's AssetInfo list, MCP's get_supported_assets, A2A's asset-registry skill.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { runSkill, type A2ASkillDeps } from '../../src/channels/a2a/skills.js';
-import { supportedAssets } from '../../src/channels/mcp/capability-tools.js';
-import { assetRoutes } from '../../src/channels/rest/assets.js';
-import { A2A_SKILLS } from '../../src/catalogue/a2a-skills.js';
-import { Registry } from '../../src/facts/registry/registry.js';
-import type { PlainRequest } from '../../src/http/types.js';
+import { runSkill, type A2ASkillDeps } from '../../../../src/channels/a2a/skills.js';
+import { supportedAssets } from '../../../../src/channels/mcp/capability-tools.js';
+import { assetRoutes } from '../../../../src/channels/rest/assets.js';
+import { A2A_SKILLS } from '../../../../src/catalogue/a2a-skills.js';
+import { Registry } from '../../../../src/facts/registry/registry.js';
+import type { PlainRequest } from '../../../../src/http/types.js';
 
 const registry = new Registry(4663, [
   { symbol: 'TSLA', contract_address: '0x00000000000000000000000000000000000000a1', decimals: 18, is_native: false, price_feed: null, default_price_usd: 400 },

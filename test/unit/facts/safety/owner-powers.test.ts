@@ -2,10 +2,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { numberToHex, toFunctionSelector, type Address } from 'viem';
-import type { ContractFacts } from '../../src/facts/safety/contract-facts.js';
-import { buildPowerProbe, readPowers, type OwnerPower, type PowerCall } from '../../src/facts/safety/owner-powers.js';
-import type { SellSimulation } from '../../src/facts/safety/sell-simulation.js';
-import { classify } from '../../src/facts/safety/severity.js';
+import type { ContractFacts } from '../../../../src/facts/safety/contract-facts.js';
+import { buildPowerProbe, readPowers, type OwnerPower, type PowerCall } from '../../../../src/facts/safety/owner-powers.js';
+import type { SellSimulation } from '../../../../src/facts/safety/sell-simulation.js';
+import { classify } from '../../../../src/facts/safety/severity.js';
 
 const TOKEN: Address = '0x1000000000000000000000000000000000000001';
 const OWNER: Address = '0x2000000000000000000000000000000000000002';

@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { parseLine } from '../../src/audit/record/record.js';
-import { EXIT_ERROR, EXIT_HEALTHY, EXIT_TAMPERED, runAuditVerify } from '../../src/tools/cli/audit-verify-command.js';
-import { ProgressBar } from '../../src/tools/cli/progress-bar.js';
-import { buildChain, deleteRecord, editAndRehash, fileText, flipByte, swapRecords, truncateTail } from './audit-verify-chains.js';
+import { parseLine } from '../../../../src/audit/record/record.js';
+import { EXIT_ERROR, EXIT_HEALTHY, EXIT_TAMPERED, runAuditVerify } from '../../../../src/tools/cli/audit-verify-command.js';
+import { ProgressBar } from '../../../../src/tools/cli/progress-bar.js';
+import { buildChain, deleteRecord, editAndRehash, fileText, flipByte, swapRecords, truncateTail } from '../../../support/audit-verify-chains.js';
 
 const { lines, head } = buildChain(60);
 const dirs: string[] = [];
@@ -133,7 +133,7 @@ describe('audit:verify usage', () => {
   });
 
   it('runs as a program with the exit status of the verdict', async () => {
-    const script = fileURLToPath(new URL('../../src/tools/cli/audit-verify.js', import.meta.url));
+    const script = fileURLToPath(new URL('../../../../src/tools/cli/audit-verify.js', import.meta.url));
     const good = spawnSync(process.execPath, [script, await dataDir(lines), '--threads', '1'], { encoding: 'utf8' });
     assert.equal(good.status, 0, good.stderr);
     const bad = spawnSync(process.execPath, [script, await dataDir(deleteRecord(lines, 30)), '--threads', '1'], { encoding: 'utf8' });

@@ -20,12 +20,23 @@ export interface FileFacts {
   size: number;
 }
 
-/** Pure: what is wrong when the file at the path or behind the handle is not the one this process wrote up to `end`. */
-export function fileMismatch(ino: bigint, end: number, atPath: FileFacts | null, behindHandle: FileFacts, writing: boolean): string | null {
+/**
+ * What the service had written around one look at the file: `before` when the look began (the file
+ * is at least that long, since writes only add), `after` when it ended, and whether a write of its
+ * own was under way at any moment of it (the file may then be longer than `after`).
+ */
+export interface Written {
+  before: number;
+  after: number;
+  writing: boolean;
+}
+
+/** Pure: what is wrong when the file at the path or behind the handle is not the one this process wrote. */
+export function fileMismatch(ino: bigint, written: Written, atPath: FileFacts | null, behindHandle: FileFacts): string | null {
   if (atPath === null) return 'audit.log was moved or deleted from under the service';
   if (atPath.ino !== ino || behindHandle.ino !== ino) return 'audit.log was replaced: another file now has its name';
-  if (behindHandle.size < end) return `audit.log was truncated to ${behindHandle.size} bytes under the service, which wrote ${end}`;
-  if (!writing && behindHandle.size > end) return `audit.log grew by ${behindHandle.size - end} bytes the service did not write`;
+  if (behindHandle.size < written.before) return `audit.log was truncated to ${behindHandle.size} bytes under the service, which wrote ${written.before}`;
+  if (!written.writing && behindHandle.size > written.after) return `audit.log grew by ${behindHandle.size - written.after} bytes the service did not write`;
   return null;
 }
 
@@ -92,10 +103,19 @@ export class LogHealth {
     clearInterval(this.timer);
   }
 
-  private async compare(writing: boolean): Promise<string | null> {
+  /**
+   * The stats are awaited, and the log's own writes go on meanwhile: the file is held to what was
+   * written when the look began (for a truncation) and when it ended (for growth), and counts as
+   * being written when a write was under way at either end or completed in between.
+   */
+  private async compare(mayBeWriting: boolean): Promise<string | null> {
+    const before = this.hooks.end();
+    const writingBefore = mayBeWriting && this.hooks.writing();
     const [atPath, behind] = await Promise.all([stat(this.path, { bigint: true }).catch(() => null), this.fh.stat({ bigint: true })]);
+    const after = this.hooks.end();
+    const writing = writingBefore || (mayBeWriting && this.hooks.writing()) || after !== before;
     const facts = (found: { ino: bigint; size: bigint }) => ({ ino: found.ino, size: Number(found.size) });
-    return fileMismatch(this.ino, this.hooks.end(), atPath && facts(atPath), facts(behind), writing);
+    return fileMismatch(this.ino, { before, after, writing }, atPath && facts(atPath), facts(behind));
   }
 
   private async tick(): Promise<void> {
@@ -104,7 +124,7 @@ export class LogHealth {
     try {
       await this.checkSpace();
       if (!this.failure) {
-        const problem = await this.compare(this.hooks.writing());
+        const problem = await this.compare(true);
         if (problem) this.fail('moved', problem);
       } else if (this.failure.kind === 'io' && !this.noSpace && Date.now() - this.healAt >= HEAL_EVERY_MS) {
         await this.tryHeal();

@@ -45,16 +45,24 @@ describe('the refusal and the loss markers', () => {
 
 describe('fileMismatch and spaceProblem', () => {
   const ours = { ino: 5n, size: 1000 };
+  const still = { before: 1000, after: 1000, writing: false };
   it('accepts the file this process wrote, longer only while a write is under way', () => {
-    assert.equal(fileMismatch(5n, 1000, ours, ours, false), null);
-    assert.equal(fileMismatch(5n, 1000, { ino: 5n, size: 1200 }, { ino: 5n, size: 1200 }, true), null);
+    assert.equal(fileMismatch(5n, still, ours, ours), null);
+    assert.equal(fileMismatch(5n, { ...still, writing: true }, { ino: 5n, size: 1200 }, { ino: 5n, size: 1200 }), null);
+  });
+
+  it('takes the writes that completed while it looked as its own: never truncated below what was written when it began', () => {
+    // The stat saw 1000 bytes; a group of 200 was written and counted before the look ended.
+    const grew = { before: 1000, after: 1200, writing: true };
+    assert.equal(fileMismatch(5n, grew, ours, ours), null);
+    assert.equal(fileMismatch(5n, grew, { ino: 5n, size: 1200 }, { ino: 5n, size: 1200 }), null);
   });
 
   it('names a replaced, moved, truncated or foreign-grown file', () => {
-    assert.match(fileMismatch(5n, 1000, null, ours, false) ?? '', /moved or deleted/);
-    assert.match(fileMismatch(5n, 1000, { ino: 6n, size: 900 }, ours, false) ?? '', /replaced/);
-    assert.match(fileMismatch(5n, 1000, { ino: 5n, size: 900 }, { ino: 5n, size: 900 }, true) ?? '', /truncated to 900 bytes under the service, which wrote 1000/);
-    assert.match(fileMismatch(5n, 1000, { ino: 5n, size: 1100 }, { ino: 5n, size: 1100 }, false) ?? '', /grew by 100 bytes/);
+    assert.match(fileMismatch(5n, still, null, ours) ?? '', /moved or deleted/);
+    assert.match(fileMismatch(5n, still, { ino: 6n, size: 900 }, ours) ?? '', /replaced/);
+    assert.match(fileMismatch(5n, { ...still, writing: true }, { ino: 5n, size: 900 }, { ino: 5n, size: 900 }) ?? '', /truncated to 900 bytes under the service, which wrote 1000/);
+    assert.match(fileMismatch(5n, still, { ino: 5n, size: 1100 }, { ino: 5n, size: 1100 }) ?? '', /grew by 100 bytes/);
   });
 
   it('says the disk is full below room for a group of records', () => {

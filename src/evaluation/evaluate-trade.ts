@@ -99,8 +99,7 @@ export async function evaluateTrade(deps: EvaluationDeps, request: EvaluationReq
     const result = await deps.scorer.score(input);
     step = 'audit append';
     // Nothing is charged for a verdict the log cannot take: a failed or full log is known before settling.
-    const unready = deps.audit.readiness();
-    if (unready !== null) throw new DependencyError(AUDIT_UNAVAILABLE, `the audit log cannot take a record: ${unready}`);
+    assertLogReady(deps.audit);
     let payment: AuditPayment | undefined;
     if (request.settle) {
       step = 'payment settlement';
@@ -109,43 +108,56 @@ export async function evaluateTrade(deps: EvaluationDeps, request: EvaluationReq
       payment = settlement.payment;
     }
     step = 'audit append';
-    const owed: UnrecordedVerdict = {
-      entry: {
-        wallet,
-        channel: request.channel,
-        request: request.body,
-        decision: result.decision,
-        risk_score: result.risk_score,
-        reasons: result.reasons,
-        tier: request.policy.tier,
-        price_usd: input.price.usd,
-        price_source: input.price.source,
-        ...(payment ? { payment } : {}),
-        facts: sealFacts(input, tierOrigin(request)),
-      },
-      verdict: verdictParts(request, result, input.safety, input.wallet.dailyPnlUsd),
-      permit: request.permit === true,
-    };
+    const owed = owedVerdict(request, wallet, input, result, payment);
     let verdict: Verdict;
     try {
       verdict = await recordVerdict(deps, owed);
     } catch (error) {
       if (!payment) throw error;
       // Paid and not recorded (a race with the disk): the caller keeps what it paid for (paid-evaluation.ts).
-      const failure = describeFailure(error, AUDIT_UNAVAILABLE);
-      logFailure(deps.log, `evaluation (${request.channel}) audit append after settlement`, failure, error);
-      deps.metrics?.evaluationError(request.channel, failure.code);
-      return { kind: 'error', verdict: errorVerdict(request, `${step} failed: ${failure.words}`, deps.now(), failure.code), unrecorded: owed };
+      return { kind: 'error', verdict: failedVerdict(deps, request, step, error), unrecorded: owed };
     }
     if (!owed.permit || !deps.permits) return { kind: 'verdict', verdict };
     step = 'permit signing';
     return { kind: 'verdict', verdict: await withPermit(deps.permits, input, verdict) };
   } catch (error) {
-    const failure = describeFailure(error, STEP_FAILURES[step] ?? INTERNAL_ERROR);
-    logFailure(deps.log, `evaluation (${request.channel}) ${step}`, failure, error);
-    deps.metrics?.evaluationError(request.channel, failure.code);
-    return { kind: 'error', verdict: errorVerdict(request, `${step} failed: ${failure.words}`, deps.now(), failure.code) };
+    return { kind: 'error', verdict: failedVerdict(deps, request, step, error) };
   }
+}
+
+/** A step's failure: told to the log in detail and counted, told to the caller as an error verdict with its code. */
+function failedVerdict(deps: EvaluationDeps, request: EvaluationRequest, step: string, error: unknown): ErrorVerdict {
+  const failure = describeFailure(error, STEP_FAILURES[step] ?? INTERNAL_ERROR);
+  logFailure(deps.log, `evaluation (${request.channel}) ${step}`, failure, error);
+  deps.metrics?.evaluationError(request.channel, failure.code);
+  return errorVerdict(request, `${step} failed: ${failure.words}`, deps.now(), failure.code);
+}
+
+/** Throws the audit log's refusal when it cannot take a record now (its readiness). */
+function assertLogReady(audit: AuditLog): void {
+  const unready = audit.readiness();
+  if (unready !== null) throw new DependencyError(AUDIT_UNAVAILABLE, `the audit log cannot take a record: ${unready}`);
+}
+
+/** The record to append and what the verdict adds to it: what a paid verdict not yet recorded is kept as. */
+function owedVerdict(request: EvaluationRequest, wallet: string, input: RiskInput, result: RiskResult, payment: AuditPayment | undefined): UnrecordedVerdict {
+  return {
+    entry: {
+      wallet,
+      channel: request.channel,
+      request: request.body,
+      decision: result.decision,
+      risk_score: result.risk_score,
+      reasons: result.reasons,
+      tier: request.policy.tier,
+      price_usd: input.price.usd,
+      price_source: input.price.source,
+      ...(payment ? { payment } : {}),
+      facts: sealFacts(input, tierOrigin(request)),
+    },
+    verdict: verdictParts(request, result, input.safety, input.wallet.dailyPnlUsd),
+    permit: request.permit === true,
+  };
 }
 
 /** Why the evaluation ran at its tier, for the recorded facts. */
@@ -224,8 +236,7 @@ async function recordVerdict(deps: EvaluationDeps, owed: UnrecordedVerdict): Pro
  * Rejects when the log still cannot take it.
  */
 export async function recordOwedVerdict(deps: EvaluationDeps, owed: UnrecordedVerdict): Promise<Verdict> {
-  const unready = deps.audit.readiness();
-  if (unready !== null) throw new DependencyError(AUDIT_UNAVAILABLE, `the audit log cannot take a record: ${unready}`);
+  assertLogReady(deps.audit);
   const verdict = await recordVerdict(deps, owed);
   if (!owed.permit || !deps.permits || !owed.entry.facts) return verdict;
   const { input } = JSON.parse(owed.entry.facts.text) as { input: RiskInput };

@@ -50,6 +50,12 @@ export function judgedPrice(price: PriceFact): { usd: number; source: PriceFact[
   return { usd: price.usd, source: price.source };
 }
 
+/** The lower of the prices read, the one that shows the larger loss on holdings (ARCHITECTURE.md "Prices that disagree"). */
+export function lowerPrice(price: PriceFact): number {
+  const other = price.alternative?.usd;
+  return other !== undefined && Number.isFinite(other) && other > 0 && other < price.usd ? other : price.usd;
+}
+
 /** A price the service itself doubts: a stale oracle round, sources apart beyond the bound, or a built-in default. */
 export function priceFlagged(price: PriceFact): boolean {
   return price.stale || price.source === 'fallback_default' || (price.deviationBps !== null && price.deviationBps > THRESHOLDS.deviationBps);

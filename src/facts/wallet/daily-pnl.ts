@@ -1,4 +1,5 @@
 // Daily P&L: the wallet's registry holdings marked to market against the first snapshot of its UTC day (ARCHITECTURE.md "Daily loss").
+import { lowerPrice } from '../../risk/derived.js';
 import { pnlSnapshotKey } from '../../store/keys.js';
 import { formatUnits, getAddress, type Address } from 'viem';
 import type { PriceProvider } from '../prices/price-provider.js';
@@ -82,9 +83,7 @@ export class ChainDailyPnl implements DailyPnlReader {
   /** ARCHITECTURE.md "Prices that disagree": holdings are valued at the lower price read, the one that shows the larger loss. */
   private async value(asset: RegistryAsset, amount: number): Promise<number> {
     const price = await this.prices.quote(asset);
-    if (price.source === 'unavailable') return 0;
-    const other = price.alternative?.usd;
-    return amount * (other !== undefined && Number.isFinite(other) && other > 0 && other < price.usd ? other : price.usd);
+    return price.source === 'unavailable' ? 0 : amount * lowerPrice(price);
   }
 
   /** Every registry asset's balance then the settlement asset's, in whole units, as of `head`. */

@@ -7,6 +7,7 @@ import { combineReadings } from '../../../src/facts/prices/oracle-with-venue.js'
 import { UNAVAILABLE } from '../../../src/facts/prices/price-provider.js';
 import type { VenueReading } from '../../../src/facts/prices/venue-price.js';
 import { scoreTrade } from '../../../src/risk/counterfactuals.js';
+import { lowerPrice } from '../../../src/risk/derived.js';
 import { evaluateRisk } from '../../../src/risk/evaluate-risk.js';
 import { roundCents } from '../../../src/risk/format.js';
 import { tierPolicy } from '../../../src/risk/tiers.js';
@@ -125,6 +126,12 @@ describe('prices that disagree', () => {
       // Without a permit the same facts are not denied for it.
       ok(!evaluateRisk({ ...input, permitRequested: false }).reasons.some((text) => text.startsWith('PERMIT_ON_FLAGGED_PRICE')));
     }
+  });
+
+  it('values holdings for daily loss at the lower of the two prices', () => {
+    strictEqual(lowerPrice(combineReadings(oracle(100), venue(90))!), 90);
+    strictEqual(lowerPrice(combineReadings(oracle(100, true), venue(110))!), 100);
+    strictEqual(lowerPrice(combineReadings(oracle(100), null)!), 100);
   });
 
   it('keeps the old quote for one source: a live round alone, a venue alone, neither', () => {

@@ -7,10 +7,10 @@ import type { Checkpoint } from '../src/audit/proof/checkpoint.js';
 import { MerkleTree } from '../src/audit/proof/merkle.js';
 import { PATHS } from '../src/catalogue/published-facts.js';
 import { tradeBody } from './trade-body.js';
-import { chooseGenerator, warmUp } from './measure.js';
-import { startService, type RunningService } from './service.js';
+import { chooseGenerator, metered, warmUp } from './measure.js';
+import { startService, THIS_BUILD, type RunningService } from './service.js';
 import { offlinePlan, SAMPLE_REGISTRY } from './offline-scenarios.js';
-import { clockTicksPerSecond, cpuUsPerRequest, readCpuTicks } from './proc-stat.js';
+import { clockTicksPerSecond } from './proc-stat.js';
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 /** Incremental verifications timed after the first. */
@@ -84,7 +84,7 @@ export async function incrementalFigures(dataDir: string, records: number, added
   };
   let began = performance.now();
   // A process of its own, as a verifier would meet it: the service's work is not on this event loop.
-  const service = await startService(env, 300_000);
+  const service = await startService(THIS_BUILD, env, 300_000);
   const { base } = service;
   try {
     const startMs = performance.now() - began;
@@ -207,7 +207,7 @@ async function appendPathPair(order: [number, number], rounds: number, generator
   });
   const services: RunningService[] = [];
   try {
-    for (const i of order) services[i] = await startService(env(i), 60_000);
+    for (const i of order) services[i] = await startService(THIS_BUILD, env(i), 60_000);
     const ticks = clockTicksPerSecond();
     const plans = services.map((service) => offlinePlan(`${service.base}${PATHS.analyzeFree}`));
     for (const i of order) await warmUp({ ...plans[i], walletOffset: 1_800_000_000 }, 2_000, 64);
@@ -216,9 +216,7 @@ async function appendPathPair(order: [number, number], rounds: number, generator
         // Each run evaluates wallets no run before it did.
         const plan = { ...plans[i], walletOffset: 1 + (round + 1) * 10_000_000 };
         const treeBefore = i === 0 ? await threadBusySeconds(services[0].base, 'audit_tree') : 0;
-        const before = readCpuTicks(services[i].pid);
-        const run = await generator.run(plan);
-        const cpu = cpuUsPerRequest(before, readCpuTicks(services[i].pid), run.requests, ticks);
+        const { run, cpu } = await metered(services[i].subject, ticks, () => generator.run(plan));
         if (i === 0) runs.tree.push(((await threadBusySeconds(services[0].base, 'audit_tree')) - treeBefore) * 1e6 / run.requests);
         runs.rates[i].push(run.requests / run.durationSeconds);
         runs.loop[i].push(cpu.loop ?? NaN);

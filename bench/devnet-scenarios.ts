@@ -8,7 +8,7 @@ import { restVerdict, type Scenario } from './measure.js';
 import { measurePaidLatency } from './paid-latency.js';
 import type { PaidResult } from './results.js';
 import type { Measurement } from './scenario-rows.js';
-import { startService } from './service.js';
+import { startService, type ServiceBuild } from './service.js';
 
 /** A fleet: this many wallets in turn, each evaluated again while its chain facts are cached. */
 const FLEET_WALLETS = 1_000;
@@ -22,10 +22,10 @@ export interface DevnetRun {
 }
 
 /** The devnet rows `only` selects, each measured by `measureRow`, then the paid table. */
-export async function runDevnetScenarios(only: Set<Selectable>, measureRow: (scenario: Scenario) => Promise<Measurement>): Promise<DevnetRun> {
+export async function runDevnetScenarios(build: ServiceBuild, only: Set<Selectable>, measureRow: (scenario: Scenario) => Promise<Measurement>): Promise<DevnetRun> {
   process.stderr.write('starting the service on the embedded devnet\n');
   // No REGISTRY_FILE, no RPC_URL: the embedded devnet, as `npm start` runs by default.
-  const service = await startService({}, 180_000);
+  const service = await startService(build, {}, 180_000);
   try {
     const assets = (await (await fetch(`${service.base}${PATHS.assets}`)).json()) as { symbol: string; contract_address: string }[];
     const tsla = assets.find((asset) => asset.symbol === 'TSLA')!;
@@ -33,7 +33,7 @@ export async function runDevnetScenarios(only: Set<Selectable>, measureRow: (sce
       url: `${service.base}${path}`, asset: tsla.symbol, contract: tsla.contract_address, walletOffset, walletCycle, mcp: false, rotation,
     });
     const row = (id: string, label: string, note: string, measured: LoadPlan, warmUp: Scenario['warmUp']): Scenario => ({
-      id, label, note, plan: measured, warmUp, pid: service.pid, check: restVerdict,
+      id, label, note, plan: measured, warmUp, subject: service.subject, check: restVerdict,
     });
     const measurements: Measurement[] = [];
     if (only.has('fleet')) {

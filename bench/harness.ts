@@ -5,11 +5,37 @@ import { freePort } from '../src/tools/devnet/free-port.js';
 
 export { freePort };
 
+/** Every process the bench started that has not exited, so an interrupted bench can stop them; true for a process group leader. */
+const running = new Map<ChildProcess, boolean>();
+
+/**
+ * Keeps `child` among the processes terminateRunning() stops until it exits; returns it. A
+ * `group` child was spawned `detached` and leads a process group: its own children (tsc under
+ * a build script) are stopped with it.
+ */
+export function tracked<T extends ChildProcess>(child: T, group = false): T {
+  running.set(child, group);
+  child.once('exit', () => running.delete(child));
+  return child;
+}
+
+/** Sends SIGTERM to every process the bench started and that still runs (on Ctrl-C: nothing may outlive the bench). */
+export function terminateRunning(): void {
+  for (const [child, group] of running) {
+    try {
+      if (group && child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
+      else child.kill('SIGTERM');
+    } catch {
+      // Gone already.
+    }
+  }
+}
+
 /** Spawns a node script and resolves once `ready` matches a line of its output. */
 export function spawnNode(
   script: string, args: string[], env: NodeJS.ProcessEnv, ready: RegExp, nodeFlags: string[] = [], readyWithinMs = 30_000,
 ): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [...nodeFlags, script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = tracked(spawn(process.execPath, [...nodeFlags, script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
   return new Promise((resolve, reject) => {
     let seen = '';
     const timer = setTimeout(() => {

@@ -1,6 +1,6 @@
 // The MCP row: `tools/call evaluate_trade` on sessions opened beforehand, as many as there are connections.
 import { MCP_ACCEPT, MCP_PROTOCOL_VERSION, type LoadPlan } from './load-plan.js';
-import { mcpVerdict, type Scenario } from './measure.js';
+import { mcpVerdict, type Scenario, type Subject } from './measure.js';
 
 async function openSession(url: string): Promise<string> {
   const response = await fetch(url, {
@@ -27,7 +27,7 @@ async function openSession(url: string): Promise<string> {
  * `rest` is the offline REST row's plan: the same trades, wrapped as tools/call. The service must
  * allow `connections` sessions from one address (MCP_SESSIONS_PER_IP).
  */
-export async function mcpScenario(rest: LoadPlan, url: string, pid: number, connections: number, generator: 'wrk' | 'autocannon'): Promise<Scenario> {
+export async function mcpScenario(rest: LoadPlan, url: string, subject: Subject, connections: number, generator: 'wrk' | 'autocannon'): Promise<Scenario> {
   const sessions = await Promise.all(Array.from({ length: connections }, () => openSession(url)));
   const rotation = sessions.map((value) => ({ wallet: null, header: 'mcp-session-id', value }));
   // Wallets past the REST row's, so both rows evaluate wallets the service has not seen.
@@ -39,7 +39,7 @@ export async function mcpScenario(rest: LoadPlan, url: string, pid: number, conn
     note: generator === 'wrk' ? `${connections} sessions, one per request in turn` : `${connections} sessions, one per connection`,
     plan,
     warmUp: { plan: { ...plan, walletOffset: 1_900_000_000 }, requests: 1_000 },
-    pid,
+    subject,
     check: mcpVerdict,
   };
 }

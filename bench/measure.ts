@@ -1,14 +1,29 @@
 // One row of the table: check the scenario answers as it should, warm it, then load it while /proc counts its server's CPU.
 import { runAutocannon } from './autocannon-load.js';
 import { requestAt, type LoadPlan } from './load-plan.js';
-import { cpuUsPerRequest, readCpuTicks } from './proc-stat.js';
+import { cpuUsPerRequest, readCpuSample, type CpuPerRequest } from './proc-stat.js';
 import type { Measurement } from './scenario-rows.js';
+import type { ThreadKind } from './threads.js';
 import { runWrk, wrkAvailable, type LoadRun } from './wrk.js';
 
 export interface LoadGenerator {
   name: 'wrk' | 'autocannon';
   label: string;
   run: (plan: LoadPlan) => Promise<LoadRun>;
+}
+
+/** The server a row loads, whose CPU it reports. */
+export interface Subject {
+  pid: number;
+  /** Its threads by kind, as known now (the main thread at least). */
+  threadKinds: () => Map<number, ThreadKind>;
+  /** A process of its own whose CPU the row reports beside it (the devnet's anvil), or null. */
+  companionPid: () => number | null;
+}
+
+/** A server whose threads the bench cannot tell apart (the echo): the main thread, and everything else in `others`. */
+export function plainSubject(pid: number): Subject {
+  return { pid, threadKinds: () => new Map([[pid, 'loop']]), companionPid: () => null };
 }
 
 export interface Scenario {
@@ -18,8 +33,7 @@ export interface Scenario {
   plan: LoadPlan;
   /** Requests sent before the measurement (compiled code, warm caches), from their own plan. */
   warmUp: { plan: LoadPlan; requests: number };
-  /** The server under load, whose CPU the row reports. */
-  pid: number;
+  subject: Subject;
   /** What is wrong with the answer to one request of the plan, or null when it is what the scenario should get. */
   check: (status: number, body: string, sent: string) => string | null;
 }
@@ -42,13 +56,21 @@ export async function measure(scenario: Scenario, generator: LoadGenerator, tick
   const wrong = scenario.check(answer.status, answer.body, first.body);
   if (wrong) throw new Error(`${scenario.label}: ${wrong} (answer ${answer.status}: ${answer.body.slice(0, 300)})`);
   await warmUp(scenario.warmUp.plan, scenario.warmUp.requests, connections);
-  const before = readCpuTicks(scenario.pid);
-  const run = await generator.run(scenario.plan);
-  const after = readCpuTicks(scenario.pid);
+  const { run, cpu } = await metered(scenario.subject, ticksPerSecond, () => generator.run(scenario.plan));
   if (run.non2xx + run.socketErrors > 0) {
     process.stderr.write(`  ${scenario.label}: ${run.non2xx} non-2xx answers and ${run.socketErrors} socket errors under load\n`);
   }
-  return { id: scenario.id, label: scenario.label, note: scenario.note, run, cpu: cpuUsPerRequest(before, after, run.requests, ticksPerSecond) };
+  return { id: scenario.id, label: scenario.label, note: scenario.note, run, cpu };
+}
+
+/** Runs `load` between two readings of the subject's CPU: what the timed run cost, and nothing before or after it. */
+export async function metered<T extends { requests: number }>(subject: Subject, ticksPerSecond: number, load: () => Promise<T>): Promise<{ run: T; cpu: CpuPerRequest }> {
+  const kinds = subject.threadKinds();
+  const companion = subject.companionPid();
+  const before = readCpuSample(subject.pid, kinds.keys(), companion);
+  const run = await load();
+  const after = readCpuSample(subject.pid, kinds.keys(), companion);
+  return { run, cpu: cpuUsPerRequest(before, after, kinds, run.requests, ticksPerSecond) };
 }
 
 async function send(url: string, headers: Record<string, string>, body: string): Promise<{ status: number; body: string }> {

@@ -1,6 +1,7 @@
 // What `npm run bench` records: the JSON it writes beside the table, and the check an old file passes before --compare uses it.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { CpuPerRequest } from './proc-stat.js';
 
 /**
  * The file's format, `trade-guardrail-bench/1`. Plain JSON, one object:
@@ -20,8 +21,10 @@ import { join } from 'node:path';
  *     p50Ms, p99Ms        latency percentiles from the load generator
  *     ratioToEcho         requestsPerSecond / the echo row's (1 for the echo itself)
  *     ratioToRest         MCP only: requestsPerSecond / the offline REST row's; null elsewhere
- *     loopCpuUsPerRequest     CPU of the subject's main thread (/proc/<pid>/task/<pid>/stat utime+stime) per request, us
- *     processCpuUsPerRequest  CPU of the whole process (/proc/<pid>/stat, worker threads included) per request, us
+ *     cpuUsPerRequest     CPU (utime + stime from /proc) per request over the timed run, us: { loop, pool,
+ *                         index, tree, others, process, anvil }, each a number or null (no such thread, no
+ *                         anvil); bench/threads.ts says which thread is which. Files written before the split
+ *                         have loopCpuUsPerRequest and processCpuUsPerRequest instead; nothing reads those now
  *     socketErrors, non2xx    what the generator counted as failed (connect, read, write, timeout) and non-2xx answers
  *     note                free text shown in the table's last column
  *   paid            null when not run, else { calls, free: { p50Ms, p99Ms }, paid: { p50Ms, p99Ms } }:
@@ -38,8 +41,7 @@ export interface ScenarioResult {
   p99Ms: number;
   ratioToEcho: number;
   ratioToRest: number | null;
-  loopCpuUsPerRequest: number | null;
-  processCpuUsPerRequest: number | null;
+  cpuUsPerRequest: CpuPerRequest;
   socketErrors: number;
   non2xx: number;
   note: string;

@@ -1,16 +1,37 @@
-// Starts the service for a bench as `npm start` runs it: the same node flags, the default chain unless told otherwise.
+// Starts a build of the service for a bench as `npm start` runs it: the same node flags, the default chain unless told otherwise.
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, spawnNode, stop } from './harness.js';
+import type { Subject } from './measure.js';
+import { findChild } from './proc-stat.js';
+import { readThreadKinds } from './threads.js';
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+
+/** A checkout whose `dist/src/main.js` is built: this one, or a --baseline ref's temporary worktree. */
+export interface ServiceBuild {
+  dir: string;
+  /** Its short commit, as the tables name it. */
+  commit: string;
+}
+
+/** The checkout this bench runs from. */
+export const THIS_CHECKOUT = here('../../');
+/** This checkout's own build (`npm run bench` builds it first); a run names its commit with run-info's commitLabel(). */
+export const THIS_BUILD: ServiceBuild = { dir: THIS_CHECKOUT, commit: 'this checkout' };
+/** The devnet's compiled contracts, keyed by their sources' hash: every build may share this checkout's. */
+const SOLC_CACHE = join(THIS_CHECKOUT, '.cache', 'solc');
+/** Loaded with `-r` into every benched service: it notes which thread runs which worker (see the file). */
+const THREAD_LABELS = here('./thread-labels.cjs');
 
 export interface RunningService {
   base: string;
   pid: number;
+  /** What the rows of this service measure: its threads by kind, and anvil when the service started one. */
+  subject: Subject;
   stop: () => Promise<void>;
 }
 
@@ -21,10 +42,16 @@ export function nodeFlagsOf(startScript: string): string[] {
   return command[1].trim().split(/\s+/).filter(Boolean);
 }
 
-/** The flags `npm start` gives node, read from package.json so the bench measures the service as it ships. */
-export function startFlags(): string[] {
-  const manifest = JSON.parse(readFileSync(here('../../package.json'), 'utf8')) as { scripts: { start: string } };
+/** The flags `npm start` of that checkout gives node, read from its package.json so the bench measures the service as it ships. */
+export function startFlags(dir: string): string[] {
+  const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts: { start: string } };
   return nodeFlagsOf(manifest.scripts.start);
+}
+
+/** The build's own sample registry (its format may differ from this checkout's), else this checkout's. */
+export function sampleRegistry(build: ServiceBuild): string {
+  const own = join(build.dir, 'registry', 'sample-registry.json');
+  return existsSync(own) ? own : join(THIS_CHECKOUT, 'registry', 'sample-registry.json');
 }
 
 /**
@@ -32,23 +59,29 @@ export function startFlags(): string[] {
  * REGISTRY_FILE and RPC_URL are dropped from the bench's own environment, so without them in
  * `env` the service runs on the embedded devnet, as `npm start` does by default.
  */
-export async function startService(env: NodeJS.ProcessEnv, readyWithinMs: number): Promise<RunningService> {
+export async function startService(build: ServiceBuild, env: NodeJS.ProcessEnv, readyWithinMs: number): Promise<RunningService> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-service-'));
+  const threadsFile = join(dataDir, 'bench-threads.jsonl');
   const port = await freePort();
   let child: ChildProcess;
   try {
     child = await spawnNode(
-      here('../src/main.js'), [],
-      { REGISTRY_FILE: undefined, RPC_URL: undefined, PORT: String(port), DATA_DIR: dataDir, RATE_LIMITS: 'off', ...env },
-      /listening on/, startFlags(), readyWithinMs,
+      join(build.dir, 'dist', 'src', 'main.js'), [],
+      {
+        REGISTRY_FILE: undefined, RPC_URL: undefined, DEVNET_CACHE_DIR: SOLC_CACHE, PORT: String(port), DATA_DIR: dataDir, RATE_LIMITS: 'off',
+        BENCH_THREADS_FILE: threadsFile, ...env,
+      },
+      /listening on/, [...startFlags(build.dir), '-r', THREAD_LABELS], readyWithinMs,
     );
   } catch (error) {
     rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
+  const pid = child.pid!;
   return {
     base: `http://127.0.0.1:${port}`,
-    pid: child.pid!,
+    pid,
+    subject: { pid, threadKinds: () => readThreadKinds(threadsFile, pid), companionPid: () => findChild(pid, 'anvil') },
     stop: async () => {
       await stop(child);
       rmSync(dataDir, { recursive: true, force: true });

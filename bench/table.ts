@@ -1,4 +1,5 @@
 // The printed form of a bench run: a header naming what was measured and how, the scenario table, the paid table.
+import type { CpuPerRequest } from './proc-stat.js';
 import type { BenchResults, PaidResult, ScenarioResult } from './results.js';
 
 /** A Markdown table padded to line up in a terminal; `right` marks the columns of numbers. */
@@ -12,20 +13,27 @@ export function renderTable(headings: string[], rows: string[][], right: boolean
 export const thousands = (n: number) => Math.round(n).toLocaleString('en-US');
 const fixed = (digits: number) => (n: number | null) => (n === null || !Number.isFinite(n) ? '-' : n.toFixed(digits));
 const ms = fixed(2);
-const us = fixed(1);
+export const us = fixed(1);
 export const ratio = fixed(3);
+
+/** The CPU columns, in the order printed; each is microseconds per request over the timed run. */
+export const CPU_COLUMNS: readonly (keyof CpuPerRequest)[] = ['loop', 'pool', 'index', 'tree', 'others', 'process', 'anvil'];
+/** What the header says each CPU column is. */
+export const CPU_LEGEND =
+  'loop = main thread (event loop), pool = scoring threads, index = audit index thread, tree = Merkle tree thread, ' +
+  'others = every other thread (libuv, V8), process = all threads; anvil = the devnet\'s anvil process, not in process';
 
 function scenarioCells(row: ScenarioResult): string[] {
   const note = row.ratioToRest === null ? row.note : [`${ratio(row.ratioToRest)} of offline REST`, row.note].filter(Boolean).join('; ');
   return [
     row.label, thousands(row.requestsPerSecond), ms(row.p50Ms), ms(row.p99Ms), ratio(row.ratioToEcho),
-    us(row.loopCpuUsPerRequest), us(row.processCpuUsPerRequest), String(row.socketErrors + row.non2xx), note,
+    ...CPU_COLUMNS.map((column) => us(row.cpuUsPerRequest[column])), String(row.socketErrors + row.non2xx), note,
   ];
 }
 
 export function scenarioTable(rows: ScenarioResult[]): string {
-  const headings = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'vs echo', 'loop CPU us/req', 'process CPU us/req', 'errors', 'note'];
-  return renderTable(headings, rows.map(scenarioCells), [false, true, true, true, true, true, true, true, false]);
+  const headings = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'vs echo', ...CPU_COLUMNS, 'errors', 'note'];
+  return renderTable(headings, rows.map(scenarioCells), [false, ...headings.slice(1, -1).map(() => true), false]);
 }
 
 export function paidTable(paid: PaidResult): string {
@@ -45,7 +53,8 @@ export function formatResults(results: BenchResults): string {
     `npm run bench: commit ${results.commit}, ${results.date}, node ${results.node}`,
     `load generator: ${results.generatorLabel}, ${results.seconds} s per scenario, the same for the echo and every row`,
     `load average ${loads(results.loadAverage.start)} at start, ${loads(results.loadAverage.end)} at end`,
-    `CPU per request from /proc at ${results.clockTicksPerSecond} ticks/s: loop = the server's main thread, process = all its threads`,
+    `CPU columns: us per request over the timed run, from /proc at ${results.clockTicksPerSecond} ticks/s;`,
+    CPU_LEGEND,
     '',
     scenarioTable(results.scenarios),
   ];

@@ -1,10 +1,16 @@
 // A bench run's results, fixed, for the table, comparison and file tests.
+import type { CpuPerRequest } from '../../bench/proc-stat.js';
 import type { BenchResults, ScenarioResult } from '../../bench/results.js';
+
+/** CPU per request of a service row on the devnet; `extra` replaces columns. */
+export function cpu(extra: Partial<CpuPerRequest> = {}): CpuPerRequest {
+  return { loop: 80, pool: 15.5, index: 2, tree: 1, others: 21.75, process: 120.25, anvil: 40, ...extra };
+}
 
 export function row(id: string, requestsPerSecond: number, ratioToEcho: number, p99Ms: number, extra: Partial<ScenarioResult> = {}): ScenarioResult {
   return {
     id, label: id, requests: requestsPerSecond * 2, requestsPerSecond, p50Ms: p99Ms / 2, p99Ms, ratioToEcho, ratioToRest: null,
-    loopCpuUsPerRequest: 80, processCpuUsPerRequest: 120.25, socketErrors: 0, non2xx: 0, note: '', ...extra,
+    cpuUsPerRequest: cpu(), socketErrors: 0, non2xx: 0, note: '', ...extra,
   };
 }
 

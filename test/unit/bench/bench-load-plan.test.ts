@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import { planEnvironment, requestAt, rotationFile, type LoadPlan } from '../../../bench/load-plan.js';
 import { scenarioRows, type Measurement } from '../../../bench/scenario-rows.js';
 import { parseWrkSummary } from '../../../bench/wrk.js';
+import { cpu } from '../../support/bench-fixtures.js';
 
 const plan: LoadPlan = { url: 'http://x/a', asset: 'TSLA', contract: '0xc0', walletOffset: 1, walletCycle: 3, mcp: false, rotation: [] };
 const wallet = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
@@ -45,7 +46,7 @@ describe('requestAt', () => {
 
 describe('scenarioRows', () => {
   const measured = (id: string, requests: number): Measurement => ({
-    id, label: id, note: '', cpu: { loop: 80, process: 120 },
+    id, label: id, note: '', cpu: cpu(),
     run: { requests, durationSeconds: 2, p50Ms: 1, p99Ms: 2, non2xx: 0, socketErrors: 0 },
   });
 
@@ -54,6 +55,7 @@ describe('scenarioRows', () => {
     assert.deepEqual(rows.map((r) => [r.id, r.requestsPerSecond, r.ratioToEcho, r.ratioToRest]), [
       ['echo', 50_000, 1, null], ['offline', 10_000, 0.2, null], ['mcp', 2_500, 0.05, 0.25],
     ]);
+    assert.deepEqual(rows[1].cpuUsPerRequest, cpu(), 'the CPU by thread is carried as measured');
   });
 
   it('leaves MCP without a REST ratio when the offline row did not run', () => {

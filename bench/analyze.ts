@@ -2,6 +2,7 @@
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEVNET_SCENARIOS, parseBenchArgs, type BenchArgs } from './args.js';
+import { runBaseline } from './baseline.js';
 import { formatComparison } from './compare.js';
 import { chooseGenerator } from './measure.js';
 import { clockTicksPerSecond } from './proc-stat.js';
@@ -58,7 +59,8 @@ async function main(): Promise<void> {
   }
   const generator = await chooseGenerator(setup.connections, setup.seconds);
   const run: RunSetup = { only: setup.args.only, generator, connections: setup.connections, ticksPerSecond: clockTicksPerSecond(), seconds: setup.seconds };
-  await runOnce(setup, run);
+  if (setup.args.baseline === null) await runOnce(setup, run);
+  else await runBaseline(setup.args.baseline, setup.args.runs, run, RESULTS_DIR);
 }
 
 main().catch((error: unknown) => {

@@ -9,6 +9,13 @@ import { jsonString } from '../audit/record/record.js';
 const ORDERS = new Map<string, [key: string, text: string][]>();
 const MAX_SHAPES = 1_000;
 
+/**
+ * The text of each deeply frozen object or array met so far: the registry's asset facts, the tier
+ * policies, the engine and the price origins of a block are the same objects request after
+ * request, and frozen they cannot change, so each is written once (ARCHITECTURE.md "Recorded facts").
+ */
+const FROZEN_TEXTS = new WeakMap<object, string>();
+
 /** The facts document's own format; a record names its facts by the SHA-256 of their canonical JSON. */
 export const FACTS_FORMAT = 1;
 
@@ -77,12 +84,26 @@ export function canonicalText(value: unknown): string {
       return JSON.stringify(value);
   }
   if (value === null) return 'null';
-  if (Array.isArray(value)) {
-    let text = '[';
-    for (let i = 0; i < value.length; i++) text += (i === 0 ? '' : ',') + canonicalText(value[i] ?? null);
-    return `${text}]`;
+  const frozen = Object.isFrozen(value);
+  if (frozen) {
+    const known = FROZEN_TEXTS.get(value);
+    if (known !== undefined) return known;
   }
-  const object = value as Record<string, unknown>;
+  const text = Array.isArray(value) ? arrayText(value) : objectText(value as Record<string, unknown>);
+  // Remembered only when every member is a primitive or itself remembered: frozen all the way down.
+  if (frozen && Object.values(value).every((member) => typeof member !== 'object' || member === null || FROZEN_TEXTS.has(member))) {
+    FROZEN_TEXTS.set(value, text);
+  }
+  return text;
+}
+
+function arrayText(value: unknown[]): string {
+  let text = '[';
+  for (let i = 0; i < value.length; i++) text += (i === 0 ? '' : ',') + canonicalText(value[i] ?? null);
+  return `${text}]`;
+}
+
+function objectText(object: Record<string, unknown>): string {
   const keys = Object.keys(object);
   // The count and the keys, NUL-separated. Only shapes whose keys hold no NUL are remembered, so a
   // remembered shape string has exactly count - 1 NULs after the count and no other shape can spell it.

@@ -19,6 +19,9 @@ const ALLOWED_HEADERS = [
   'Mcp-Session-Id', 'Mcp-Protocol-Version', 'Last-Event-ID', 'A2A-Version',
 ].join(', ');
 
+/** The grant for every page, the same object for every answer. */
+const ANY_ORIGIN = Object.freeze({ 'access-control-allow-origin': '*', 'access-control-expose-headers': EXPOSED });
+
 /** How long a browser may keep a preflight's answer. */
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
 
@@ -26,8 +29,8 @@ const PREFLIGHT_MAX_AGE_SECONDS = 600;
  * The headers every answer carries for a request from `origin`. No credentials mode (the service
  * sets no cookie; a bearer token travels in `Authorization`), so `*` is safe for a public API.
  */
-export function corsHeaders(origins: CorsOrigins, origin: string | undefined): Record<string, string> {
-  if (origins === '*') return { 'access-control-allow-origin': '*', 'access-control-expose-headers': EXPOSED };
+export function corsHeaders(origins: CorsOrigins, origin: string | undefined): Readonly<Record<string, string>> {
+  if (origins === '*') return ANY_ORIGIN;
   // The answer depends on Origin: caches must keep one per origin.
   if (origin === undefined || !origins.includes(origin.toLowerCase())) return { vary: 'Origin' };
   return { vary: 'Origin', 'access-control-allow-origin': origin, 'access-control-expose-headers': EXPOSED };

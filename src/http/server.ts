@@ -135,7 +135,7 @@ function fixedHandler(pattern: string, answer: (request: PlainRequest) => PlainR
     const refused = framingProblem(req, conflictingLength);
     const request = copyRequest(res, req, [], headers);
     const response = refused ?? answer(request);
-    const wire = toWire(withCors(response, options.corsOrigins, request));
+    const wire = wireWithCors(response, options.corsOrigins, request);
     wire.headers.push(['x-request-id', request.id]);
     writeWire(res, wire, refused !== null);
     observe(options, pattern, request, response.status, started);
@@ -146,9 +146,18 @@ function observe(options: EdgeOptions, route: string, request: PlainRequest, sta
   options.observe?.({ route, method: request.method, status, ms: performance.now() - started, requestId: request.id, ip: request.ip });
 }
 
-/** The CORS headers under the handler's own: a route that states its own grant (the public documents) keeps it. */
-function withCors(response: PlainResponse, origins: CorsOrigins, request: PlainRequest): PlainResponse {
-  return { ...response, headers: { ...corsHeaders(origins, request.headers.origin), ...response.headers } };
+/**
+ * The response on the wire, the CORS headers under the handler's own: a route that states its own
+ * grant (the public documents) keeps it. Built straight into the header list, with no copies of
+ * the response: this runs once per answer (issue 30).
+ */
+function wireWithCors(response: PlainResponse, origins: CorsOrigins, request: PlainRequest): WireResponse {
+  const own = response.headers;
+  const cors = corsHeaders(origins, request.headers.origin);
+  const headers: [string, string][] = [];
+  for (const name in cors) if (own === undefined || own[name] === undefined) headers.push([name, cors[name]]);
+  if (own !== undefined) for (const name in own) headers.push([name, own[name]]);
+  return toWire(response, headers);
 }
 
 /**
@@ -217,11 +226,11 @@ async function respond(
   if (state.aborted) return;
   let wire: WireResponse;
   try {
-    wire = toWire(withCors(response, options.corsOrigins, request));
+    wire = wireWithCors(response, options.corsOrigins, request);
   } catch (error) {
     // A body that cannot be serialised (a cycle, a BigInt, a value too deep) is our fault: 500, never an exit.
     options.onHandlerError(error, request);
-    wire = toWire(withCors(internalError(), options.corsOrigins, request));
+    wire = wireWithCors(internalError(), options.corsOrigins, request);
   }
   wire.headers.push(['x-request-id', request.id]);
   // Once the service is stopping, a keep-alive client is sent to reconnect (elsewhere, or after the restart).
@@ -236,8 +245,7 @@ interface WireResponse {
   text: string | Buffer;
 }
 
-function toWire(response: PlainResponse): WireResponse {
-  const headers = Object.entries(response.headers ?? {});
+function toWire(response: PlainResponse, headers: [string, string][] = Object.entries(response.headers ?? {})): WireResponse {
   headers.push(['content-type', response.raw ? response.raw.contentType : 'application/json']);
   const text = response.raw ? response.raw.text : response.body === undefined ? '' : JSON.stringify(response.body);
   return { status: STATUS_LINES.get(response.status) ?? String(response.status), headers, text };

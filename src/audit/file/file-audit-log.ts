@@ -241,9 +241,11 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
 
   /** The group's facts, then its records, each at the true end of its file. */
   private async write(batch: SealedBatch): Promise<void> {
-    await this.health.checkBeforeWrite().catch((error: Error) => {
-      throw this.health.error() ?? this.health.fail('io', `I/O error: ${error.message}`);
-    });
+    try {
+      this.health.checkBeforeWrite();
+    } catch (error) {
+      throw this.health.error() ?? this.health.fail('io', `I/O error: ${(error as Error).message}`);
+    }
     // Facts first: a record on disk always has its facts beside it (an orphaned facts line is harmless).
     const facts: FactsLine[] = [];
     for (const { record, facts: stored } of batch.sealed) if (stored) facts.push({ seq: record.seq, hash: stored.hash, text: stored.text });

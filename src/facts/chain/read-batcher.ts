@@ -12,13 +12,17 @@ interface Queued {
 
 /** At most this many calls go into one eth_call, so a burst never builds a call the node refuses for gas. */
 const DEFAULT_MAX_CALLS = 1_500;
+/** eth_calls out at once: while they are, later reads gather into the next, larger call. */
+const DEFAULT_MAX_IN_FLIGHT = 2;
 
 /**
  * A burst of a thousand cold wallets becomes a handful of eth_calls instead of a thousand:
  * reads queued in the same turn are flushed together, grouped by the block they are pinned
  * to, split into calls of at most `maxCalls` reads. A node failure rejects every caller in
  * that call with ChainUnavailableError (fail closed); a read that reverts is `ok: false`
- * for its caller alone.
+ * for its caller alone. At most `maxInFlight` calls are out at once: under load the next call
+ * grows while the node answers, instead of one small call per turn (each costs the service and
+ * the node a request whatever it holds; ARCHITECTURE.md "Chain facts by block").
  */
 export class ReadBatcher {
   private queued = new Map<bigint, Queued[]>();
@@ -26,7 +30,12 @@ export class ReadBatcher {
   private inFlight = 0;
   private idleWaiters: (() => void)[] = [];
 
-  constructor(private readonly client: PublicClient, private readonly multicall3: Address, private readonly maxCalls = DEFAULT_MAX_CALLS) {}
+  constructor(
+    private readonly client: PublicClient,
+    private readonly multicall3: Address,
+    private readonly maxCalls = DEFAULT_MAX_CALLS,
+    private readonly maxInFlight = DEFAULT_MAX_IN_FLIGHT,
+  ) {}
 
   /** The reads' results as of `block`. */
   read(reads: readonly ContractRead[], what: string, block: bigint): Promise<ReadResult[]> {
@@ -48,9 +57,11 @@ export class ReadBatcher {
   }
 
   private flush(): void {
+    this.scheduled = false;
+    // Full: the reads wait in the queue, and the first call to settle sends them.
+    if (this.inFlight >= this.maxInFlight) return;
     const queued = this.queued;
     this.queued = new Map();
-    this.scheduled = false;
     for (const [block, callers] of queued) {
       for (const batch of this.split(callers)) {
         this.inFlight++;
@@ -62,11 +73,12 @@ export class ReadBatcher {
 
   private settled(): void {
     this.inFlight--;
+    if (this.queued.size > 0 && !this.scheduled) this.flush();
     this.wakeIfIdle();
   }
 
   private wakeIfIdle(): void {
-    if (this.inFlight === 0 && !this.scheduled) for (const resolve of this.idleWaiters.splice(0)) resolve();
+    if (this.inFlight === 0 && !this.scheduled && this.queued.size === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
 
   /** Callers in order, cut where the next one would take a call past `maxCalls` (a caller's reads stay together). */

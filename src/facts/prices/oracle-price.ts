@@ -5,7 +5,7 @@ import type { ChainReads } from '../chain/chain-reads.js';
 import type { Head } from '../chain/chain-head.js';
 import type { RegistryAsset } from '../registry/registry.js';
 import type { PriceFact, PriceOrigin } from '../../risk/types.js';
-import { UNAVAILABLE, type PriceProvider } from './price-provider.js';
+import { FactMemo, UNAVAILABLE, type PriceProvider } from './price-provider.js';
 
 export const aggregatorAbi = parseAbi([
   'function decimals() view returns (uint8)',
@@ -35,6 +35,7 @@ export interface OracleOptions {
  */
 export class OraclePriceProvider implements PriceProvider {
   private readonly cache = new PerBlockCache<OracleReading | null>();
+  private readonly memo = new FactMemo<PriceFact>();
   private readonly maxAgeSeconds: number;
 
   constructor(private readonly chain: ChainReads, options: OracleOptions = {}) {
@@ -50,7 +51,7 @@ export class OraclePriceProvider implements PriceProvider {
 
   async quote(asset: RegistryAsset): Promise<PriceFact> {
     const reading = await this.reading(asset);
-    return reading ? { usd: reading.usd, source: 'oracle', stale: reading.stale, deviationBps: null, origin: reading.origin } : UNAVAILABLE;
+    return reading ? this.memo.get(reading, null, () => ({ usd: reading.usd, source: 'oracle', stale: reading.stale, deviationBps: null, origin: reading.origin })) : UNAVAILABLE;
   }
 
   /** decimals and the latest round as of `head`, batched with the turn's other reads. */

@@ -2,7 +2,7 @@
 import type { RegistryAsset } from '../registry/registry.js';
 import type { PriceFact } from '../../risk/types.js';
 import type { OraclePriceProvider, OracleReading } from './oracle-price.js';
-import { UNAVAILABLE, type PriceProvider } from './price-provider.js';
+import { FactMemo, UNAVAILABLE, type PriceProvider } from './price-provider.js';
 import type { VenuePriceProvider, VenueReading } from './venue-price.js';
 
 /**
@@ -11,6 +11,8 @@ import type { VenuePriceProvider, VenueReading } from './venue-price.js';
  * `unavailable` instead of a built-in default (fail closed).
  */
 export class OracleWithVenueCheck implements PriceProvider {
+  private readonly memo = new FactMemo<PriceFact | null>();
+
   constructor(private readonly oracle: OraclePriceProvider, private readonly venue: VenuePriceProvider | null) {}
 
   async quote(asset: RegistryAsset): Promise<PriceFact> {
@@ -20,7 +22,7 @@ export class OracleWithVenueCheck implements PriceProvider {
     ]);
     const o: OracleReading | null = oracle.status === 'fulfilled' ? oracle.value : null;
     const v: VenueReading | null = venue.status === 'fulfilled' ? venue.value : null;
-    const fact = combineReadings(o, v);
+    const fact = this.memo.get(o, v, () => combineReadings(o, v));
     if (fact !== null) return fact;
     const failed = [oracle, venue].find((result) => result.status === 'rejected');
     if (failed) throw (failed as PromiseRejectedResult).reason;

@@ -13,14 +13,43 @@ export interface PriceProvider {
 
 export const UNAVAILABLE: PriceFact = Object.freeze({ usd: 0, source: 'unavailable', stale: false, deviationBps: null });
 
+/**
+ * One frozen fact per pair of readings (or per asset): the readings are kept per block, so every
+ * evaluation in a block gets the same fact object, whose recorded text is then written once
+ * (ARCHITECTURE.md "Recorded facts"). A missing reading is keyed by NONE.
+ */
+export class FactMemo<T> {
+  private readonly facts = new WeakMap<object, WeakMap<object, T>>();
+
+  get(first: object | null, second: object | null, build: () => T): T {
+    const a = first ?? NONE;
+    const b = second ?? NONE;
+    let inner = this.facts.get(a);
+    if (inner === undefined) this.facts.set(a, (inner = new WeakMap()));
+    let fact = inner.get(b);
+    if (fact === undefined) inner.set(b, (fact = deepFreeze(build())));
+    return fact;
+  }
+}
+
+const NONE = Object.freeze({});
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.values(value).forEach(deepFreeze);
+    Object.freeze(value);
+  }
+  return value;
+}
+
 /** Prices from the registry file's `default_price_usd`, source `fallback_default`. */
 export class DefaultPriceProvider implements PriceProvider {
+  private readonly memo = new FactMemo<PriceFact>();
+
   async quote(asset: RegistryAsset): Promise<PriceFact> {
-    if (asset.default_price_usd === null) return UNAVAILABLE;
-    return {
-      usd: asset.default_price_usd, source: 'fallback_default', stale: false, deviationBps: null,
-      origin: { kind: 'default', price_usd: asset.default_price_usd },
-    };
+    const usd = asset.default_price_usd;
+    if (usd === null) return UNAVAILABLE;
+    return this.memo.get(asset, null, () => ({ usd, source: 'fallback_default', stale: false, deviationBps: null, origin: { kind: 'default', price_usd: usd } }));
   }
 }
 

@@ -6,7 +6,7 @@ import type { Head } from '../chain/chain-head.js';
 import { poolIdOf, quotePerToken, stateViewAbi, venuePoolKey } from '../chain/venue-pool.js';
 import type { RegistryAsset, Venue } from '../registry/registry.js';
 import type { PriceFact } from '../../risk/types.js';
-import { UNAVAILABLE, type PriceProvider } from './price-provider.js';
+import { FactMemo, UNAVAILABLE, type PriceProvider } from './price-provider.js';
 
 export interface VenueReading {
   usd: number;
@@ -21,6 +21,7 @@ export interface VenueReading {
  */
 export class VenuePriceProvider implements PriceProvider {
   private readonly cache = new PerBlockCache<VenueReading | null>();
+  private readonly memo = new FactMemo<PriceFact>();
   private readonly stateView: Address;
   /** Each asset's pool id and side, worked out once: a pool id is a keccak of the pool key. */
   private readonly pools = new Map<string, { poolId: `0x${string}`; tokenIsCurrency0: boolean } | null>();
@@ -49,7 +50,7 @@ export class VenuePriceProvider implements PriceProvider {
   async quote(asset: RegistryAsset): Promise<PriceFact> {
     const reading = await this.reading(asset);
     return reading
-      ? { usd: reading.usd, source: 'venue_v4', stale: false, deviationBps: null, origin: { kind: 'venue_v4', pool_id: reading.poolId, price_usd: reading.usd } }
+      ? this.memo.get(reading, null, () => ({ usd: reading.usd, source: 'venue_v4', stale: false, deviationBps: null, origin: { kind: 'venue_v4', pool_id: reading.poolId, price_usd: reading.usd } }))
       : UNAVAILABLE;
   }
 

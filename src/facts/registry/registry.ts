@@ -75,8 +75,16 @@ export interface RegistryChainOptions {
  * MCP get_supported_assets, A2A asset-registry) and the registry fact the engine scores.
  */
 export function assetFact(asset: RegistryAsset): RegistryFact {
-  return { symbol: asset.symbol, contract_address: asset.contract_address, is_native: asset.is_native, decimals: asset.decimals };
+  let fact = ASSET_FACTS.get(asset);
+  if (fact === undefined) {
+    fact = Object.freeze({ symbol: asset.symbol, contract_address: asset.contract_address, is_native: asset.is_native, decimals: asset.decimals });
+    ASSET_FACTS.set(asset, fact);
+  }
+  return fact;
 }
+
+/** One frozen fact per registry asset: the same object in every evaluation, its recorded text written once. */
+const ASSET_FACTS = new WeakMap<RegistryAsset, RegistryFact>();
 
 /** Lookups are case-insensitive on symbols and addresses. */
 export class Registry {

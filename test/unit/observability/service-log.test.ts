@@ -38,3 +38,24 @@ describe('serviceLog', () => {
     }
   });
 });
+
+describe('requestLine', () => {
+  it('writes the line pino writes for the same request, field for field and in order', async () => {
+    const { pino } = await import('pino');
+    const { requestLine } = await import(SERVICE_LOG);
+    const observations = [
+      { route: '/api/v1/analyze/free', method: 'POST', status: 200, ms: 1.23456, requestId: 'abc-1', ip: '127.0.0.1' },
+      { route: '/*', method: 'GET', status: 404, ms: 0.1, requestId: 'a"b\\c', ip: '::1' },
+      { route: '/api/v1/analyze', method: 'POST', status: 503, ms: 12, requestId: 'x', ip: '10.0.0.1' },
+      { route: '/api/v1/auth/verify', method: 'POST', status: 401, ms: 3.0004, requestId: 'y', ip: '10.0.0.2' },
+    ];
+    for (const o of observations) {
+      let written = '';
+      const logger = pino({ base: { pid: 42 }, timestamp: () => ',"time":1700000000000', formatters: { level: (label: string) => ({ level: label }) } },
+        { write: (line: string) => { written += line; } });
+      const { requestLevel } = await import(SERVICE_LOG);
+      logger[requestLevel(o.status) as 'info']({ req_id: o.requestId, method: o.method, route: o.route, status: o.status, ms: Math.round(o.ms * 1000) / 1000, ip: o.ip }, 'request');
+      assert.equal(requestLine(o, 1700000000000, 42), written);
+    }
+  });
+});

@@ -97,4 +97,28 @@ describe('canonical facts text', () => {
       assert.equal(canonicalText(value), canonicalize(value));
     }), { numRuns: 3000 });
   });
+
+  it('writes a deeply frozen value the same each time it meets it, remembered or not', () => {
+    fc.assert(fc.property(json, (value) => {
+      const frozen = deepFreeze(structuredClone(value));
+      assert.equal(canonicalText(frozen), canonicalize(value));
+      assert.equal(canonicalText({ again: frozen }), canonicalize({ again: value }));
+    }), { numRuns: 1000 });
+  });
+
+  it('never remembers a frozen object whose members can still change', () => {
+    const inner = { price: 1 };
+    const outer = Object.freeze({ inner });
+    assert.equal(canonicalText(outer), '{"inner":{"price":1}}');
+    inner.price = 2;
+    assert.equal(canonicalText(outer), '{"inner":{"price":2}}');
+  });
 });
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    Object.values(value).forEach(deepFreeze);
+    Object.freeze(value);
+  }
+  return value;
+}

@@ -1,7 +1,7 @@
 // The methodology's "Chain facts" section: price sources, staleness, deviation, daily P&L, token-safety rules.
 import { DEFAULT_ORACLE_MAX_AGE_SECONDS } from '../../facts/registry/registry.js';
 import { THRESHOLDS } from '../../risk/weights.js';
-import { TAX_DANGER_BPS, TAX_WARN_BPS } from '../../facts/safety/severity.js';
+import { TAX_DANGER_BPS, TAX_WARN_BPS, TIMELOCK_CAP_HEADROOM_BPS, TIMELOCK_MIN_DELAY_SECONDS } from '../../facts/safety/severity.js';
 import { MIN_BASE_FEE_WEI, PRIORITY_FEE_WEI } from '../../facts/safety/sell-simulation.js';
 import { HOLD_HORIZONS } from '../../facts/safety/simulation-bundle.js';
 import { SAFETY_MEASUREMENT as M } from './safety-measurement.js';
@@ -48,9 +48,15 @@ export function chainFactsSection(): string {
     `${Number(MIN_BASE_FEE_WEI) / 1e9} gwei, plus a ${Number(PRIORITY_FEE_WEI) / 1e9} gwei tip, from senders funded by state override (\`base_fee_wei\`, \`gas_price_wei\`),`,
     'so a token that tests `tx.gasprice` or `block.basefee` acts as on chain. Buy and sell tax are measured apart',
     '(`buy_tax_bps`, `sell_tax_bps`); the sell tax is measured on every sell and the worst is judged. A cold check',
-    'is built for two RPC round trips (JSON-RPC batches; the measurement below shows where more were sent). Owner powers are also found by behaviour: every function the',
+    'takes two RPC round trips (JSON-RPC batches): the first reads everything the plan needs (code, proxy slots, owner,',
+    'decimals, cap and supply, pool, head, base fee, balance slot, holders); the second carries the one `eth_simulateV1`, one',
+    "transfer trace and the code of the owner and the implementation. Owner powers are found by behaviour: every function the",
     "token's dispatcher offers (but the ERC-20 and Ownable ones) is called by `owner()` with probing arguments against a",
-    'fresh holder, in a second simulation in the same batch (`owner_powers`).',
+    'fresh holder, in the last block of the same simulation, after every sell (`owner_powers`); the same block asks the owner',
+    'what it is (a Safe\'s `getThreshold()` of 2 or more: a multisig; `getMinDelay()`: a timelock). A fresh holder\'s transfer',
+    'is traced (`debug_traceCall`, callTracer): every contract it calls that is not the token, a precompile, a delegate of its',
+    "own code or a contract the registry names is an outside call, judged by its `owner()` (asked in the simulation of every",
+    "address constant in the token's code).",
     '',
     `- \`danger\`: no code (\`NO_CODE\`), no \`balanceOf\` (\`NOT_A_TOKEN\`), a holder that acquired the token cannot sell it by one`,
     '  of the two paths, at once and after every hold, or could and cannot after a longer hold, however the block is built',
@@ -58,11 +64,18 @@ export function chainFactsSection(): string {
     `- \`warn\`: a buy or sell tax above ${TAX_WARN_BPS / 100}% (\`BUY_TAX\`, \`SELL_TAX\`); a sell refused at once but allowed after a hold`,
     '  (`SELL_DELAYED`); a refused buy (`BUY_REVERTS`) or wallet transfer (`TRANSFER_BLOCKED`); no sell could be simulated',
     '  (`SELL_NOT_SIMULATED`); an owner call under a name no list has that gave a holder tokens (`OWNER_CAN_MINT`) or stopped',
-    '  its transfers (`OWNER_CAN_BLOCK`); `danger` for any owner call that took a holder\'s tokens (`OWNER_CAN_SEIZE`); blacklist, pause or',
-    '  fee-setting functions; mint controlled by one key (an EOA owner, a non-multisig owner contract, or roles);',
-    '  an upgradeable proxy; SELFDESTRUCT; DELEGATECALL.',
+    '  its transfers (`OWNER_CAN_BLOCK`); `danger` for any owner call that took a holder\'s tokens (`OWNER_CAN_SEIZE`); a',
+    "  transfer that calls a contract whose `owner()` is the token's owner (`OUTSIDE_CALL_OWNED`), or one whose control could",
+    '  not be checked: another owner, none, or a callee not among the code\'s addresses (`OUTSIDE_CALL_UNCHECKED`); a node that',
+    '  does not trace (`OUTSIDE_CALLS_UNCHECKED`); owner powers that could not be probed: privileged functions without an',
+    "  `owner()`, no proven balance slot, a proxy's implementation, holders that could not send before the owner's call",
+    '  (`OWNER_POWERS_UNCHECKED`, saying which); blacklist, pause or fee-setting functions; mint controlled by one key (an EOA',
+    '  owner, a non-multisig owner contract, or roles); an upgradeable proxy; SELFDESTRUCT; DELEGATECALL.',
     '- `safe`: none of these. Privileged functions are `ADVISORY:` (no effect) when `owner()` is renounced, mint when',
-    "  the owner is a multisig, and all of them for the registry's own tokens (a regulated issuer mints and may pause).",
+    `  the owner is a multisig, or a timelock of at least ${TIMELOCK_MIN_DELAY_SECONDS / 86_400} days with \`cap()\` at most ${TIMELOCK_CAP_HEADROOM_BPS / 100}% above \`totalSupply()\``,
+    '  (every mint is public days before it runs and adds a tenth at most; a wider cap or a shorter delay stays `warn`, and',
+    "  pause or freeze behind a timelock stays `warn`), and all of them for the registry's own tokens (a regulated issuer",
+    '  mints and may pause). An outside call whose `owner()` is renounced is `ADVISORY:`.',
     '',
     `#### Measured on a labelled corpus (${M.date}, commit ${M.commit})`,
     '',

@@ -14,10 +14,14 @@ const WARM_REPEATS = 10;
 const SEVERITIES: readonly Severity[] = ['safe', 'warn', 'danger'];
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
-/** Counts the HTTP requests (round trips) and JSON-RPC calls the service sends the node. */
+/**
+ * Counts the HTTP requests (round trips) and JSON-RPC calls the service sends the node about one
+ * token: those whose body names it, so the service's own head and price reads are not counted.
+ */
 class RoundTrips {
   requests = 0;
   calls = 0;
+  token = '';
   private constructor(private readonly server: Server, readonly url: string) {}
 
   static async start(target: string): Promise<RoundTrips> {
@@ -27,8 +31,10 @@ class RoundTrips {
       for await (const chunk of request) chunks.push(chunk as Buffer);
       const body = Buffer.concat(chunks).toString('utf8');
       const parsed = JSON.parse(body) as unknown;
-      self!.requests += 1;
-      self!.calls += Array.isArray(parsed) ? parsed.length : 1;
+      if (self!.token !== '' && body.toLowerCase().includes(self!.token)) {
+        self!.requests += 1;
+        self!.calls += Array.isArray(parsed) ? parsed.length : 1;
+      }
       const answer = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
       response.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text());
     });
@@ -37,9 +43,10 @@ class RoundTrips {
     return self;
   }
 
-  reset(): void {
+  reset(token: string): void {
     this.requests = 0;
     this.calls = 0;
+    this.token = token.slice(2).toLowerCase();
   }
 
   close(): Promise<void> {
@@ -84,7 +91,7 @@ async function main(): Promise<void> {
 }
 
 async function judge(url: string, token: CorpusToken, proxy: RoundTrips): Promise<Judged> {
-  proxy.reset();
+  proxy.reset(token.address);
   const cold = await timedPost(url, token.address);
   const [roundTrips, rpcCalls] = [proxy.requests, proxy.calls];
   const warmMs: number[] = [];

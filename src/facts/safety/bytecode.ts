@@ -10,11 +10,14 @@ export interface BytecodeScan {
   delegatecall: boolean;
   /** The target of an EIP-1167 minimal proxy (clone), or null. */
   cloneOf: Address | null;
+  /** Address-sized constants the code pushes (PUSH20, or an immutable's PUSH32): contracts it may call. */
+  addresses: Set<Address>;
 }
 
 const PUSH1 = 0x60;
 const PUSH3 = 0x62;
 const PUSH4 = 0x63;
+const PUSH20 = 0x73;
 const PUSH32 = 0x7f;
 const DELEGATECALL = 0xf4;
 const SELFDESTRUCT = 0xff;
@@ -28,19 +31,22 @@ export function scanBytecode(code: Hex): BytecodeScan {
   const selectors = new Set<string>();
   let selfdestruct = false;
   let delegatecall = false;
+  const addresses = new Set<Address>();
   for (let i = 0; i < bytes.length; i++) {
     const op = bytes[i];
     if (op >= PUSH1 && op <= PUSH32) {
       const size = op - PUSH1 + 1;
       // solc pushes a selector whose first byte is zero with PUSH3.
       if (op === PUSH4 || op === PUSH3) selectors.add(selectorHex(bytes.subarray(i + 1, i + 1 + size)));
+      const address = op === PUSH20 || op === PUSH32 ? addressOf(bytes.subarray(i + 1, i + 1 + size)) : null;
+      if (address) addresses.add(address);
       i += size;
       continue;
     }
     if (op === SELFDESTRUCT) selfdestruct = true;
     if (op === DELEGATECALL) delegatecall = true;
   }
-  return { selectors, selfdestruct, delegatecall, cloneOf: cloneTarget(code) };
+  return { selectors, selfdestruct, delegatecall, cloneOf: cloneTarget(code), addresses };
 }
 
 /**
@@ -60,6 +66,17 @@ function selectorHex(pushed: Uint8Array): string {
   const padded = new Uint8Array(4);
   padded.set(pushed.subarray(0, 4), 4 - Math.min(4, pushed.length));
   return `0x${Buffer.from(padded).toString('hex')}`;
+}
+
+/**
+ * A pushed word that reads as an address: 20 bytes (or 32 with 12 leading zero bytes) whose top
+ * four bytes are not all zero, so small constants and masks such as type(uint160).max are not taken.
+ */
+function addressOf(pushed: Uint8Array): Address | null {
+  if (pushed.length !== 20 && !(pushed.length === 32 && pushed.subarray(0, 12).every((b) => b === 0))) return null;
+  const word = pushed.subarray(pushed.length - 20);
+  if (word.subarray(0, 4).every((b) => b === 0) || word.every((b) => b === 0xff)) return null;
+  return getAddress(`0x${Buffer.from(word).toString('hex')}`);
 }
 
 function cloneTarget(code: Hex): Address | null {

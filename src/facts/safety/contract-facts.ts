@@ -1,26 +1,18 @@
-// What a contract is, read from chain: its code and privileged functions, proxy slots, decimals and owner.
-import { getAddress, parseAbi, zeroAddress, type Address, type Hex, type PublicClient } from 'viem';
-import { ChainUnavailableError, orOnRevert } from '../chain/errors.js';
-import { readMany } from '../chain/multicall.js';
+// What a contract is, from the two round trips' answers: its code and privileged functions, proxy slots, decimals, supply cap and owner.
+import { decodeFunctionResult, getAddress, parseAbi, type Address, type Hex } from 'viem';
 import { scanBytecode, type BytecodeScan } from './bytecode.js';
+import type { FirstRound } from './first-round.js';
 import { capabilitiesOf, type Capability } from './selectors.js';
 
-/** EIP-1967 storage slots: keccak256('eip1967.proxy.<name>') - 1. */
-export const EIP1967_SLOTS = {
-  implementation: '0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc',
-  beacon: '0xa3f0ad74e5423aebfd80d3ef4346578335a9a72aeaee59ff6cb3582b35133d50',
-  admin: '0xb53127684a568b3173ae13b9f8a6016e243e63b6e8ee1178d6a717850b5d6103',
-} as const satisfies Record<string, Hex>;
-
-const probeAbi = parseAbi([
-  'function owner() view returns (address)',
-  'function decimals() view returns (uint8)',
+/** What the owner contract is asked inside the simulation (ARCHITECTURE.md "Token safety": no third round trip). */
+export const ownerFactsAbi = parseAbi([
   'function getThreshold() view returns (uint256)',
   'function getOwners() view returns (address[])',
+  'function getMinDelay() view returns (uint256)',
   'function implementation() view returns (address)',
 ]);
 
-export type OwnerKind = 'none' | 'renounced' | 'eoa' | 'multisig' | 'contract';
+export type OwnerKind = 'none' | 'renounced' | 'eoa' | 'multisig' | 'timelock' | 'contract';
 
 export interface OwnerFacts {
   /** `none`: the contract has no owner(); `renounced`: owner() is the zero address. */
@@ -28,6 +20,8 @@ export interface OwnerFacts {
   address: Address | null;
   threshold: number | null;
   signers: number | null;
+  /** A timelock's getMinDelay(), in seconds; null for any other owner. */
+  delaySeconds?: number | null;
 }
 
 export interface ProxyFacts {
@@ -47,72 +41,85 @@ export interface ContractFacts {
   proxy: ProxyFacts | null;
   owner: OwnerFacts;
   decimals: number | null;
+  /** cap() and totalSupply() when the token answers them (an ERC20Capped mint). */
+  cap?: bigint | null;
+  totalSupply?: bigint | null;
 }
 
-export async function readContractFacts(client: PublicClient, multicall3: Address, token: string): Promise<ContractFacts> {
-  const address = getAddress(token);
-  const [code, slots, answers] = await Promise.all([
-    codeAt(client, address),
-    Promise.all(Object.values(EIP1967_SLOTS).map((slot) => storageAt(client, address, slot))),
-    readMany(client, multicall3, [
-      { address, abi: probeAbi, functionName: 'owner' },
-      { address, abi: probeAbi, functionName: 'decimals' },
-    ], `owner read of ${address}`),
-  ]);
-  const none: OwnerFacts = { kind: 'none', address: null, threshold: null, signers: null };
-  if (code === '0x') {
-    return { address, hasCode: false, capabilities: new Map(), selfdestruct: false, delegatecall: false, proxy: null, owner: none, decimals: null };
+/** The proxy as its slots say, before round trip 2 reads the implementation's code (a beacon's target is read then). */
+export interface ProxySlots {
+  implementation: Address | null;
+  beacon: Address | null;
+  admin: Address | null;
+  clone: Address | null;
+}
+
+/** What round trip 2 answered about the owner and the implementation. */
+export interface SecondRoundFacts {
+  ownerCode: Hex | null;
+  /** The owner's answers to ownerFactsAbi's first three calls, from the simulation; null: not asked or not run. */
+  ownerAnswers: { threshold: Hex | null; owners: Hex | null; delay: Hex | null } | null;
+  implementationCode: Hex | null;
+  beaconImplementation: Address | null;
+}
+
+export function proxySlots(first: FirstRound, scan: BytecodeScan): ProxySlots {
+  const [implementation, beacon, admin] = first.proxySlots.map(slotAddress);
+  return { implementation, beacon, admin, clone: scan.cloneOf };
+}
+
+export function contractFacts(first: FirstRound, second: SecondRoundFacts): ContractFacts {
+  const none: OwnerFacts = { kind: 'none', address: null, threshold: null, signers: null, delaySeconds: null };
+  const base = { address: first.token, decimals: first.decimals, cap: first.cap, totalSupply: first.totalSupply };
+  if (first.code === '0x') {
+    return { ...base, hasCode: false, capabilities: new Map(), selfdestruct: false, delegatecall: false, proxy: null, owner: none, decimals: null };
   }
-  const scan = scanBytecode(code);
-  const [owner, decimals] = answers;
-  // The proxy's implementation and the owner are read in the same round trip.
-  const [proxy, ownerRead] = await Promise.all([
-    proxyOf(client, scan, slots).then(async (found) => ({ found, code: found ? await codeAt(client, found.implementation) : null })),
-    owner.ok ? ownerFacts(client, multicall3, owner.value as Address) : Promise.resolve(none),
-  ]);
-  const running = proxy.code ? mergeScans(scan, scanBytecode(proxy.code)) : scan;
+  const scan = scanBytecode(first.code);
+  const proxy = proxyOf(proxySlots(first, scan), second.beaconImplementation);
+  const running = second.implementationCode ? mergeScans(scan, scanBytecode(second.implementationCode)) : scan;
   return {
-    address,
+    ...base,
     hasCode: true,
     capabilities: capabilitiesOf(running.selectors),
     selfdestruct: running.selfdestruct,
-    delegatecall: proxy.found === null && scan.delegatecall,
-    proxy: proxy.found,
-    owner: ownerRead,
-    decimals: decimals.ok ? Number(decimals.value) : null,
+    delegatecall: proxy === null && scan.delegatecall,
+    proxy,
+    owner: first.owner === null ? none : ownerFacts(first.owner, second),
   };
 }
 
-async function proxyOf(client: PublicClient, scan: BytecodeScan, [implementation, beacon, admin]: Hex[]): Promise<ProxyFacts | null> {
-  const adminAddress = slotAddress(admin);
-  if (slotAddress(implementation)) return { kind: 'eip1967', implementation: slotAddress(implementation)!, admin: adminAddress };
-  const beaconAddress = slotAddress(beacon);
-  if (beaconAddress) {
-    const target = await orOnRevert(
-      client.readContract({ address: beaconAddress, abi: probeAbi, functionName: 'implementation' }),
-      null,
-      `beacon read of ${beaconAddress}`,
-    );
-    if (target && target !== zeroAddress) return { kind: 'beacon', implementation: target, admin: adminAddress };
-  }
-  return scan.cloneOf ? { kind: 'clone', implementation: scan.cloneOf, admin: null } : null;
+function proxyOf(slots: ProxySlots, beaconTarget: Address | null): ProxyFacts | null {
+  if (slots.implementation) return { kind: 'eip1967', implementation: slots.implementation, admin: slots.admin };
+  if (slots.beacon && beaconTarget && BigInt(beaconTarget) !== 0n) return { kind: 'beacon', implementation: beaconTarget, admin: slots.admin };
+  return slots.clone ? { kind: 'clone', implementation: slots.clone, admin: null } : null;
 }
 
-async function ownerFacts(client: PublicClient, multicall3: Address, owner: Address): Promise<OwnerFacts> {
-  if (owner === zeroAddress) return { kind: 'renounced', address: owner, threshold: null, signers: null };
-  // Asked together (one round trip with a batching client); an EOA simply answers no reads.
-  const [code, [threshold, signers]] = await Promise.all([
-    codeAt(client, owner),
-    readMany(client, multicall3, [
-      { address: owner, abi: probeAbi, functionName: 'getThreshold' },
-      { address: owner, abi: probeAbi, functionName: 'getOwners' },
-    ], `owner contract read of ${owner}`),
-  ]);
-  if (code === '0x') return { kind: 'eoa', address: owner, threshold: null, signers: null };
-  const m = threshold.ok ? Number(threshold.value) : null;
-  const n = signers.ok ? (signers.value as readonly Address[]).length : null;
+function ownerFacts(owner: Address, second: SecondRoundFacts): OwnerFacts {
+  const facts: OwnerFacts = { kind: 'eoa', address: owner, threshold: null, signers: null, delaySeconds: null };
+  if (BigInt(owner) === 0n) return { ...facts, kind: 'renounced' };
+  if (second.ownerCode === null || second.ownerCode === '0x') return facts;
+  const answers = second.ownerAnswers;
+  const m = word(answers?.threshold);
+  const n = signers(answers?.owners ?? null);
+  const delay = word(answers?.delay);
   // Safe's interface: a threshold of two or more signers is a multisig; one signer is a single key.
-  return { kind: m !== null && m >= 2 ? 'multisig' : 'contract', address: owner, threshold: m, signers: n };
+  if (m !== null && m >= 2n) return { ...facts, kind: 'multisig', threshold: Number(m), signers: n };
+  // OpenZeppelin's TimelockController: every owner call waits getMinDelay() seconds after it is scheduled.
+  if (delay !== null) return { ...facts, kind: 'timelock', delaySeconds: Number(delay), threshold: m === null ? null : Number(m), signers: n };
+  return { ...facts, kind: 'contract', threshold: m === null ? null : Number(m), signers: n };
+}
+
+function word(data: Hex | null | undefined): bigint | null {
+  return data && data.length === 66 ? BigInt(data) : null;
+}
+
+function signers(data: Hex | null): number | null {
+  if (!data || data === '0x') return null;
+  try {
+    return decodeFunctionResult({ abi: ownerFactsAbi, functionName: 'getOwners', data }).length;
+  } catch {
+    return null;
+  }
 }
 
 function mergeScans(proxy: BytecodeScan, implementation: BytecodeScan): BytecodeScan {
@@ -121,26 +128,11 @@ function mergeScans(proxy: BytecodeScan, implementation: BytecodeScan): Bytecode
     selfdestruct: proxy.selfdestruct || implementation.selfdestruct,
     delegatecall: proxy.delegatecall || implementation.delegatecall,
     cloneOf: proxy.cloneOf,
+    addresses: new Set([...proxy.addresses, ...implementation.addresses]),
   };
 }
 
 function slotAddress(word: Hex): Address | null {
   const value = BigInt(word === '0x' ? 0 : word);
   return value === 0n ? null : getAddress(`0x${value.toString(16).padStart(64, '0').slice(24)}`);
-}
-
-async function codeAt(client: PublicClient, address: Address): Promise<Hex> {
-  try {
-    return (await client.getCode({ address })) ?? '0x';
-  } catch (error) {
-    throw new ChainUnavailableError(`code read of ${address}`, error);
-  }
-}
-
-async function storageAt(client: PublicClient, address: Address, slot: Hex): Promise<Hex> {
-  try {
-    return (await client.getStorageAt({ address, slot })) ?? '0x';
-  } catch (error) {
-    throw new ChainUnavailableError(`storage read of ${address}`, error);
-  }
 }

@@ -1,8 +1,8 @@
 // Owner powers found by behaviour: every function the token's dispatcher offers, called by its owner with probing arguments against a holder.
-import { concat, encodeFunctionData, erc20Abi, getAddress, numberToHex, pad, toFunctionSelector, type Address, type Hex, type PublicClient } from 'viem';
+import { concat, encodeFunctionData, erc20Abi, getAddress, numberToHex, pad, toFunctionSelector, type Address, type Hex } from 'viem';
 import { balanceStorageKey, type BalanceSlot } from '../chain/balance-slot.js';
 import { PRIVILEGED_SELECTORS } from './selectors.js';
-import { throwawayAddress, unsupported, type GasTerms } from './simulation-bundle.js';
+import { throwawayAddress } from './simulation-bundle.js';
 
 /** What an owner call did to the holder it named: took tokens, gave tokens, or stopped its transfers. */
 export type PowerEffect = 'took' | 'gave' | 'blocked';
@@ -41,7 +41,9 @@ function probingArguments(holder: Address, variant: number): Hex {
 export interface PowerProbe {
   /** One label per call, in order; results come back in the same order. */
   labels: string[];
-  request: unknown;
+  calls: { from: Address; to: Address; data: Hex }[];
+  /** Balances of the probing holders and the owner's ether, applied at the start of the probes' block. */
+  overrides: Record<string, { balance?: Hex; stateDiff?: Record<string, Hex> }>;
   probes: { selector: string; holder: Address }[];
   amount: bigint;
 }
@@ -52,25 +54,23 @@ export interface PowerProbeInput {
   selectors: ReadonlySet<string>;
   slot: BalanceSlot;
   amount: bigint;
-  head: { number: bigint; time: bigint };
-  gas: GasTerms;
 }
 
 /**
- * A second eth_simulateV1 sent in the same JSON-RPC batch as the sell bundle, so the owner's calls
- * cannot disturb the sells and the round trips stay two (ARCHITECTURE.md "Token safety"). For each
- * candidate and argument variant a fresh holder, given tokens by override, sends one unit (so a
- * power already used by an earlier probe is not blamed on this one), the owner calls, and the
- * holder's balance is read and it sends one unit again.
+ * The owner's calls, as the last block of the one eth_simulateV1 (ARCHITECTURE.md "Token safety"):
+ * after every sell, so they cannot disturb the sells. For each candidate and argument variant a
+ * fresh holder, given tokens by override, sends one unit (so a power already used by an earlier
+ * probe is not blamed on this one), the owner calls, and the holder's balance is read and it sends
+ * one unit again.
  */
 export function buildPowerProbe(input: PowerProbeInput): PowerProbe | null {
-  const candidates = [...input.selectors].filter((s) => !ORDINARY.has(s)).sort().slice(0, MAX_PROBED_SELECTORS);
+  const candidates = probedSelectors(input.selectors);
   if (candidates.length === 0) return null;
   const recipient = throwawayAddress();
   const funds = numberToHex(10n ** 30n);
   const tokenDiff: Record<string, Hex> = {};
-  const overrides: Record<string, unknown> = { [getAddress(input.owner) as string]: { balance: funds } };
-  const calls: { from: Address; to: Address; data: Hex }[] = [];
+  const overrides: PowerProbe['overrides'] = { [getAddress(input.owner) as string]: { balance: funds } };
+  const calls: PowerProbe['calls'] = [];
   const labels: string[] = [];
   const probes: PowerProbe['probes'] = [];
   const send = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [recipient, 1n] });
@@ -81,27 +81,21 @@ export function buildPowerProbe(input: PowerProbeInput): PowerProbe | null {
       tokenDiff[balanceStorageKey(holder, input.slot) as string] = numberToHex(input.amount, { size: 32 });
       overrides[holder] = { balance: funds };
       const i = probes.push({ selector, holder }) - 1;
+      const balanceOf = encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [holder] });
       calls.push(
-        { from: holder, to: input.token, data: send },
-        { from: input.owner, to: input.token, data },
-        { from: holder, to: input.token, data: encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [holder] }) },
-        { from: holder, to: input.token, data: send },
+        { from: holder, to: input.token, data: send }, { from: input.owner, to: input.token, data },
+        { from: holder, to: input.token, data: balanceOf }, { from: holder, to: input.token, data: send },
       );
-      labels.push(`${i}.before`, `${i}.owner`, `${i}.balance`, `${i}.after`);
+      labels.push(`power.${i}.before`, `power.${i}.owner`, `power.${i}.balance`, `power.${i}.after`);
     }
   }
   overrides[input.token] = { stateDiff: tokenDiff };
-  return { labels, probes, amount: input.amount, request: request(input, overrides, calls) };
+  return { labels, calls, overrides, probes, amount: input.amount };
 }
 
-function request(input: PowerProbeInput, overrides: Record<string, unknown>, calls: { from: Address; to: Address; data: Hex }[]): unknown {
-  const { baseFee, priorityFee } = input.gas;
-  const fees = { maxFeePerGas: numberToHex(baseFee + priorityFee), maxPriorityFeePerGas: numberToHex(priorityFee) };
-  const block = {
-    number: numberToHex(input.head.number + 1n), time: numberToHex(input.head.time + 1n),
-    baseFeePerGas: numberToHex(baseFee), gasLimit: numberToHex(1_000_000_000n),
-  };
-  return { blockStateCalls: [{ blockOverrides: block, stateOverrides: overrides, calls: calls.map((call) => ({ ...call, ...fees })) }], validation: true };
+/** The selectors an owner is probed with: the dispatcher's, but the ones every ERC-20 or Ownable token has. */
+export function probedSelectors(selectors: ReadonlySet<string>): string[] {
+  return [...selectors].filter((s) => !ORDINARY.has(s)).sort().slice(0, MAX_PROBED_SELECTORS);
 }
 
 /** One call's outcome: status and return data. */
@@ -127,14 +121,13 @@ export function readPowers(probe: PowerProbe, calls: readonly PowerCall[]): Owne
   return [...found.values()];
 }
 
-/** The owner's calls simulated; null when the node has no eth_simulateV1; rejects when the node fails. */
-export async function runPowerProbe(client: PublicClient, probe: PowerProbe): Promise<PowerCall[] | null> {
-  let blocks: { calls: { status: Hex; returnData: Hex }[] }[];
-  try {
-    blocks = (await client.request({ method: 'eth_simulateV1', params: [probe.request, 'latest'] } as never)) as typeof blocks;
-  } catch (error) {
-    if (unsupported(error)) return null;
-    throw error;
-  }
-  return blocks.flatMap((block) => block.calls).map((call) => ({ ok: BigInt(call.status) === 1n, data: call.returnData }));
+/**
+ * Selectors whose effect could not be seen: for every argument variant the holder could not send
+ * before the owner's call, and no power found stops holders (which would explain it).
+ */
+export function uncheckedSelectors(probe: PowerProbe, calls: readonly PowerCall[], found: readonly OwnerPower[]): string[] {
+  if (found.some((power) => power.effect === 'blocked')) return [];
+  const sent = new Map<string, boolean>();
+  probe.probes.forEach(({ selector }, i) => sent.set(selector, (sent.get(selector) ?? false) || calls[i * 4]?.ok === true));
+  return [...sent].filter(([, ok]) => !ok).map(([selector]) => selector);
 }

@@ -1,16 +1,11 @@
 // What a buyer of one token lives through, simulated: acquire it as a buyer does, then sell it by transfer and through a router, at once and after holding.
-import { decodeErrorResult, getAddress, parseAbi, type Address, type Hex, type PublicClient } from 'viem';
-import { markBalanceSlot, type BalanceSlot } from '../chain/balance-slot.js';
-import { ChainUnavailableError } from '../chain/errors.js';
-import { multicall3Abi, readMany, type ContractRead } from '../chain/multicall.js';
-import { poolIdOf, stateViewAbi, venuePoolKey } from '../chain/venue-pool.js';
+import { decodeErrorResult, getAddress, parseAbi, type Address, type Hex } from 'viem';
+import type { BalanceSlot } from '../chain/balance-slot.js';
+import type { PoolKey } from '../chain/venue-pool.js';
 import type { Venue } from '../registry/registry.js';
-import type { ProbeCode } from './probe-code.js';
-import { scanBytecode } from './bytecode.js';
-import { buildPowerProbe, readPowers, runPowerProbe, type OwnerPower, type PowerProbe } from './owner-powers.js';
-import { recentHolders } from './recent-holders.js';
-import { buildBundle, HOLD_HORIZONS, runBundle, throwawayAddress, type Acquisition, type GasTerms, type Pool, type SellPath } from './simulation-bundle.js';
-import { readOutcome, type SellLeg, type SimulationOutcome } from './simulation-outcome.js';
+import type { OwnerPower } from './owner-powers.js';
+import { HOLD_HORIZONS, type Acquisition, type GasTerms, type Pool, type SellPath } from './simulation-bundle.js';
+import type { SellLeg, SimulationOutcome } from './simulation-outcome.js';
 
 /** Errors a buy or sell commonly reverts with, so the reason reads as a name. */
 const revertAbi = parseAbi([
@@ -29,8 +24,6 @@ const revertAbi = parseAbi([
   'error SwapAmountCannotBeZero()',
   'error NotNow()',
 ]);
-
-const tokenAbi = parseAbi(['function decimals() view returns (uint8)', 'function owner() view returns (address)']);
 
 /** One simulated sell in the TokenSafety `sell_simulation.sells` list. */
 export interface SimulatedSell {
@@ -93,17 +86,6 @@ export interface SellSimulation {
   detail: string;
 }
 
-export interface SellDeps {
-  client: PublicClient;
-  multicall3: Address;
-  venue: Venue | null;
-  code: ProbeCode;
-  /** The quote token's balance slot (found once per process); null: no venue buys. */
-  quoteSlot: () => Promise<BalanceSlot | null>;
-  /** The newest chain head seen, which bounds the holder log search. */
-  head: { number: bigint | null };
-}
-
 /** Quote-token units a simulated buy spends, in whole units of the quote token. */
 const BUY_WHOLE_QUOTE = 100n;
 
@@ -114,79 +96,11 @@ const BUY_WHOLE_QUOTE = 100n;
 export const MIN_BASE_FEE_WEI = 1_000_000_000n;
 export const PRIORITY_FEE_WEI = 1_000_000_000n;
 
-/**
- * Two round trips: the first reads everything the plan needs (decimals, pool, head, balance
- * slot, holders) in one batch; the second is one eth_simulateV1 holding every leg. Holders are
- * fresh per check and never the deployer or a real holder, so no allow-list or fee exemption
- * applies to them. Rejects when the node fails.
- */
-export async function simulateSell(deps: SellDeps, token: Address, decimalsHint: number | null): Promise<SellSimulation> {
-  const key = deps.venue ? venuePoolKey(deps.venue, token) : null;
-  const excluded = deps.venue ? [getAddress(deps.venue.pool_manager)] : [];
-  const [marks, reads, holders, probeCode, quoteSlot, code] = await Promise.all([
-    markBalanceSlot(deps.client, token, throwawayAddress()),
-    readMany(deps.client, deps.multicall3, planReads(deps, token, key ? poolIdOf(key) : null), `simulation reads of ${token}`),
-    recentHolders(deps.client, token, deps.head.number, excluded),
-    deps.code.safetyProbe(),
-    key ? deps.quoteSlot() : Promise.resolve(null),
-    deps.client.getCode({ address: token }).catch((error: unknown) => {
-      throw new ChainUnavailableError(`code read of ${token}`, error);
-    }),
-  ]);
-  if (marks.found === null && marks.balanceOfReverts) return notSimulated('the contract does not answer balanceOf(address); it is not an ERC-20 token', true);
-  const [blockNumber, blockTime, baseFeeRead, decimalsRead, ownerRead, slot0, liquidity] = reads;
-  if (!blockNumber.ok || !blockTime.ok) throw new ChainUnavailableError(`head read for ${token}`, new Error('Multicall3 gave no block'));
-  const head = { number: blockNumber.value as bigint, time: blockTime.value as bigint };
-  deps.head.number = head.number;
-  const decimals = decimalsHint ?? (decimalsRead.ok ? Number(decimalsRead.value) : 18);
-  const live = key !== null && slot0?.ok === true && liquidity?.ok === true && (slot0.value as readonly bigint[])[0] !== 0n && (liquidity.value as bigint) > 0n;
-  const pool: Pool | null = live && key && quoteSlot ? poolOf(deps.venue!, key, token, quoteSlot) : null;
-  const override = marks.found ? { slot: marks.found, amount: 10n ** BigInt(decimals) } : null;
-  const gas = gasTerms(baseFeeRead.ok ? (baseFeeRead.value as bigint) : 0n);
-  const router = deps.venue?.swap_helper ? getAddress(deps.venue.swap_helper) : null;
-  const bundle = buildBundle({ token, probeCode, head, pool, holders, override, decimals, gas, router });
-  if (bundle.routes.length === 0) {
-    return notSimulated('the token has no live venue pool, no recent holder and no storage slot that could be proven to hold balances');
-  }
-  const owner = ownerRead.ok ? (ownerRead.value as Address) : null;
-  const powers = owner && BigInt(owner) !== 0n && override && code ? buildPowerProbe({ token, owner, selectors: scanBytecode(code).selectors, slot: override.slot, amount: override.amount, head, gas }) : null;
-  let legs, powerCalls;
-  try {
-    // Sent together, so they share the second round trip.
-    [legs, powerCalls] = await Promise.all([runBundle(deps.client, bundle), powers ? runPowerProbe(deps.client, powers) : null]);
-  } catch (error) {
-    throw new ChainUnavailableError(`simulation of ${token}`, error);
-  }
-  if (legs === null) return notSimulated('the node does not offer eth_simulateV1, so no buy and sell could be simulated');
-  return fromOutcome(readOutcome(bundle, legs, pool !== null), gas, ownerPowers(powers, powerCalls ?? null));
-}
-
-function ownerPowers(probe: PowerProbe | null, calls: Awaited<ReturnType<typeof runPowerProbe>>): OwnerPower[] | null {
-  return probe && calls ? readPowers(probe, calls) : null;
-}
-
-function gasTerms(headBaseFee: bigint): GasTerms {
+export function gasTerms(headBaseFee: bigint): GasTerms {
   return { baseFee: headBaseFee > MIN_BASE_FEE_WEI ? headBaseFee : MIN_BASE_FEE_WEI, priorityFee: PRIORITY_FEE_WEI };
 }
 
-function planReads(deps: SellDeps, token: Address, poolId: Hex | null): ContractRead[] {
-  const reads: ContractRead[] = [
-    { address: deps.multicall3, abi: multicall3Abi, functionName: 'getBlockNumber' },
-    { address: deps.multicall3, abi: multicall3Abi, functionName: 'getCurrentBlockTimestamp' },
-    { address: deps.multicall3, abi: multicall3Abi, functionName: 'getBasefee' },
-    { address: token, abi: tokenAbi, functionName: 'decimals' },
-    { address: token, abi: tokenAbi, functionName: 'owner' },
-  ];
-  if (poolId === null || !deps.venue) return reads;
-  const stateView = getAddress(deps.venue.state_view);
-  return [
-    ...reads,
-    { address: stateView, abi: stateViewAbi, functionName: 'getSlot0', args: [poolId] },
-    { address: stateView, abi: stateViewAbi, functionName: 'getLiquidity', args: [poolId] },
-  ];
-}
-
-function poolOf(venue: Venue, key: NonNullable<ReturnType<typeof venuePoolKey>>, token: Address, quoteSlot: BalanceSlot): Pool {
+export function poolOf(venue: Venue, key: PoolKey, token: Address, quoteSlot: BalanceSlot): Pool {
   return {
     manager: getAddress(venue.pool_manager),
     key,
@@ -197,7 +111,7 @@ function poolOf(venue: Venue, key: NonNullable<ReturnType<typeof venuePoolKey>>,
   };
 }
 
-function fromOutcome(outcome: SimulationOutcome, gas: GasTerms, powers: OwnerPower[] | null): SellSimulation {
+export function fromOutcome(outcome: SimulationOutcome, gas: GasTerms, powers: OwnerPower[] | null): SellSimulation {
   const reason = outcome.failed ? describeRevert(outcome.failureData) : null;
   const { worst } = outcome;
   const pulls = outcome.sells.filter((leg) => leg.path === 'transfer_from');
@@ -248,7 +162,7 @@ export function describeRevert(data: Hex | null): string {
   }
 }
 
-function notSimulated(detail: string, notAToken = false): SellSimulation {
+export function notSimulated(detail: string, notAToken = false): SellSimulation {
   return {
     ok: false, simulated: false, not_a_token: notAToken, method: null, sold_via: null, probe: null, bought: null, amount_in: null,
     paid: null, received: null, buy_tax_bps: null, sell_tax_bps: null, tax_bps: null, buy_ok: null, sell_fresh_ok: null,

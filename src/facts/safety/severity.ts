@@ -1,5 +1,6 @@
 // The token-safety rules: evidence in, severity and `CODE: words` risk factors out (pure, deterministic).
 import type { ContractFacts, OwnerFacts } from './contract-facts.js';
+import { controlFindings, type ControlEvidence } from './control-findings.js';
 import type { Capability } from './selectors.js';
 import type { OwnerPower } from './owner-powers.js';
 import type { SellSimulation, SimulatedSell } from './sell-simulation.js';
@@ -10,7 +11,7 @@ export type Severity = 'safe' | 'warn' | 'danger';
 export const TAX_DANGER_BPS = 3_000;
 export const TAX_WARN_BPS = 100;
 
-export interface SafetyEvidence {
+export interface SafetyEvidence extends ControlEvidence {
   facts: ContractFacts;
   sell: SellSimulation | null;
   /** The registry's own contract (listed asset, service token or settlement asset). */
@@ -23,7 +24,7 @@ export interface SafetyFindings {
   risk_factors: string[];
 }
 
-interface Finding {
+export interface Finding {
   level: Severity | 'advisory';
   text: string;
 }
@@ -46,7 +47,7 @@ interface Finding {
 export function classify(evidence: SafetyEvidence): SafetyFindings {
   const { facts, sell } = evidence;
   if (!facts.hasCode) return { severity: 'danger', is_honeypot: false, risk_factors: [`NO_CODE: no contract code at ${facts.address}; it is not a token`] };
-  const findings = [...sellFindings(sell), ...powerFindings(evidence), ...capabilityFindings(evidence)];
+  const findings = [...sellFindings(sell), ...powerFindings(evidence), ...capabilityFindings(evidence), ...controlFindings(evidence)];
   const rank = { danger: 0, warn: 1, safe: 2, advisory: 3 } as const;
   const ordered = [...findings].sort((a, b) => rank[a.level] - rank[b.level]);
   return {
@@ -163,9 +164,10 @@ function powerFindings({ facts, sell, listed }: SafetyEvidence): Finding[] {
   const unnamed = (sell?.owner_powers ?? []).filter((power) => power.signature === null || power.effect === 'took');
   return unnamed.map(({ selector, signature, effect }) => {
     const [code, level, words] = POWER_WORDS[effect];
-    const excused = listed || (effect === 'gave' && facts.owner.kind === 'multisig');
+    const inert = effect === 'gave' ? inertBecause('mint', facts) : null;
+    const excused = listed || inert !== null;
     const name = signature ?? `the unlisted function ${selector}`;
-    const why = listed ? ' (a registry issuer control)' : excused ? ` (owner is a ${facts.owner.threshold}-of-${facts.owner.signers ?? '?'} multisig)` : '';
+    const why = listed ? ' (a registry issuer control)' : inert ? ` (${inert})` : '';
     return { level: excused ? 'advisory' : level, text: `${code}: called by ${controller(facts.owner)}, ${name} ${words}${why}` };
   });
 }
@@ -184,7 +186,7 @@ function capabilityFindings({ facts, listed }: SafetyEvidence): Finding[] {
   for (const [capability, [code, power]] of Object.entries(CAPABILITY_WORDS) as [Exclude<Capability, 'upgrade'>, [string, string]][]) {
     const functions = facts.capabilities.get(capability);
     if (!functions) continue;
-    const why = inertBecause(capability, facts.owner);
+    const why = inertBecause(capability, facts);
     findings.push({ level: excuse('warn', why), text: `${code}: ${functions.join(', ')} let ${controller(facts.owner)} ${power}${suffix(why)}` });
   }
   // A clone's target is fixed; only EIP-1967 proxies (direct or beacon) can change their code.
@@ -202,11 +204,26 @@ function capabilityFindings({ facts, listed }: SafetyEvidence): Finding[] {
   return findings;
 }
 
-/** Why a privileged function cannot hurt holders, or null when it can. */
-function inertBecause(capability: Capability, owner: OwnerFacts): string | null {
+/** A timelock owner of at least this delay announces every mint ahead (the methodology states it). */
+export const TIMELOCK_MIN_DELAY_SECONDS = 2 * 86_400;
+/** A mint cap at most this far above the supply bounds what a timelocked owner can dilute. */
+export const TIMELOCK_CAP_HEADROOM_BPS = 1_000;
+
+/**
+ * Why a privileged function cannot hurt holders, or null when it can. A capped mint whose owner is
+ * a timelock of two days or more, with the cap at most 10% above the supply, is inert: every mint
+ * is public two days before it runs and can add a tenth at most (ARCHITECTURE.md "Token safety").
+ */
+function inertBecause(capability: Capability, facts: ContractFacts): string | null {
+  const { owner } = facts;
   if (owner.kind === 'renounced') return 'owner renounced';
   if (capability === 'mint' && owner.kind === 'multisig') return `owner is a ${owner.threshold}-of-${owner.signers ?? '?'} multisig`;
-  return null;
+  if (capability !== 'mint' || owner.kind !== 'timelock' || (owner.delaySeconds ?? 0) < TIMELOCK_MIN_DELAY_SECONDS) return null;
+  const { cap, totalSupply } = facts;
+  if (cap === undefined || cap === null || totalSupply === undefined || totalSupply === null || totalSupply === 0n) return null;
+  const headroom = cap > totalSupply ? ((cap - totalSupply) * 10_000n) / totalSupply : 0n;
+  if (headroom > BigInt(TIMELOCK_CAP_HEADROOM_BPS)) return null;
+  return `capped at ${percent(Number(headroom))} above the supply, announced ${days(owner.delaySeconds!)} ahead`;
 }
 
 function controller(owner: OwnerFacts): string {
@@ -215,6 +232,7 @@ function controller(owner: OwnerFacts): string {
     case 'renounced': return 'nobody now';
     case 'eoa': return `the owner ${owner.address} (a single key)`;
     case 'multisig': return `the ${owner.threshold}-of-${owner.signers ?? '?'} multisig owner ${owner.address}`;
+    case 'timelock': return `the timelock owner ${owner.address} (minimum delay ${days(owner.delaySeconds ?? 0)})`;
     case 'contract': return `the owner contract ${owner.address}`;
   }
 }

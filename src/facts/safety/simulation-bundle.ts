@@ -68,6 +68,15 @@ export interface BundleInput {
   gas: GasTerms;
   /** The venue's router (SwapHelper), which sells with transferFrom; null: a throwaway copy of the probe's own. */
   router: Address | null;
+  /** Calls run after every sell, in a block of their own: owner reads and owner probes. */
+  tail: TailBlock | null;
+}
+
+/** The last block of the simulation: its own state overrides, calls and their labels. */
+export interface TailBlock {
+  labels: string[];
+  calls: { from: Address; to: Address; data: Hex }[];
+  overrides: Overrides;
 }
 
 /** The holders of one route: sellers at once and after each horizon by each path, and `wallet`, which transfers to a wallet. */
@@ -130,10 +139,11 @@ export function buildBundle(input: BundleInput): Bundle {
     }
     return route;
   });
-  return { routes, recipient, gas: input.gas, labels: blocks.flat().map((call) => call.label), request: request(input, overrides, blocks) };
+  const labels = [...blocks.flat().map((call) => call.label), ...(input.tail?.labels ?? [])];
+  return { routes, recipient, gas: input.gas, labels, request: request(input, overrides, blocks) };
 }
 
-type Overrides = Record<string, { code?: Hex; balance?: Hex; stateDiff?: Record<string, Hex> }>;
+export type Overrides = Record<string, { code?: Hex; balance?: Hex; stateDiff?: Record<string, Hex> }>;
 
 /** Ether for every sender, written by state override: enough for any gas limit at any realistic price. */
 const FUNDS = numberToHex(10n ** 30n);
@@ -198,9 +208,10 @@ function sendAll(token: Address, to: Address): Hex {
 function request(input: BundleInput, overrides: Overrides, blocks: Call[][]): unknown {
   const { baseFee, priorityFee } = input.gas;
   const fees = { maxFeePerGas: numberToHex(baseFee + priorityFee), maxPriorityFeePerGas: numberToHex(priorityFee) };
-  const wire = (calls: Call[]) => calls.map(({ from, to, data }) => ({ from, to, data, ...fees }));
+  const wire = (calls: readonly { from: Address; to: Address; data: Hex }[]) => calls.map(({ from, to, data }) => ({ from, to, data, ...fees }));
   const first = input.head.number + 1n;
   const start = input.head.time + 1n;
+  const last = HOLD_HORIZONS[HOLD_HORIZONS.length - 1];
   const at = (blocks: bigint, seconds: bigint) => ({
     number: numberToHex(first + blocks), time: numberToHex(start + seconds), baseFeePerGas: numberToHex(baseFee), gasLimit: numberToHex(BLOCK_GAS),
   });
@@ -208,6 +219,7 @@ function request(input: BundleInput, overrides: Overrides, blocks: Call[][]): un
     blockStateCalls: [
       { blockOverrides: at(0n, 0n), stateOverrides: overrides, calls: wire(blocks[0]) },
       ...HOLD_HORIZONS.map((horizon, i) => ({ blockOverrides: at(horizon.blocks, horizon.seconds), calls: wire(blocks[i + 1]) })),
+      ...(input.tail ? [{ blockOverrides: at(last.blocks + 1n, last.seconds + 12n), stateOverrides: input.tail.overrides, calls: wire(input.tail.calls) }] : []),
     ],
     validation: true,
   };

@@ -5,10 +5,17 @@ import { ReadCache } from '../../store/read-cache.js';
 import { dangerKey, safetyKey } from '../../store/keys.js';
 import type { Registry } from '../registry/registry.js';
 import type { CacheStore } from '../../store/cache-store.js';
-import { readContractFacts } from './contract-facts.js';
+import { readCheck } from './check-result.js';
+import { contractFacts, type SecondRoundFacts } from './contract-facts.js';
+import { readFirstRound } from './first-round.js';
+import { outsideCalls, ownersAnswered, registryAddresses } from './outside-calls.js';
 import type { ProbeCode } from './probe-code.js';
-import { simulateSell, type SellSimulation } from './sell-simulation.js';
-import { classify, type Severity } from './severity.js';
+import { planCheck, runSecondRound } from './second-round.js';
+import { notSimulated, type SellSimulation } from './sell-simulation.js';
+import { classify, type SafetyEvidence, type Severity } from './severity.js';
+
+/** Round trip 2 skipped: an address without code, or a contract that is no token. */
+const NOTHING_READ: SecondRoundFacts = { ownerCode: null, ownerAnswers: null, implementationCode: null, beaconImplementation: null };
 
 /** Any address: only its balance slot's position matters, which is the same for every holder. */
 const PROBE_HOLDER = '0x00000000000000000000000000000000000050fe';
@@ -84,24 +91,34 @@ export class TokenSafetyChecker {
     return this.quoteSlot;
   }
 
+  /** Round trip 1 reads, round trip 2 simulates and traces (ARCHITECTURE.md "Token safety"). */
   private async run(address: Address): Promise<TokenSafetyReport> {
     const { client, registry } = this.deps;
-    const multicall3 = getAddress(registry.multicall3);
+    const deps = { client, multicall3: getAddress(registry.multicall3), venue: registry.venue, code: this.deps.code, quoteSlot: () => this.prepare(), head: this.head };
+    const read = await readFirstRound(deps, address);
+    const first = { ...read, decimals: registry.byAddress(address)?.decimals ?? read.decimals };
     const listed = registry.lists(address);
-    const deps = { client, multicall3, venue: registry.venue, code: this.deps.code, quoteSlot: () => this.prepare(), head: this.head };
-    // Started together, so their reads share round trips (ARCHITECTURE.md "Token safety").
-    const [facts, simulated] = await Promise.all([
-      readContractFacts(client, multicall3, address),
-      simulateSell(deps, address, registry.byAddress(address)?.decimals ?? null),
-    ]);
-    const sell = facts.hasCode ? simulated : null;
-    const findings = classify({ facts, sell, listed });
+    if (first.code === '0x' || (first.marks.found === null && first.marks.balanceOfReverts)) {
+      const facts = contractFacts(first, NOTHING_READ);
+      const sell = facts.hasCode ? notSimulated('the contract does not answer balanceOf(address); it is not an ERC-20 token', true) : null;
+      return this.report(address, { facts, sell, listed }, sell);
+    }
+    const plan = planCheck(first, registry.venue);
+    const second = await runSecondRound(client, plan, address);
+    const facts = contractFacts(first, second.facts);
+    const { sell, unchecked } = readCheck(plan, second, facts);
+    const outside = second.trace === null ? null : outsideCalls(second.trace, address, registryAddresses(registry), ownersAnswered(second.legs ?? new Map()));
+    return this.report(address, { facts, sell, listed, outside, unchecked }, sell);
+  }
+
+  private async report(address: Address, evidence: SafetyEvidence, sell: SellSimulation | null): Promise<TokenSafetyReport> {
+    const findings = classify(evidence);
     const report: TokenSafetyReport = {
       severity: findings.severity,
       is_honeypot: findings.is_honeypot,
       risk_factors: findings.risk_factors,
-      owner_renounced: facts.owner.kind === 'renounced',
-      owner_is_multisig: facts.owner.kind === 'multisig',
+      owner_renounced: evidence.facts.owner.kind === 'renounced',
+      owner_is_multisig: evidence.facts.owner.kind === 'multisig',
       sell_simulation: sell ?? {},
     };
     await this.remember(address, report);

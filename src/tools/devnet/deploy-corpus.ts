@@ -43,7 +43,7 @@ const PROXY_SUPPLY = 1_000_000n * 10n ** 18n;
  * Every transaction comes from the devnet's deployer. Corpus contracts are compiled apart
  * from the devnet's own (their own solc cache file), so a devnet start never pays for them.
  */
-export async function deployCorpus(devnet: Devnet, options: { cacheDir?: string; log?: (line: string) => void } = {}): Promise<CorpusToken[]> {
+export async function deployCorpus(devnet: Devnet, options: { cacheDir?: string; log?: (line: string) => void; ids?: readonly string[] } = {}): Promise<CorpusToken[]> {
   const root = repoRoot();
   const cacheDir = options.cacheDir ?? process.env.DEVNET_CACHE_DIR ?? join(root, '.cache', 'solc');
   const [corpus, main] = await Promise.all([
@@ -55,7 +55,8 @@ export async function deployCorpus(devnet: Devnet, options: { cacheDir?: string;
   const manager = devnet.contracts.poolManager;
   const holders = devnet.wallets.slice(0, 2).map((wallet) => wallet.address);
   const tokens: CorpusToken[] = [];
-  for (const label of corpusLabels()) {
+  // A test that needs a few tokens deploys only those (`ids`); the bench and the corpus test deploy every one.
+  for (const label of corpusLabels().filter((l) => !options.ids || options.ids.includes(l.id))) {
     if (label.registry) {
       tokens.push({ ...label, address: registryAddress(devnet, label.registry) });
       continue;

@@ -1,0 +1,89 @@
+// Outside calls in a transfer: the call trace of a holder's transfer, the contracts it reaches that the registry does not list, and who owns them.
+import { encodeFunctionData, erc20Abi, getAddress, numberToHex, parseAbi, zeroAddress, type Address, type Hex } from 'viem';
+import { balanceStorageKey, type BalanceSlot } from '../chain/balance-slot.js';
+import type { Registry } from '../registry/registry.js';
+import { throwawayAddress, type GasTerms } from './simulation-bundle.js';
+
+const ownerAbi = parseAbi(['function owner() view returns (address)']);
+
+/** At most this many address constants of the token's code are asked for their owner(). */
+export const MAX_OWNER_CANDIDATES = 8;
+
+/** A contract a holder's transfer called that the registry does not list; `owner` as it answered owner(). */
+export interface OutsideCall {
+  address: Address;
+  /** Its owner(); null when it has none, or when it was not among the code's address constants (not asked). */
+  owner: Address | null;
+}
+
+/** The debug_traceCall params: a fresh holder, given tokens when the balance slot is known, sends some on. */
+export function traceRequest(token: Address, slot: BalanceSlot | null, amount: bigint, gas: GasTerms): unknown[] {
+  const holder = throwawayAddress();
+  const overrides: Record<string, unknown> = { [holder]: { balance: numberToHex(10n ** 30n) } };
+  if (slot) overrides[token] = { stateDiff: { [balanceStorageKey(holder, slot)]: numberToHex(amount, { size: 32 }) } };
+  const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [throwawayAddress(), amount / 2n] });
+  const fees = { maxFeePerGas: numberToHex(gas.baseFee + gas.priorityFee), maxPriorityFeePerGas: numberToHex(gas.priorityFee) };
+  return [{ from: holder, to: token, data, ...fees }, 'latest', { tracer: 'callTracer', stateOverrides: overrides }];
+}
+
+/** The calls that ask each candidate (an address constant of the token's code) for its owner(), from `origin`. */
+export function ownerCalls(candidates: readonly Address[], origin: Address): { labels: string[]; calls: { from: Address; to: Address; data: Hex }[] } {
+  const data = encodeFunctionData({ abi: ownerAbi, functionName: 'owner' });
+  const asked = candidates.slice(0, MAX_OWNER_CANDIDATES);
+  return { labels: asked.map((address) => `callee.${address}.owner`), calls: asked.map((to) => ({ from: origin, to, data })) };
+}
+
+interface Frame {
+  type?: string;
+  to?: string;
+  input?: string;
+  calls?: Frame[];
+}
+
+/** Every address the registry names: its assets, service token, settlement asset, venue and Multicall3. */
+export function registryAddresses(registry: Registry): Set<string> {
+  const venue = registry.venue;
+  const named = [
+    ...registry.assets.map((asset) => asset.contract_address), registry.serviceToken?.address, registry.settlementAsset?.address,
+    registry.multicall3, venue?.pool_manager, venue?.state_view, venue?.swap_helper, venue?.quote_token.address,
+  ];
+  return new Set(named.filter((a): a is string => typeof a === 'string').map((a) => a.toLowerCase()));
+}
+
+/**
+ * The contracts the traced transfer called, in order: not the token, not a precompile, not a
+ * delegate of the token's own code (its proxy implementation: the proxy findings cover it), not a
+ * plain ether send, and not one the registry lists.
+ */
+export function outsideCalls(trace: Frame | null, token: Address, known: ReadonlySet<string>, owners: ReadonlyMap<string, Address | null>): OutsideCall[] {
+  const found = new Map<string, OutsideCall>();
+  const walk = (frame: Frame) => {
+    for (const call of frame.calls ?? []) {
+      const to = call.to?.toLowerCase();
+      const plainSend = (call.input ?? '0x') === '0x' && (call.calls ?? []).length === 0;
+      if (to && call.type !== 'DELEGATECALL' && !plainSend && to !== token.toLowerCase() && BigInt(to) > 0xffffn && !known.has(to) && !found.has(to)) {
+        found.set(to, { address: getAddress(to), owner: owners.get(to) ?? null });
+      }
+      walk(call);
+    }
+  };
+  if (trace) walk(trace);
+  return [...found.values()];
+}
+
+/** The owner() answers of the simulation's `callee.<address>.owner` calls, keyed by lower-case address; the zero address kept. */
+export function ownersAnswered(results: ReadonlyMap<string, { ok: boolean; data: Hex | null }>): Map<string, Address | null> {
+  const owners = new Map<string, Address | null>();
+  for (const [label, result] of results) {
+    const match = /^callee\.(0x[0-9a-fA-F]{40})\.owner$/.exec(label);
+    if (!match) continue;
+    const word = result.ok && result.data && result.data.length === 66 ? result.data : null;
+    owners.set(match[1].toLowerCase(), word ? getAddress(`0x${word.slice(26)}`) : null);
+  }
+  return owners;
+}
+
+/** Whether the called contract answers to nobody: its owner() is the zero address. */
+export function renounced(call: OutsideCall): boolean {
+  return call.owner === zeroAddress;
+}

@@ -1,0 +1,96 @@
+// Round trip 2 of a cold token-safety check: the one eth_simulateV1 (sells, holds, owner reads and probes), one transfer trace, and the code of the owner and implementation.
+import { encodeFunctionData, getAddress, numberToHex, type Address, type Hex, type PublicClient } from 'viem';
+import { ChainUnavailableError, orOnRevert } from '../chain/errors.js';
+import type { Venue } from '../registry/registry.js';
+import { scanBytecode } from './bytecode.js';
+import { ownerFactsAbi, proxySlots, type SecondRoundFacts } from './contract-facts.js';
+import type { FirstRound } from './first-round.js';
+import { ownerCalls, traceRequest } from './outside-calls.js';
+import { buildPowerProbe, type PowerProbe } from './owner-powers.js';
+import { gasTerms, poolOf } from './sell-simulation.js';
+import { buildBundle, runBundle, throwawayAddress, unsupported, type Bundle, type GasTerms, type LegResult, type Overrides, type Pool, type TailBlock } from './simulation-bundle.js';
+
+/** Everything round trip 2 sends, built from round trip 1's answers alone. */
+export interface CheckPlan {
+  bundle: Bundle;
+  pool: Pool | null;
+  gas: GasTerms;
+  powers: PowerProbe | null;
+  trace: unknown[];
+  reads: { owner: Address | null; implementation: Address | null; beacon: Address | null };
+}
+
+export interface SecondRound {
+  /** Null when the node has no eth_simulateV1. */
+  legs: Map<string, LegResult> | null;
+  /** The transfer's call tree; null when the node does not trace. */
+  trace: Record<string, unknown> | null;
+  facts: SecondRoundFacts;
+}
+
+export function planCheck(first: FirstRound, venue: Venue | null): CheckPlan {
+  const { token } = first;
+  const decimals = first.decimals ?? 18;
+  const override = first.marks.found ? { slot: first.marks.found, amount: 10n ** BigInt(decimals) } : null;
+  const gas = gasTerms(first.head.baseFee ?? 0n);
+  const pool = first.poolLive && first.key && first.quoteSlot && venue ? poolOf(venue, first.key, token, first.quoteSlot) : null;
+  const router = venue?.swap_helper ? getAddress(venue.swap_helper) : null;
+  const scan = first.code === '0x' ? null : scanBytecode(first.code);
+  const owner = first.owner !== null && BigInt(first.owner) !== 0n ? first.owner : null;
+  const powers = owner && override && scan ? buildPowerProbe({ token, owner, selectors: scan.selectors, slot: override.slot, amount: override.amount }) : null;
+  const tail = tailBlock(owner, scan ? [...scan.addresses].filter((a) => a !== token) : [], powers);
+  const bundle = buildBundle({ token, probeCode: first.probeCode, head: first.head, pool, holders: first.holders, override, decimals, gas, router, tail });
+  const slots = scan ? proxySlots(first, scan) : null;
+  return {
+    bundle, pool, gas, powers,
+    trace: traceRequest(token, override?.slot ?? null, override?.amount ?? 10n ** BigInt(decimals), gas),
+    reads: { owner, implementation: slots?.implementation ?? slots?.clone ?? null, beacon: slots?.implementation ? null : (slots?.beacon ?? null) },
+  };
+}
+
+/**
+ * After every sell: a funded throwaway asks the owner what it is (multisig threshold and signers,
+ * timelock delay) and each address constant of the code for its owner(); then the owner probes.
+ */
+function tailBlock(owner: Address | null, candidates: Address[], powers: PowerProbe | null): TailBlock {
+  const origin = throwawayAddress();
+  const overrides: Overrides = { ...(powers?.overrides ?? {}), [origin]: { balance: numberToHex(10n ** 30n) } };
+  const asks = ownerCalls(candidates, origin);
+  const facts = owner
+    ? (['getThreshold', 'getOwners', 'getMinDelay'] as const).map((functionName) => ({ from: origin, to: owner, data: encodeFunctionData({ abi: ownerFactsAbi, functionName }) }))
+    : [];
+  return {
+    labels: [...(owner ? ['owner.threshold', 'owner.owners', 'owner.delay'] : []), ...asks.labels, ...(powers?.labels ?? [])],
+    calls: [...facts, ...asks.calls, ...(powers?.calls ?? [])],
+    overrides,
+  };
+}
+
+/** Every request is issued before any is awaited: one HTTP request with a batching client. Rejects when the node fails. */
+export async function runSecondRound(client: PublicClient, plan: CheckPlan, token: Address): Promise<SecondRound> {
+  const { owner, implementation, beacon } = plan.reads;
+  try {
+    const [legs, trace, ownerCode, implementationCode, beaconImplementation] = await Promise.all([
+      runBundle(client, plan.bundle),
+      runTrace(client, plan.trace),
+      owner ? client.getCode({ address: owner }).then((code) => code ?? '0x') : null,
+      implementation ? client.getCode({ address: implementation }).then((code) => code ?? '0x') : null,
+      beacon ? orOnRevert(client.readContract({ address: beacon, abi: ownerFactsAbi, functionName: 'implementation' }), null, `beacon read of ${beacon}`) : null,
+    ]);
+    const answer = (label: string) => (legs?.get(label)?.ok ? (legs.get(label)!.data as Hex) : null);
+    const ownerAnswers = owner && legs ? { threshold: answer('owner.threshold'), owners: answer('owner.owners'), delay: answer('owner.delay') } : null;
+    return { legs, trace, facts: { ownerCode, ownerAnswers, implementationCode, beaconImplementation } };
+  } catch (error) {
+    throw error instanceof ChainUnavailableError ? error : new ChainUnavailableError(`simulation of ${token}`, error);
+  }
+}
+
+/** The callTracer's tree of one transfer; null when the node has no debug_traceCall. */
+async function runTrace(client: PublicClient, params: unknown[]): Promise<Record<string, unknown> | null> {
+  try {
+    return (await client.request({ method: 'debug_traceCall', params } as never)) as Record<string, unknown>;
+  } catch (error) {
+    if (unsupported(error)) return null;
+    throw error;
+  }
+}

@@ -1,7 +1,7 @@
 // The shared audit log: many service instances append to one hash chain kept in Redis.
 //
-// Keys under the prefix (default `tg:audit:`; use a hash tag such as `{tg:audit}:`
-// on Redis Cluster so the script's keys share a slot):
+// Keys under the prefix (default `tg:audit:`; on a Redis Cluster `{tg:audit}:`, a hash tag,
+// so every key below shares one slot and the scripts and MULTIs run there):
 //   head          hash {seq, hash}: the global head
 //   records       hash seq -> exact line bytes `<64 hex hash> <canonical JSON>`
 //   wallet-heads  hash wallet -> hash of the wallet's last record
@@ -14,7 +14,6 @@
 // the chain watch (redis-chain-watch.ts) and every append after it is refused.
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Redis } from 'ioredis';
 import {
   AuditLogClosedError, ZERO_HASH, type AuditEntry, type AuditFactsSource, type FactsLine, type AuditHead, type AuditLineSource, type AuditLog,
   type AuditLogStats, type AuditRecord, type AuditWalletLineSource,
@@ -27,9 +26,13 @@ import { ChainWatch, type ChainWatchOptions } from './redis-chain-watch.js';
 import { sealBatch, type SealedBatch } from '../record/seal-batch.js';
 import { sha256Hex } from '../record/sha256.js';
 import { ALWAYS_USABLE, StoreStateError, type StoreState } from '../../store/store-state.js';
+import { asTarget, openRedis, type RedisClient, type RedisTarget } from '../../store/redis-connection.js';
+
+/** The prefix on a cluster: one hash tag for the whole chain (ARCHITECTURE.md "Redis Cluster"). */
+export const CLUSTER_AUDIT_PREFIX = '{tg:audit}:';
 
 export interface RedisAuditLogOptions {
-  /** Key prefix; default `tg:audit:`. */
+  /** Key prefix; default `tg:audit:`, on a cluster CLUSTER_AUDIT_PREFIX. Keys of one chain must share a slot. */
   prefix?: string;
   /** Clock for record `ts`, in ms: the service's one clock (tests pin it). */
   now: () => number;
@@ -50,11 +53,11 @@ export class AuditConflictError extends Error {
   override name = 'AuditConflictError';
 }
 
-type AppendReply = [number, ...string[]];
 interface FactsCommand {
   tgAuditFacts(numKeys: number, ...args: string[]): Promise<number>;
 }
 
+type AppendReply = [number, ...string[]];
 interface AppendCommand {
   tgAuditAppend(numKeys: number, ...args: Array<string | Buffer>): Promise<AppendReply>;
   tgAuditRelease(numKeys: number, key: string, id: string): Promise<number>;
@@ -76,7 +79,7 @@ export class RedisAuditLog implements AuditLog, AuditLineSource, AuditWalletLine
   private closing: Promise<void> | undefined;
 
   private constructor(
-    private readonly client: Redis,
+    private readonly client: RedisClient,
     readonly prefix: string,
     private readonly maxAttempts: number,
     maxBatch: number,
@@ -89,15 +92,17 @@ export class RedisAuditLog implements AuditLog, AuditLineSource, AuditWalletLine
     this.committer = new GroupCommitter((entries) => this.commit(entries), maxBatch);
   }
 
-  static async connect(url: string, options: RedisAuditLogOptions): Promise<RedisAuditLog> {
-    const client = new Redis(url, {
+  static async connect(target: string | RedisTarget, options: RedisAuditLogOptions): Promise<RedisAuditLog> {
+    const where = asTarget(target);
+    const client = openRedis(where, {
       lazyConnect: true, maxRetriesPerRequest: 2, commandTimeout: options.commandTimeoutMs ?? 5000,
     });
     client.on('error', options.onError ?? (() => undefined));
     client.defineCommand('tgAuditAppend', { lua: APPEND_LUA });
     client.defineCommand('tgAuditRelease', { lua: RELEASE_LUA });
     client.defineCommand('tgAuditFacts', { lua: FACTS_LUA });
-    const log = new RedisAuditLog(client, options.prefix ?? 'tg:audit:', options.maxAttempts ?? 20, options.maxBatch ?? 256, options.now);
+    const prefix = options.prefix ?? (where.kind === 'cluster' ? CLUSTER_AUDIT_PREFIX : 'tg:audit:');
+    const log = new RedisAuditLog(client, prefix, options.maxAttempts ?? 20, options.maxBatch ?? 256, options.now);
     try {
       await client.connect();
     } catch (error) {

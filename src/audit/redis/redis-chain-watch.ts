@@ -1,6 +1,6 @@
 // Watches the shared audit chain for a store that forgot what this instance saw (an emptied or rewound Redis).
-import type { Redis } from 'ioredis';
 import type { StoreProblem, StoreState } from '../../store/store-state.js';
+import type { RedisClient } from '../../store/redis-connection.js';
 import { ZERO_HASH, type AuditHead } from '../record/audit-log.js';
 import { headBehind, judge, newMarkerText, parseMarker, type EpochMarker, type StoreProbe } from './epoch-marker.js';
 import { HeadMemory, type RememberedHead } from './head-memory.js';
@@ -44,13 +44,13 @@ export class ChainWatch implements StoreState {
   private readonly onReady = () => void this.check();
 
   private constructor(
-    private readonly client: Redis,
+    private readonly client: RedisClient,
     private readonly keys: WatchKeys,
     private readonly memory: HeadMemory,
     private readonly log: (line: string) => void,
   ) {}
 
-  static async open(client: Redis, keys: WatchKeys, options: ChainWatchOptions): Promise<ChainWatch> {
+  static async open(client: RedisClient, keys: WatchKeys, options: ChainWatchOptions): Promise<ChainWatch> {
     const memory = await HeadMemory.load(options.memoryFile, options.now);
     const watch = new ChainWatch(client, keys, memory, options.log ?? (() => undefined));
     await watch.establish(options.abandonEpoch ?? null, options.now);

@@ -33,6 +33,8 @@ export const ConfigSchema = Type.Object({
   MAX_BODY_BYTES: Type.Optional(Type.Integer({ minimum: 1024, maximum: 16 * 1024 * 1024 })),
   AUDIT_STORE: Type.Optional(Type.Union([Type.Literal('file'), Type.Literal('redis')])),
   AUDIT_FSYNC: Type.Optional(Type.Union([Type.Literal('always'), Type.Literal('batch'), Type.Literal('off')])),
+  AUDIT_REPLICA_ACKS: Type.Optional(Type.Integer({ minimum: 0, maximum: 16 })),
+  AUDIT_REPLICA_TIMEOUT_MS: Type.Optional(Type.Integer({ minimum: 1, maximum: 60_000 })),
   AUDIT_ABANDON_EPOCH: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
   AUDIT_ACCEPT_LOSS: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })),
   AUDIT_CHECKPOINT_RECORDS: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000 })),
@@ -100,6 +102,11 @@ export interface Config {
   maxBodyBytes: number;
   auditStore: 'file' | 'redis';
   auditFsync: 'always' | 'batch' | 'off';
+  /**
+   * Durable acknowledgement on Redis (ARCHITECTURE.md "Durable acknowledgement"): a record counts only once
+   * `acks` replicas confirmed it within `timeoutMs` (Redis WAIT); 0 answers from the primary alone.
+   */
+  auditReplicas: Readonly<{ acks: number; timeoutMs: number }>;
   /** An operator's acceptance that this epoch of the Redis audit chain is lost (README, "When Redis loses its data"). */
   auditAbandonEpoch: string | null;
   /** The first lost seq of the file log whose loss an operator accepts (ARCHITECTURE.md "Damage is not a torn tail"). */
@@ -197,6 +204,11 @@ function resolveConfig(raw: RawConfig): Config {
     // Instances sharing a Redis share one audit chain unless told otherwise.
     auditStore: raw.AUDIT_STORE ?? (raw.REDIS_URL || raw.REDIS_CLUSTER_NODES ? 'redis' : 'file'),
     auditFsync: raw.AUDIT_FSYNC ?? 'batch',
+    // A cluster has replicas by design, so a verdict waits for one; a single Redis may have none.
+    auditReplicas: Object.freeze({
+      acks: raw.AUDIT_REPLICA_ACKS ?? (raw.REDIS_CLUSTER_NODES ? 1 : 0),
+      timeoutMs: raw.AUDIT_REPLICA_TIMEOUT_MS ?? 1_000,
+    }),
     auditAbandonEpoch: raw.AUDIT_ABANDON_EPOCH ?? null,
     auditAcceptLoss: raw.AUDIT_ACCEPT_LOSS ?? null,
     // A checkpoint at least every 100,000 records or 10 s of traffic; both 0 turn checkpoints off.

@@ -27,6 +27,7 @@ import { sealBatch, type SealedBatch } from '../record/seal-batch.js';
 import { sha256Hex } from '../record/sha256.js';
 import { ALWAYS_USABLE, StoreStateError, type StoreState } from '../../store/store-state.js';
 import { asTarget, openRedis, type RedisClient, type RedisTarget } from '../../store/redis-connection.js';
+import { appendWithAcks, AuditReplicaError, NO_REPLICA_ACKS, type ReplicaAcks } from './replica-acks.js';
 
 /** The prefix on a cluster: one hash tag for the whole chain (ARCHITECTURE.md "Redis Cluster"). */
 export const CLUSTER_AUDIT_PREFIX = '{tg:audit}:';
@@ -34,6 +35,8 @@ export const CLUSTER_AUDIT_PREFIX = '{tg:audit}:';
 export interface RedisAuditLogOptions {
   /** Key prefix; default `tg:audit:`, on a cluster CLUSTER_AUDIT_PREFIX. Keys of one chain must share a slot. */
   prefix?: string;
+  /** Replicas that must confirm each append (WAIT) before it counts; default none. */
+  replicas?: ReplicaAcks;
   /** Clock for record `ts`, in ms: the service's one clock (tests pin it). */
   now: () => number;
   /** Seal-and-append attempts per batch before its appends reject; default 20. */
@@ -57,9 +60,7 @@ interface FactsCommand {
   tgAuditFacts(numKeys: number, ...args: string[]): Promise<number>;
 }
 
-type AppendReply = [number, ...string[]];
 interface AppendCommand {
-  tgAuditAppend(numKeys: number, ...args: Array<string | Buffer>): Promise<AppendReply>;
   tgAuditRelease(numKeys: number, key: string, id: string): Promise<number>;
 }
 
@@ -84,6 +85,7 @@ export class RedisAuditLog implements AuditLog, AuditLineSource, AuditWalletLine
     private readonly maxAttempts: number,
     maxBatch: number,
     private readonly now: () => number,
+    private readonly replicas: ReplicaAcks,
   ) {
     this.keys = {
       head: `${prefix}head`, records: `${prefix}records`, walletHeads: `${prefix}wallet-heads`, claim: `${prefix}claim`,
@@ -102,7 +104,7 @@ export class RedisAuditLog implements AuditLog, AuditLineSource, AuditWalletLine
     client.defineCommand('tgAuditRelease', { lua: RELEASE_LUA });
     client.defineCommand('tgAuditFacts', { lua: FACTS_LUA });
     const prefix = options.prefix ?? (where.kind === 'cluster' ? CLUSTER_AUDIT_PREFIX : 'tg:audit:');
-    const log = new RedisAuditLog(client, prefix, options.maxAttempts ?? 20, options.maxBatch ?? 256, options.now);
+    const log = new RedisAuditLog(client, prefix, options.maxAttempts ?? 20, options.maxBatch ?? 256, options.now, options.replicas ?? NO_REPLICA_ACKS);
     try {
       await client.connect();
     } catch (error) {
@@ -286,7 +288,7 @@ export class RedisAuditLog implements AuditLog, AuditLineSource, AuditWalletLine
     }
     const { head, records, walletHeads, claim, epoch } = this.keys;
     const keys = [head, records, walletHeads, claim, epoch, ...wallets.map((w) => this.walletKey(w))];
-    const reply = await (this.client as unknown as AppendCommand).tgAuditAppend(keys.length, ...keys, ...args);
+    const { reply, shortfall } = await appendWithAcks(this.client, this.replicas, keys, args);
     if (reply[0] === -1) {
       this.watch?.markerMismatch(reply[1] === '' ? null : String(reply[1]));
       return 'retry-now';
@@ -301,6 +303,8 @@ export class RedisAuditLog implements AuditLog, AuditLineSource, AuditWalletLine
     for (const { record } of batch.sealed) this.onAppended?.(record);
     this.stats.writes++;
     this.stats.bytes += batch.sealed.reduce((sum, { line }) => sum + line.length - 1, 0);
+    // In the chain now, so learned above; but not durable, so nobody is answered on it.
+    if (shortfall) throw new AuditReplicaError(`audit append not acknowledged by replicas: ${shortfall}`);
     return 'appended';
   }
 }

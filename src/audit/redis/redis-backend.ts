@@ -19,7 +19,7 @@ async function openRedisBackend(config: Readonly<Config>, context: BackendContex
   const target = redisTarget(config)!;
   // The remembered head lives beside the JWT secret: one file per instance, written about once a second.
   const watch = { memoryFile: join(config.dataDir, 'redis-chain-head.json'), abandonEpoch: config.auditAbandonEpoch, log: context.log, now: context.now };
-  const log = await RedisAuditLog.connect(target, { now: context.now, watch });
+  const log = await RedisAuditLog.connect(target, { now: context.now, watch, replicas: config.auditReplicas });
   return {
     log,
     openCheckpoints: (key) => RedisCheckpointStore.connect(target, log.prefix, key),

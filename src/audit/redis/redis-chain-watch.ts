@@ -117,8 +117,9 @@ export class ChainWatch implements StoreState {
   private async establish(abandon: string | null, now: () => number): Promise<void> {
     let abandoned = false;
     for (let round = 0; round < 4; round++) {
-      const probe = await this.probe();
-      const verdict = judge(this.memory.remembered, probe);
+      const seen = this.memory.remembered;
+      const probe = await this.probe(seen);
+      const verdict = judge(seen, probe);
       if (verdict.kind === 'lost' && abandon !== null && !abandoned) {
         abandoned = this.abandon(abandon, probe, verdict.detail);
         if (abandoned) continue;
@@ -160,14 +161,17 @@ export class ChainWatch implements StoreState {
   }
 
   private async runCheck(): Promise<void> {
+    // Judged against what was remembered when the probe was sent: an append acknowledged while it
+    // waited (behind a WAIT on the same connection, say) raises the memory past what the probe read.
+    const seen = this.memory.remembered;
     let probe: StoreProbe;
     try {
-      probe = await this.probe();
+      probe = await this.probe(seen);
     } catch {
       this.unverified();
       return;
     }
-    const verdict = judge(this.memory.remembered, probe);
+    const verdict = judge(seen, probe);
     if (verdict.kind !== 'ok') {
       this.lose(verdict.kind === 'lost' ? verdict.detail : 'this instance remembers no epoch to compare with');
       return;
@@ -177,8 +181,8 @@ export class ChainWatch implements StoreState {
     this.trouble = null;
   }
 
-  private async probe(): Promise<StoreProbe> {
-    const seq = this.memory.remembered.seq;
+  private async probe(seen: RememberedHead): Promise<StoreProbe> {
+    const seq = seen.seq;
     const tx = this.client.multi().hmget(this.keys.head, 'seq', 'hash').get(this.keys.epoch);
     if (seq > 0) tx.hget(this.keys.records, String(seq));
     const results = await tx.exec();

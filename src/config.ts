@@ -16,6 +16,8 @@ export const ConfigSchema = Type.Object({
   RPC_URL: Type.Optional(Url),
   RPC_WS_URL: Type.Optional(Type.String({ pattern: '^wss?://' })),
   REDIS_URL: Type.Optional(Url),
+  // Seed nodes of a Redis Cluster, host:port separated by commas (in place of REDIS_URL).
+  REDIS_CLUSTER_NODES: Type.Optional(Type.String({ pattern: '^[^\\s,]+:[0-9]{1,5}(\\s*,\\s*[^\\s,]+:[0-9]{1,5})*$' })),
   STORE: Type.Optional(Type.Union([Type.Literal('lmdb'), Type.Literal('memory'), Type.Literal('redis')])),
   DATA_DIR: Type.Optional(Type.String({ minLength: 1 })),
   REGISTRY_FILE: Type.Optional(Type.String({ minLength: 1 })),
@@ -31,6 +33,8 @@ export const ConfigSchema = Type.Object({
   MAX_BODY_BYTES: Type.Optional(Type.Integer({ minimum: 1024, maximum: 16 * 1024 * 1024 })),
   AUDIT_STORE: Type.Optional(Type.Union([Type.Literal('file'), Type.Literal('redis')])),
   AUDIT_FSYNC: Type.Optional(Type.Union([Type.Literal('always'), Type.Literal('batch'), Type.Literal('off')])),
+  AUDIT_REPLICA_ACKS: Type.Optional(Type.Integer({ minimum: 0, maximum: 16 })),
+  AUDIT_REPLICA_TIMEOUT_MS: Type.Optional(Type.Integer({ minimum: 1, maximum: 60_000 })),
   AUDIT_ABANDON_EPOCH: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
   AUDIT_ACCEPT_LOSS: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })),
   AUDIT_CHECKPOINT_RECORDS: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000 })),
@@ -74,8 +78,10 @@ export interface Config {
   /** The node's WebSocket endpoint for new heads; null polls RPC_URL (ARCHITECTURE.md "Chain facts by block"). */
   rpcWsUrl: string | null;
   redisUrl: string | null;
+  /** A Redis Cluster's seed nodes (`host:port`), in place of REDIS_URL; store/redis-connection.ts opens either. */
+  redisClusterNodes: readonly string[] | null;
   /**
-   * The cache store (README "Stores"): `redis` with REDIS_URL, else `lmdb` on disk under DATA_DIR;
+   * The cache store (README "Stores"): `redis` with REDIS_URL or REDIS_CLUSTER_NODES, else `lmdb` on disk under DATA_DIR;
    * `memory` forgets everything on a restart (benchmarks, throwaway runs).
    */
   store: 'lmdb' | 'memory' | 'redis';
@@ -96,6 +102,11 @@ export interface Config {
   maxBodyBytes: number;
   auditStore: 'file' | 'redis';
   auditFsync: 'always' | 'batch' | 'off';
+  /**
+   * Durable acknowledgement on Redis (ARCHITECTURE.md "Durable acknowledgement"): a record counts only once
+   * `acks` replicas confirmed it within `timeoutMs` (Redis WAIT); 0 answers from the primary alone.
+   */
+  auditReplicas: Readonly<{ acks: number; timeoutMs: number }>;
   /** An operator's acceptance that this epoch of the Redis audit chain is lost (README, "When Redis loses its data"). */
   auditAbandonEpoch: string | null;
   /** The first lost seq of the file log whose loss an operator accepts (ARCHITECTURE.md "Damage is not a torn tail"). */
@@ -154,11 +165,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   const raw = pickEnvironment(env);
   const original = { ...raw };
   if (!validate(raw)) throw new ConfigError(describeProblems(validate.errors ?? [], original));
-  if (raw.AUDIT_STORE === 'redis' && !raw.REDIS_URL) throw new ConfigError(['AUDIT_STORE=redis: needs REDIS_URL']);
-  if (raw.STORE === 'redis' && !raw.REDIS_URL) throw new ConfigError(['STORE=redis: needs REDIS_URL']);
-  // Instances sharing a Redis must share its revocations and policies: a store of their own would split them.
-  if (raw.STORE && raw.STORE !== 'redis' && raw.REDIS_URL) throw new ConfigError([`STORE=${raw.STORE}: REDIS_URL is set, and then the store is Redis`]);
+  checkRedisChoice(raw as RawConfig);
   return Object.freeze(resolveConfig(raw as RawConfig));
+}
+
+/** One shared Redis at most, and the stores that need one have one. */
+function checkRedisChoice(raw: RawConfig): void {
+  if (raw.REDIS_URL && raw.REDIS_CLUSTER_NODES) {
+    throw new ConfigError(['REDIS_CLUSTER_NODES and REDIS_URL are both set: the shared store is one Redis or one Redis Cluster; unset one']);
+  }
+  const redis = raw.REDIS_CLUSTER_NODES ? 'REDIS_CLUSTER_NODES' : raw.REDIS_URL ? 'REDIS_URL' : null;
+  if (raw.AUDIT_STORE === 'redis' && !redis) throw new ConfigError(['AUDIT_STORE=redis: needs REDIS_URL or REDIS_CLUSTER_NODES']);
+  if (raw.STORE === 'redis' && !redis) throw new ConfigError(['STORE=redis: needs REDIS_URL or REDIS_CLUSTER_NODES']);
+  // Instances sharing a Redis must share its revocations and policies: a store of their own would split them.
+  if (raw.STORE && raw.STORE !== 'redis' && redis) throw new ConfigError([`STORE=${raw.STORE}: ${redis} is set, and then the store is Redis`]);
 }
 
 function resolveConfig(raw: RawConfig): Config {
@@ -168,7 +188,8 @@ function resolveConfig(raw: RawConfig): Config {
     rpcUrl: raw.RPC_URL ?? null,
     rpcWsUrl: raw.RPC_WS_URL ?? null,
     redisUrl: raw.REDIS_URL ?? null,
-    store: raw.REDIS_URL ? 'redis' : (raw.STORE ?? 'lmdb'),
+    redisClusterNodes: raw.REDIS_CLUSTER_NODES ? Object.freeze(raw.REDIS_CLUSTER_NODES.split(',').map((node) => node.trim())) : null,
+    store: raw.REDIS_URL || raw.REDIS_CLUSTER_NODES ? 'redis' : (raw.STORE ?? 'lmdb'),
     dataDir: resolve(raw.DATA_DIR ?? './data'),
     registryFile: raw.REGISTRY_FILE ? resolve(raw.REGISTRY_FILE) : null,
     jwtSecret: raw.JWT_SECRET ?? null,
@@ -181,8 +202,13 @@ function resolveConfig(raw: RawConfig): Config {
     workers: raw.WORKERS ?? Math.max(1, availableParallelism()),
     maxBodyBytes: raw.MAX_BODY_BYTES ?? 64 * 1024,
     // Instances sharing a Redis share one audit chain unless told otherwise.
-    auditStore: raw.AUDIT_STORE ?? (raw.REDIS_URL ? 'redis' : 'file'),
+    auditStore: raw.AUDIT_STORE ?? (raw.REDIS_URL || raw.REDIS_CLUSTER_NODES ? 'redis' : 'file'),
     auditFsync: raw.AUDIT_FSYNC ?? 'batch',
+    // A cluster has replicas by design, so a verdict waits for one; a single Redis may have none.
+    auditReplicas: Object.freeze({
+      acks: raw.AUDIT_REPLICA_ACKS ?? (raw.REDIS_CLUSTER_NODES ? 1 : 0),
+      timeoutMs: raw.AUDIT_REPLICA_TIMEOUT_MS ?? 1_000,
+    }),
     auditAbandonEpoch: raw.AUDIT_ABANDON_EPOCH ?? null,
     auditAcceptLoss: raw.AUDIT_ACCEPT_LOSS ?? null,
     // A checkpoint at least every 100,000 records or 10 s of traffic; both 0 turn checkpoints off.

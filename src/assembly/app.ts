@@ -53,6 +53,7 @@ import type { CacheStore } from '../store/cache-store.js';
 import { LmdbStore } from '../store/lmdb-store.js';
 import { MemoryStore } from '../store/memory-store.js';
 import { RedisStore } from '../store/redis-store.js';
+import { redisTarget } from '../store/redis-connection.js';
 import { GuardedStore } from '../store/store-unavailable.js';
 import { SERVICE, VERSIONS } from '../catalogue/published-facts.js';
 
@@ -291,7 +292,8 @@ function signInSettings(config: Readonly<Config>, chainId: number) {
 async function openStore(config: Readonly<Config>, now: () => number): Promise<CacheStore> {
   // Redis failures are marked as the store's, so routes answer 503 store_unavailable; LMDB marks its own; memory cannot fail.
   // Memory and LMDB TTLs run on the service's clock; Redis TTLs run on Redis's own.
-  if (config.store === 'redis' && config.redisUrl) return new GuardedStore(await RedisStore.connect(config.redisUrl));
+  const redis = redisTarget(config);
+  if (config.store === 'redis' && redis) return new GuardedStore(await RedisStore.connect(redis));
   // On disk beside the audit log, so what users set survives a restart (ARCHITECTURE.md "Embedded store").
   if (config.store === 'lmdb') return LmdbStore.open(join(config.dataDir, 'store'), now);
   return new MemoryStore(now);

@@ -1,6 +1,7 @@
 // CacheStore on disk under DATA_DIR (the default without REDIS_URL): LMDB values that survive a restart, rate windows in memory.
 import { open, type Database, type RootDatabase } from 'lmdb';
 import type { CacheStore, WindowHit } from './cache-store.js';
+import { untagged } from './keys.js';
 import { MemoryStore } from './memory-store.js';
 import { StoreUnavailableError } from './store-unavailable.js';
 
@@ -164,8 +165,9 @@ export class LmdbStore implements CacheStore {
     return this.values.get(key);
   }
 
+  /** `key` as a caller names it; the files keep the name without its cluster hash tag (keys.ts). */
   private liveValue(key: string): string | null {
-    const entry = this.stored(key);
+    const entry = this.stored(untagged(key));
     if (entry === undefined) return null;
     // The clock only for entries that can expire, as in MemoryStore.
     if (entry[0] !== 0 && entry[0] <= this.now()) return null;
@@ -180,9 +182,10 @@ export class LmdbStore implements CacheStore {
     }
   }
 
+  /** `key` as a caller names it, as liveValue's. */
   private async write(operation: string, key: string, next: Stored | null): Promise<void> {
     try {
-      await this.record(key, next);
+      await this.record(untagged(key), next);
       this.writeFault = null;
     } catch (cause) {
       this.writeFault = cause;

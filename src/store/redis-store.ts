@@ -1,7 +1,11 @@
-// CacheStore over Redis (ioredis), shared by every service instance; fails closed.
+// CacheStore over Redis (ioredis), one node or a cluster, shared by every service instance; fails closed.
 import { randomBytes } from 'node:crypto';
-import { Redis, type RedisOptions } from 'ioredis';
+import type { RedisOptions } from 'ioredis';
 import type { CacheStore, WindowHit } from './cache-store.js';
+import { untagged } from './keys.js';
+import {
+  asTarget, describeTarget, isCluster, openRedis, scrubPassword, whenReady, type RedisClient, type RedisTarget,
+} from './redis-connection.js';
 
 /**
  * Client options chosen so a dead Redis makes every call reject fast instead of
@@ -68,30 +72,9 @@ if retry < 1 then retry = 1 end
 return {0, count, retry}`;
 
 /** The Lua-backed commands registered with defineCommand (EVALSHA, EVAL on NOSCRIPT). */
-interface ScriptedRedis extends Redis {
+interface ScriptedRedis {
   tgCompareAndSet(key: string, expectAbsent: string, expected: string, next: string, ttlMs: string): Promise<number>;
   tgHitWindow(key: string, nowMs: string, windowMs: string, limit: string, member: string): Promise<number[]>;
-}
-
-/** The URL with any password masked, safe for logs and error messages. */
-export function redactRedisUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '<unparseable URL>';
-  }
-}
-
-function scrubPassword(message: string, url: string): string {
-  let password = '';
-  try {
-    password = decodeURIComponent(new URL(url).password);
-  } catch {
-    return message;
-  }
-  return password ? message.split(password).join('***') : message;
 }
 
 function errorMessage(error: unknown): string {
@@ -104,17 +87,20 @@ function errorMessage(error: unknown): string {
  * ready reject.
  */
 export class RedisStore implements CacheStore {
-  private readonly redis: ScriptedRedis;
+  private readonly redis: RedisClient & ScriptedRedis;
+  /** The stored name of a key: a cluster keeps its hash tag; one node keeps the name it used before clusters (keys.ts). */
+  private readonly name: (key: string) => string;
   // Members must be unique across processes sharing the key, not just within one.
   private readonly memberPrefix = randomBytes(6).toString('hex');
   private memberCounter = 0;
 
   constructor(
-    url: string,
-    private readonly prefix = 'tg:',
+    target: string | RedisTarget,
+    prefix = 'tg:',
     options: RedisStoreOptions = {},
   ) {
-    this.redis = new Redis(url, REDIS_CLIENT_OPTIONS) as ScriptedRedis;
+    this.redis = openRedis(asTarget(target), REDIS_CLIENT_OPTIONS) as RedisClient & ScriptedRedis;
+    this.name = isCluster(this.redis) ? (key) => prefix + key : (key) => prefix + untagged(key);
     // Without a listener ioredis prints every reconnect failure to the console.
     this.redis.on('error', (error: Error) => options.onError?.(error));
     this.redis.defineCommand('tgCompareAndSet', { numberOfKeys: 1, lua: COMPARE_AND_SET_LUA });
@@ -123,18 +109,19 @@ export class RedisStore implements CacheStore {
 
   /**
    * Resolves with a store once Redis answers; rejects (and closes the client) with a
-   * message naming REDIS_URL, password masked, when it cannot connect in time.
+   * message naming REDIS_URL or REDIS_CLUSTER_NODES, password masked, when it cannot connect in time.
    */
-  static async connect(url: string, prefix = 'tg:', options: RedisStoreOptions = {}): Promise<RedisStore> {
+  static async connect(target: string | RedisTarget, prefix = 'tg:', options: RedisStoreOptions = {}): Promise<RedisStore> {
+    const where = asTarget(target);
     let store: RedisStore | undefined;
     try {
-      store = new RedisStore(url, prefix, options);
-      await store.whenReady(CONNECT_TIMEOUT_MS);
+      store = new RedisStore(where, prefix, options);
+      await whenReady(store.redis, CONNECT_TIMEOUT_MS);
       return store;
     } catch (error) {
       store?.redis.disconnect();
-      const reason = scrubPassword(errorMessage(error), url);
-      throw new Error(`Cannot connect to Redis at REDIS_URL=${redactRedisUrl(url)}: ${reason}`);
+      const reason = scrubPassword(errorMessage(error), where);
+      throw new Error(`Cannot connect to Redis at ${describeTarget(where)}: ${reason}`);
     }
   }
 
@@ -143,47 +130,51 @@ export class RedisStore implements CacheStore {
   }
 
   async get(key: string): Promise<string | null> {
-    return this.redis.get(this.prefix + key);
+    return this.redis.get(this.name(key));
   }
 
-  /** MGET: one command for the evaluation's several flags (a single node, so one slot question never arises). */
+  /**
+   * One node: MGET, one command for the evaluation's several flags. A cluster refuses an MGET across
+   * slots, so each key is its own GET, all sent at once (one round trip per node they live on).
+   */
   async getMany(keys: readonly string[]): Promise<Array<string | null>> {
     if (keys.length === 0) return [];
-    return this.redis.mget(keys.map((key) => this.prefix + key));
+    if (isCluster(this.redis)) return Promise.all(keys.map((key) => this.get(key)));
+    return this.redis.mget(keys.map(this.name));
   }
 
   async set(key: string, value: string, ttlMs: number): Promise<void> {
     // A plain SET also clears an earlier TTL, matching "ttlMs <= 0 means no expiry".
-    if (ttlMs > 0) await this.redis.set(this.prefix + key, value, 'PX', Math.ceil(ttlMs));
-    else await this.redis.set(this.prefix + key, value);
+    if (ttlMs > 0) await this.redis.set(this.name(key), value, 'PX', Math.ceil(ttlMs));
+    else await this.redis.set(this.name(key), value);
   }
 
   async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
     const reply =
       ttlMs > 0
-        ? await this.redis.set(this.prefix + key, value, 'PX', Math.ceil(ttlMs), 'NX')
-        : await this.redis.set(this.prefix + key, value, 'NX');
+        ? await this.redis.set(this.name(key), value, 'PX', Math.ceil(ttlMs), 'NX')
+        : await this.redis.set(this.name(key), value, 'NX');
     return reply === 'OK';
   }
 
   async compareAndSet(key: string, expected: string | null, next: string, ttlMs: number): Promise<boolean> {
     const ttl = String(ttlMs > 0 ? Math.ceil(ttlMs) : 0);
     const absent = expected === null ? '1' : '0';
-    return (await this.redis.tgCompareAndSet(this.prefix + key, absent, expected ?? '', next, ttl)) === 1;
+    return (await this.redis.tgCompareAndSet(this.name(key), absent, expected ?? '', next, ttl)) === 1;
   }
 
   async take(key: string): Promise<string | null> {
-    return this.redis.getdel(this.prefix + key);
+    return this.redis.getdel(this.name(key));
   }
 
   async delete(key: string): Promise<void> {
-    await this.redis.del(this.prefix + key);
+    await this.redis.del(this.name(key));
   }
 
   async hitWindow(key: string, windowMs: number, limit: number, nowMs: number): Promise<WindowHit> {
     const member = `${nowMs}-${this.memberPrefix}-${this.memberCounter++}`;
     const [allowed, count, retryAfterMs] = await this.redis.tgHitWindow(
-      this.prefix + key,
+      this.name(key),
       String(nowMs),
       String(windowMs),
       String(limit),
@@ -193,11 +184,11 @@ export class RedisStore implements CacheStore {
   }
 
   async countWindow(key: string, windowMs: number, nowMs: number): Promise<number> {
-    return this.redis.zcount(this.prefix + key, `(${nowMs - windowMs}`, '+inf');
+    return this.redis.zcount(this.name(key), `(${nowMs - windowMs}`, '+inf');
   }
 
   async windowHits(key: string, windowMs: number, nowMs: number): Promise<number[]> {
-    const flat = await this.redis.zrangebyscore(this.prefix + key, `(${nowMs - windowMs}`, '+inf', 'WITHSCORES');
+    const flat = await this.redis.zrangebyscore(this.name(key), `(${nowMs - windowMs}`, '+inf', 'WITHSCORES');
     const hits: number[] = [];
     for (let index = 1; index < flat.length; index += 2) hits.push(Number(flat[index]));
     return hits;
@@ -214,23 +205,5 @@ export class RedisStore implements CacheStore {
     }
     // Also cancels any pending reconnect timer so nothing keeps the process alive.
     this.redis.disconnect();
-  }
-
-  /** Resolves on the first ready connection; rejects on the first error or timeout. */
-  private whenReady(timeoutMs: number): Promise<void> {
-    if (this.redis.status === 'ready') return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const finish = (error?: Error): void => {
-        clearTimeout(timer);
-        this.redis.off('ready', onReady);
-        this.redis.off('error', finish);
-        if (error) reject(error);
-        else resolve();
-      };
-      const onReady = (): void => finish();
-      const timer = setTimeout(() => finish(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
-      this.redis.once('ready', onReady);
-      this.redis.once('error', finish);
-    });
   }
 }

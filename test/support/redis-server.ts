@@ -12,6 +12,10 @@ export interface RedisServer {
   pause(): void;
   /** Undoes pause() (SIGCONT). */
   resume(): void;
+  /** Ends the process at once (SIGKILL), as a crashed host would; stop() then only cleans up. */
+  kill(): Promise<void>;
+  /** False once the process has exited (killed or stopped). */
+  alive(): boolean;
   /** The working folder (dump.rdb, the AOF). */
   dir: string;
   /** Stops the server (resuming it first if paused) and removes its working folder unless the caller gave it. */
@@ -23,6 +27,8 @@ export interface RedisServerOptions {
   dir?: string;
   /** `appendonly yes` with `appendfsync always`, the settings the README asks for; default no persistence. */
   persistent?: boolean;
+  /** More redis-server arguments, e.g. `--cluster-enabled yes` (redis-cluster.ts). */
+  args?: readonly string[];
 }
 
 export { freePort };
@@ -61,7 +67,7 @@ export async function startRedisServer(port?: number, options: RedisServerOption
   const persistence = options.persistent ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
   const child = spawn(
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--dir', dir],
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--dir', dir, ...(options.args ?? [])],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const removeDir = () => owned && rmSync(dir, { recursive: true, force: true });
@@ -77,6 +83,13 @@ export async function startRedisServer(port?: number, options: RedisServerOption
     resume: () => {
       child.kill('SIGCONT');
     },
+    alive: () => child.exitCode === null && child.signalCode === null,
+    kill: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGKILL');
+      }),
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) {

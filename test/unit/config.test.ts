@@ -59,6 +59,24 @@ describe('loadConfig', () => {
     assert.throws(() => loadConfig({ AUDIT_STORE: 'redis' }), /AUDIT_STORE=redis: needs REDIS_URL/);
   });
 
+  it('takes a Redis Cluster by its seed nodes, with one replica acknowledging each audit record by default', () => {
+    const config = loadConfig({ REDIS_CLUSTER_NODES: '127.0.0.1:7000, 127.0.0.1:7001' });
+    assert.deepEqual([config.redisClusterNodes, config.redisUrl, config.store, config.auditStore], [['127.0.0.1:7000', '127.0.0.1:7001'], null, 'redis', 'redis']);
+    assert.deepEqual(config.auditReplicas, { acks: 1, timeoutMs: 1000 });
+    assert.deepEqual(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }).auditReplicas, { acks: 0, timeoutMs: 1000 });
+    const asked = loadConfig({ REDIS_CLUSTER_NODES: 'redis-a:7000', AUDIT_REPLICA_ACKS: '2', AUDIT_REPLICA_TIMEOUT_MS: '250' });
+    assert.deepEqual(asked.auditReplicas, { acks: 2, timeoutMs: 250 });
+  });
+
+  it('refuses REDIS_URL and REDIS_CLUSTER_NODES together, and seed nodes without a port', () => {
+    assert.throws(
+      () => loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379', REDIS_CLUSTER_NODES: '127.0.0.1:7000' }),
+      /REDIS_CLUSTER_NODES and REDIS_URL are both set: the shared store is one Redis or one Redis Cluster; unset one/,
+    );
+    assert.throws(() => loadConfig({ REDIS_CLUSTER_NODES: '127.0.0.1' }), /REDIS_CLUSTER_NODES="127.0.0.1": must match pattern/);
+    assert.throws(() => loadConfig({ STORE: 'lmdb', REDIS_CLUSTER_NODES: '127.0.0.1:7000' }), /STORE=lmdb: REDIS_CLUSTER_NODES is set, and then the store is Redis/);
+  });
+
   it('treats empty variables as unset', () => {
     assert.equal(loadConfig({ PORT: '', REDIS_URL: '' }).port, 8080);
   });

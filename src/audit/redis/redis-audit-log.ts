@@ -1,7 +1,7 @@
 // The shared audit log: many service instances append to one hash chain kept in Redis.
 //
-// Keys under the prefix (default `tg:audit:`; use a hash tag such as `{tg:audit}:`
-// on Redis Cluster so the script's keys share a slot):
+// Keys under the prefix (default `tg:audit:`; on a Redis Cluster `{tg:audit}:`, a hash tag,
+// so every key below shares one slot and the scripts and MULTIs run there):
 //   head          hash {seq, hash}: the global head
 //   records       hash seq -> exact line bytes `<64 hex hash> <canonical JSON>`
 //   wallet-heads  hash wallet -> hash of the wallet's last record
@@ -14,7 +14,6 @@
 // the chain watch (redis-chain-watch.ts) and every append after it is refused.
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Redis } from 'ioredis';
 import {
   AuditLogClosedError, ZERO_HASH, type AuditEntry, type AuditFactsSource, type FactsLine, type AuditHead, type AuditLineSource, type AuditLog,
   type AuditLogStats, type AuditRecord, type AuditWalletLineSource,
@@ -27,10 +26,17 @@ import { ChainWatch, type ChainWatchOptions } from './redis-chain-watch.js';
 import { sealBatch, type SealedBatch } from '../record/seal-batch.js';
 import { sha256Hex } from '../record/sha256.js';
 import { ALWAYS_USABLE, StoreStateError, type StoreState } from '../../store/store-state.js';
+import { asTarget, openRedis, type RedisClient, type RedisTarget } from '../../store/redis-connection.js';
+import { appendWithAcks, AuditReplicaError, NO_REPLICA_ACKS, type ReplicaAcks } from './replica-acks.js';
+
+/** The prefix on a cluster: one hash tag for the whole chain (ARCHITECTURE.md "Redis Cluster"). */
+export const CLUSTER_AUDIT_PREFIX = '{tg:audit}:';
 
 export interface RedisAuditLogOptions {
-  /** Key prefix; default `tg:audit:`. */
+  /** Key prefix; default `tg:audit:`, on a cluster CLUSTER_AUDIT_PREFIX. Keys of one chain must share a slot. */
   prefix?: string;
+  /** Replicas that must confirm each append (WAIT) before it counts; default none. */
+  replicas?: ReplicaAcks;
   /** Clock for record `ts`, in ms: the service's one clock (tests pin it). */
   now: () => number;
   /** Seal-and-append attempts per batch before its appends reject; default 20. */
@@ -50,13 +56,11 @@ export class AuditConflictError extends Error {
   override name = 'AuditConflictError';
 }
 
-type AppendReply = [number, ...string[]];
 interface FactsCommand {
   tgAuditFacts(numKeys: number, ...args: string[]): Promise<number>;
 }
 
 interface AppendCommand {
-  tgAuditAppend(numKeys: number, ...args: Array<string | Buffer>): Promise<AppendReply>;
   tgAuditRelease(numKeys: number, key: string, id: string): Promise<number>;
 }
 
@@ -76,11 +80,12 @@ export class RedisAuditLog implements AuditLog, AuditLineSource, AuditWalletLine
   private closing: Promise<void> | undefined;
 
   private constructor(
-    private readonly client: Redis,
+    private readonly client: RedisClient,
     readonly prefix: string,
     private readonly maxAttempts: number,
     maxBatch: number,
     private readonly now: () => number,
+    private readonly replicas: ReplicaAcks,
   ) {
     this.keys = {
       head: `${prefix}head`, records: `${prefix}records`, walletHeads: `${prefix}wallet-heads`, claim: `${prefix}claim`,
@@ -89,15 +94,17 @@ export class RedisAuditLog implements AuditLog, AuditLineSource, AuditWalletLine
     this.committer = new GroupCommitter((entries) => this.commit(entries), maxBatch);
   }
 
-  static async connect(url: string, options: RedisAuditLogOptions): Promise<RedisAuditLog> {
-    const client = new Redis(url, {
+  static async connect(target: string | RedisTarget, options: RedisAuditLogOptions): Promise<RedisAuditLog> {
+    const where = asTarget(target);
+    const client = openRedis(where, {
       lazyConnect: true, maxRetriesPerRequest: 2, commandTimeout: options.commandTimeoutMs ?? 5000,
     });
     client.on('error', options.onError ?? (() => undefined));
     client.defineCommand('tgAuditAppend', { lua: APPEND_LUA });
     client.defineCommand('tgAuditRelease', { lua: RELEASE_LUA });
     client.defineCommand('tgAuditFacts', { lua: FACTS_LUA });
-    const log = new RedisAuditLog(client, options.prefix ?? 'tg:audit:', options.maxAttempts ?? 20, options.maxBatch ?? 256, options.now);
+    const prefix = options.prefix ?? (where.kind === 'cluster' ? CLUSTER_AUDIT_PREFIX : 'tg:audit:');
+    const log = new RedisAuditLog(client, prefix, options.maxAttempts ?? 20, options.maxBatch ?? 256, options.now, options.replicas ?? NO_REPLICA_ACKS);
     try {
       await client.connect();
     } catch (error) {
@@ -281,7 +288,7 @@ export class RedisAuditLog implements AuditLog, AuditLineSource, AuditWalletLine
     }
     const { head, records, walletHeads, claim, epoch } = this.keys;
     const keys = [head, records, walletHeads, claim, epoch, ...wallets.map((w) => this.walletKey(w))];
-    const reply = await (this.client as unknown as AppendCommand).tgAuditAppend(keys.length, ...keys, ...args);
+    const { reply, shortfall } = await appendWithAcks(this.client, this.replicas, keys, args);
     if (reply[0] === -1) {
       this.watch?.markerMismatch(reply[1] === '' ? null : String(reply[1]));
       return 'retry-now';
@@ -296,6 +303,8 @@ export class RedisAuditLog implements AuditLog, AuditLineSource, AuditWalletLine
     for (const { record } of batch.sealed) this.onAppended?.(record);
     this.stats.writes++;
     this.stats.bytes += batch.sealed.reduce((sum, { line }) => sum + line.length - 1, 0);
+    // In the chain now, so learned above; but not durable, so nobody is answered on it.
+    if (shortfall) throw new AuditReplicaError(`audit append not acknowledged by replicas: ${shortfall}`);
     return 'appended';
   }
 }

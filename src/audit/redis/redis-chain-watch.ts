@@ -1,6 +1,6 @@
 // Watches the shared audit chain for a store that forgot what this instance saw (an emptied or rewound Redis).
-import type { Redis } from 'ioredis';
 import type { StoreProblem, StoreState } from '../../store/store-state.js';
+import type { RedisClient } from '../../store/redis-connection.js';
 import { ZERO_HASH, type AuditHead } from '../record/audit-log.js';
 import { headBehind, judge, newMarkerText, parseMarker, type EpochMarker, type StoreProbe } from './epoch-marker.js';
 import { HeadMemory, type RememberedHead } from './head-memory.js';
@@ -44,13 +44,13 @@ export class ChainWatch implements StoreState {
   private readonly onReady = () => void this.check();
 
   private constructor(
-    private readonly client: Redis,
+    private readonly client: RedisClient,
     private readonly keys: WatchKeys,
     private readonly memory: HeadMemory,
     private readonly log: (line: string) => void,
   ) {}
 
-  static async open(client: Redis, keys: WatchKeys, options: ChainWatchOptions): Promise<ChainWatch> {
+  static async open(client: RedisClient, keys: WatchKeys, options: ChainWatchOptions): Promise<ChainWatch> {
     const memory = await HeadMemory.load(options.memoryFile, options.now);
     const watch = new ChainWatch(client, keys, memory, options.log ?? (() => undefined));
     await watch.establish(options.abandonEpoch ?? null, options.now);
@@ -117,8 +117,9 @@ export class ChainWatch implements StoreState {
   private async establish(abandon: string | null, now: () => number): Promise<void> {
     let abandoned = false;
     for (let round = 0; round < 4; round++) {
-      const probe = await this.probe();
-      const verdict = judge(this.memory.remembered, probe);
+      const seen = this.memory.remembered;
+      const probe = await this.probe(seen);
+      const verdict = judge(seen, probe);
       if (verdict.kind === 'lost' && abandon !== null && !abandoned) {
         abandoned = this.abandon(abandon, probe, verdict.detail);
         if (abandoned) continue;
@@ -160,14 +161,17 @@ export class ChainWatch implements StoreState {
   }
 
   private async runCheck(): Promise<void> {
+    // Judged against what was remembered when the probe was sent: an append acknowledged while it
+    // waited (behind a WAIT on the same connection, say) raises the memory past what the probe read.
+    const seen = this.memory.remembered;
     let probe: StoreProbe;
     try {
-      probe = await this.probe();
+      probe = await this.probe(seen);
     } catch {
       this.unverified();
       return;
     }
-    const verdict = judge(this.memory.remembered, probe);
+    const verdict = judge(seen, probe);
     if (verdict.kind !== 'ok') {
       this.lose(verdict.kind === 'lost' ? verdict.detail : 'this instance remembers no epoch to compare with');
       return;
@@ -177,8 +181,8 @@ export class ChainWatch implements StoreState {
     this.trouble = null;
   }
 
-  private async probe(): Promise<StoreProbe> {
-    const seq = this.memory.remembered.seq;
+  private async probe(seen: RememberedHead): Promise<StoreProbe> {
+    const seq = seen.seq;
     const tx = this.client.multi().hmget(this.keys.head, 'seq', 'hash').get(this.keys.epoch);
     if (seq > 0) tx.hget(this.keys.records, String(seq));
     const results = await tx.exec();

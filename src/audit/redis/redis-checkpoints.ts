@@ -1,6 +1,6 @@
 // The Redis backend's signed checkpoints: hashes in the Redis that holds the shared chain, so every instance
 // serves every checkpoint (ARCHITECTURE.md "Checkpoints and proofs").
-import { Redis } from 'ioredis';
+import { asTarget, openRedis, type RedisClient, type RedisTarget } from '../../store/redis-connection.js';
 import type { Checkpoint, PublishedKey } from '../proof/checkpoint.js';
 import { parseCheckpoint, type CheckpointStore } from '../proof/checkpoint-store.js';
 
@@ -25,16 +25,16 @@ interface AddCommand {
 }
 
 /**
- * Keys under the audit prefix: `checkpoints` (hash tree_size -> JSON), `checkpoint-latest`
+ * Keys under the audit prefix (on a cluster its hash tag puts them in the chain's slot, where the script reads `records`): `checkpoints` (hash tree_size -> JSON), `checkpoint-latest`
  * (JSON), `checkpoint-latest-size`, `checkpoint-key` (the key_id every instance must sign with);
  * the script reads `records` (redis-audit-log.ts) to check the checkpoint's last record.
  */
 export class RedisCheckpointStore implements CheckpointStore {
-  private constructor(private readonly client: Redis & AddCommand, private readonly prefix: string) {}
+  private constructor(private readonly client: RedisClient & AddCommand, private readonly prefix: string) {}
 
   /** Refuses to open when the shared chain's checkpoints are signed with another key. */
-  static async connect(url: string, prefix: string, key: PublishedKey): Promise<RedisCheckpointStore> {
-    const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2, commandTimeout: 5000 }) as Redis & AddCommand;
+  static async connect(target: string | RedisTarget, prefix: string, key: PublishedKey): Promise<RedisCheckpointStore> {
+    const client = openRedis(asTarget(target), { lazyConnect: true, maxRetriesPerRequest: 2, commandTimeout: 5000 }) as RedisClient & AddCommand;
     client.on('error', () => undefined);
     client.defineCommand('tgCheckpointAdd', { lua: ADD_LUA, numberOfKeys: 4 });
     try {

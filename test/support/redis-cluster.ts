@@ -1,0 +1,110 @@
+// Starts a throwaway real Redis Cluster (3 primaries, 3 replicas) from redis-server on loopback ports for a test file.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { Redis } from 'ioredis';
+import type { RedisTarget } from '../../src/store/redis-connection.js';
+import { startRedisServer, type RedisServer } from './redis-server.js';
+import { pollUntil } from './wait-until.js';
+
+const run = promisify(execFile);
+
+export interface RedisShard {
+  primary: RedisServer;
+  replicas: RedisServer[];
+}
+
+export interface RedisCluster {
+  nodes: RedisServer[];
+  /** The seed nodes as REDIS_CLUSTER_NODES takes them. */
+  seeds: string;
+  target: RedisTarget;
+  /** The primary that serves `key`'s slot now, and its replicas. */
+  shardOf(key: string): Promise<RedisShard>;
+  /** Waits until every node reports `cluster_state:ok` and every primary has a replica in sync. */
+  settled(withinMs?: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Short enough that a killed primary's replica takes over within seconds; long enough for a busy machine. */
+const NODE_TIMEOUT_MS = 2_000;
+
+/** `CLUSTER SLOTS` row: start, end, then [host, port, id] of the primary and of each replica. */
+type SlotRow = [number, number, ...Array<[string, number, string]>];
+
+async function onNode<T>(node: RedisServer, body: (client: Redis) => Promise<T>): Promise<T> {
+  const client = new Redis(node.port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    return await body(client);
+  } finally {
+    client.disconnect();
+  }
+}
+
+/** A node that cannot answer (killed, paused) reads as not ok. */
+async function nodeOk(node: RedisServer): Promise<boolean> {
+  try {
+    return await onNode(node, async (client) => {
+      const info = String(await client.cluster('INFO'));
+      if (!info.includes('cluster_state:ok')) return false;
+      // Every node's map names a replica for every range, as clients and a failover need it.
+      const rows = (await client.cluster('SLOTS')) as unknown as SlotRow[];
+      if (rows.length === 0 || rows.some((row) => row.length < 4)) return false;
+      const replication = await client.info('replication');
+      if (!replication.includes('role:master')) return /master_link_status:up/.test(replication) && !/master_sync_in_progress:1/.test(replication);
+      return /slave0:.*state=online/.test(replication);
+    });
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Six redis-server processes with `--cluster-enabled yes`, each in its own temp folder, joined by
+ * `redis-cli --cluster create --cluster-replicas 1`; resolves once the cluster serves every slot
+ * and every replica is in sync.
+ */
+export async function startRedisCluster(): Promise<RedisCluster> {
+  const args = ['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', String(NODE_TIMEOUT_MS)];
+  const nodes: RedisServer[] = [];
+  for (let i = 0; i < 6; i++) nodes.push(await startRedisServer(undefined, { args }));
+  const addresses = nodes.map((node) => `127.0.0.1:${node.port}`);
+  const byPort = new Map(nodes.map((node) => [node.port, node]));
+  const cluster: RedisCluster = {
+    nodes,
+    seeds: addresses.join(','),
+    target: { kind: 'cluster', nodes: nodes.map((node) => ({ host: '127.0.0.1', port: node.port })) },
+    settled: (withinMs = 30_000) => pollUntil('the cluster did not settle', async () => {
+      const live = nodes.filter((node) => node.alive());
+      return (await Promise.all(live.map(nodeOk))).every(Boolean);
+    }, (ok) => ok, withinMs, 100).then(() => undefined),
+    shardOf: (key) => shardOf(nodes, byPort, key),
+    stop: async () => {
+      await Promise.all(nodes.map((node) => node.stop()));
+    },
+  };
+  try {
+    await run('redis-cli', ['--cluster', 'create', ...addresses, '--cluster-replicas', '1', '--cluster-yes']);
+    await cluster.settled();
+  } catch (error) {
+    await cluster.stop();
+    throw error;
+  }
+  return cluster;
+}
+
+async function shardOf(nodes: RedisServer[], byPort: Map<number, RedisServer>, key: string): Promise<RedisShard> {
+  const asked = nodes.find((node) => node.alive())!;
+  return onNode(asked, async (client) => {
+    const slot = Number(await client.cluster('KEYSLOT', key));
+    const rows = (await client.cluster('SLOTS')) as unknown as SlotRow[];
+    const row = rows.find(([start, end]) => start <= slot && slot <= end);
+    if (!row) throw new Error(`no node serves slot ${slot}`);
+    const primary = byPort.get(Number(row[2][1]))!;
+    // The primary's own account of its replicas: other nodes learn of them by gossip, later.
+    const replication = await onNode(primary, (direct) => direct.info('replication'));
+    const ports = [...replication.matchAll(/^slave\d+:.*port=(\d+)/gm)].map((match) => Number(match[1]));
+    return { primary, replicas: ports.map((port) => byPort.get(port)!) };
+  });
+}

@@ -98,6 +98,8 @@ export class LogHealth {
   checkBeforeWrite(): void {
     // Synchronous: two stats cost a few microseconds, less than two trips through libuv's pool per group,
     // and nothing of ours can write between them and the write that follows.
+    // A handle closed under the log (its close on a failure) has fd -1: say so, as its own stat would.
+    if (this.fh.fd < 0) throw new Error('file closed');
     const end = this.hooks.end();
     const atPath = statSync(this.path, { bigint: true, throwIfNoEntry: false });
     const behind = fstatSync(this.fh.fd, { bigint: true });

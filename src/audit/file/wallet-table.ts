@@ -105,7 +105,7 @@ export class WalletTable {
       const old = link.page.readUIntLE(at + POS_AT, 6);
       if (onlyIfNewer && old >= pos) return old;
       setSlot(link.page, at, pos, hash);
-      this.writeLink(bucket, link);
+      this.writeSlot(bucket, link, at);
       return old;
     }
     this.insert(bucket, chain, key, pos, hash);
@@ -203,6 +203,15 @@ export class WalletTable {
     const id = link.overflow === 0 ? bucket : -link.overflow;
     this.cache.delete(id);
     this.remember(id, link.page);
+  }
+
+  /**
+   * A head that moved changes one slot: only its bytes are written (the cached page already holds
+   * them), not the page around it; in a fleet nearly every put is such a move (issue 30).
+   */
+  private writeSlot(bucket: number, link: Link, at: number): void {
+    const start = link.overflow === 0 ? this.primaryAt(bucket) : (link.overflow - 1) * PAGE;
+    writeAll(link.overflow === 0 ? this.fd : this.overflow, link.page.subarray(at, at + SLOT), start + at);
   }
 
   /** A new overflow page is written before the page that links to it, so a crash leaves it unreachable, not half-linked. */

@@ -4,6 +4,7 @@ import type { Config } from '../../config.js';
 import type { AuditBackend, BackendContext, OpenAuditBackend } from '../proof/audit-backend.js';
 import { RedisAuditLog } from './redis-audit-log.js';
 import { RedisCheckpointStore } from './redis-checkpoints.js';
+import { openPartitionedBackend } from './partitioned-backend.js';
 
 export const redisBackend: AuditBackend = {
   name: 'redis',
@@ -15,6 +16,7 @@ export const redisBackend: AuditBackend = {
 };
 
 async function openRedisBackend(config: Readonly<Config>, context: BackendContext): Promise<OpenAuditBackend> {
+  if (config.auditPartitions > 1) return openPartitionedBackend(config, context);
   const url = config.redisUrl!;
   // The remembered head lives beside the JWT secret: one file per instance, written about once a second.
   const watch = { memoryFile: join(config.dataDir, 'redis-chain-head.json'), abandonEpoch: config.auditAbandonEpoch, log: context.log, now: context.now };

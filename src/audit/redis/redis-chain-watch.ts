@@ -117,8 +117,9 @@ export class ChainWatch implements StoreState {
   private async establish(abandon: string | null, now: () => number): Promise<void> {
     let abandoned = false;
     for (let round = 0; round < 4; round++) {
-      const probe = await this.probe();
-      const verdict = judge(this.memory.remembered, probe);
+      const remembered = this.memory.remembered;
+      const probe = await this.probe(remembered.seq);
+      const verdict = judge(remembered, probe);
       if (verdict.kind === 'lost' && abandon !== null && !abandoned) {
         abandoned = this.abandon(abandon, probe, verdict.detail);
         if (abandoned) continue;
@@ -161,13 +162,16 @@ export class ChainWatch implements StoreState {
 
   private async runCheck(): Promise<void> {
     let probe: StoreProbe;
+    // Judged against the memory as it was when the probe read the record at its seq: an append acknowledged
+    // during the round trip raises the memory to a seq the probe did not read, which is no loss.
+    const remembered = this.memory.remembered;
     try {
-      probe = await this.probe();
+      probe = await this.probe(remembered.seq);
     } catch {
       this.unverified();
       return;
     }
-    const verdict = judge(this.memory.remembered, probe);
+    const verdict = judge(remembered, probe);
     if (verdict.kind !== 'ok') {
       this.lose(verdict.kind === 'lost' ? verdict.detail : 'this instance remembers no epoch to compare with');
       return;
@@ -177,8 +181,7 @@ export class ChainWatch implements StoreState {
     this.trouble = null;
   }
 
-  private async probe(): Promise<StoreProbe> {
-    const seq = this.memory.remembered.seq;
+  private async probe(seq: number): Promise<StoreProbe> {
     const tx = this.client.multi().hmget(this.keys.head, 'seq', 'hash').get(this.keys.epoch);
     if (seq > 0) tx.hget(this.keys.records, String(seq));
     const results = await tx.exec();

@@ -169,6 +169,8 @@ export class AuditLogClosedError extends Error {
 /** One stored record line and the facts kept for its seq (null when none were found), as replay reads them. */
 export interface RecordWithFacts {
   seq: number;
+  /** On a partitioned log, the chain `seq` counts in. */
+  chain?: number;
   line: string;
   facts: FactsLine | null;
 }

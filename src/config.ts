@@ -4,6 +4,8 @@ import { Ajv } from 'ajv';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 
+/** Most audit chains AUDIT_PARTITIONS may ask for: each chain's proof tree is a thread of its own (ARCHITECTURE.md "Partitioned audit chains"). */
+export const MAX_AUDIT_PARTITIONS = 16;
 const Port = Type.Integer({ minimum: 0, maximum: 65535 });
 const Count = Type.Integer({ minimum: 1, maximum: 1_000_000 });
 const Url = Type.String({ pattern: '^(https?|wss?|redis|rediss)://\\S+$' });
@@ -40,6 +42,7 @@ export const ConfigSchema = Type.Object({
   AUDIT_CHECKPOINT_RECORDS: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000 })),
   AUDIT_CHECKPOINT_SECONDS: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400 })),
   AUDIT_SIGNING_KEY: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/]{43}=$' })),
+  AUDIT_PARTITIONS: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_AUDIT_PARTITIONS })),
   PERMIT_SIGNER_KEY: Type.Optional(Type.String({ pattern: '^0x[0-9a-fA-F]{64}$' })),
   PERMIT_GUARD_ADDRESS: Type.Optional(Address),
   PERMIT_TTL_SECONDS: Type.Optional(Type.Integer({ minimum: 10, maximum: 3600 })),
@@ -115,6 +118,8 @@ export interface Config {
   auditCheckpoints: Readonly<{ records: number; seconds: number }>;
   /** Base64 Ed25519 seed; null: generated once into DATA_DIR. */
   auditSigningKey: string | null;
+  /** Audit chains the log is split into by wallet (ARCHITECTURE.md "Partitioned audit chains"); 1 is the single chain. */
+  auditPartitions: number;
   /** Trade permits (README "Enforcing verdicts on chain"): the signing key (null: generated into DATA_DIR), the guard, the lifetime. */
   permits: Readonly<{ signerKey: string | null; guard: string | null; ttlSeconds: number }>;
   idempotencyTtlMs: number;
@@ -166,6 +171,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   const original = { ...raw };
   if (!validate(raw)) throw new ConfigError(describeProblems(validate.errors ?? [], original));
   checkRedisChoice(raw as RawConfig);
+  // Chains spread over Redis slots; the file log is one file, one chain.
+  const redis = Boolean(raw.REDIS_URL || raw.REDIS_CLUSTER_NODES);
+  if (Number(raw.AUDIT_PARTITIONS ?? 1) > 1 && (raw.AUDIT_STORE ?? (redis ? 'redis' : 'file')) !== 'redis') {
+    throw new ConfigError([`AUDIT_PARTITIONS=${String(raw.AUDIT_PARTITIONS)}: partitioned audit chains need AUDIT_STORE=redis (the file log keeps one chain)`]);
+  }
   return Object.freeze(resolveConfig(raw as RawConfig));
 }
 
@@ -214,6 +224,7 @@ function resolveConfig(raw: RawConfig): Config {
     // A checkpoint at least every 100,000 records or 10 s of traffic; both 0 turn checkpoints off.
     auditCheckpoints: Object.freeze({ records: raw.AUDIT_CHECKPOINT_RECORDS ?? 100_000, seconds: raw.AUDIT_CHECKPOINT_SECONDS ?? 10 }),
     auditSigningKey: raw.AUDIT_SIGNING_KEY ?? null,
+    auditPartitions: raw.AUDIT_PARTITIONS ?? 1,
     // Short-lived: a permit authorises a trade on facts that age within minutes.
     permits: Object.freeze({ signerKey: raw.PERMIT_SIGNER_KEY ?? null, guard: raw.PERMIT_GUARD_ADDRESS ?? null, ttlSeconds: raw.PERMIT_TTL_SECONDS ?? 120 }),
     idempotencyTtlMs: (raw.IDEMPOTENCY_TTL_SECONDS ?? 300) * 1000,

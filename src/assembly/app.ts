@@ -27,6 +27,7 @@ import { assetRoutes } from '../channels/rest/assets.js';
 import { auditRoutes } from '../channels/rest/audit.js';
 import { auditProofRoutes } from '../channels/rest/audit-proofs.js';
 import { AuditTree } from '../audit/proof/audit-tree.js';
+import { PartitionedTree } from '../audit/proof/partitioned-tree.js';
 import type { PublishedKey } from '../audit/proof/checkpoint.js';
 import { selectedBackend } from '../audit/backends.js';
 import type { OpenAuditBackend } from '../audit/proof/audit-backend.js';
@@ -115,7 +116,7 @@ export async function startService(config: Readonly<Config>, log: Logger, overri
     const store = closers.add(await openStore(config, now), (s) => s.close());
     const proofs = closers.add(await openAuditTree(config, backend, log, now), (p) => p.tree?.close());
     const scorer = closers.add(new ScoreBatcher(config.workers), (s) => s.close());
-    const verifier = closers.add(new AuditVerifier(audit, config.workers), (v) => v.close());
+    const verifier = closers.add(new AuditVerifier(audit, config.workers, backend.partitions?.chains), (v) => v.close());
     const facts = chainFacts(chain, store, now);
     const observed: Observed = {
       metrics: new Metrics({
@@ -221,7 +222,7 @@ async function buildRoutes(
     ]),
     ...tokenSafetyRoutes({ checker: facts.safety, limiter, log }),
     ...simulateBalanceRoutes(facts.balances, log),
-    ...auditRoutes({ verifier, limiter, log }),
+    ...auditRoutes({ verifier, limiter, log, partitions: backend.partitions }),
     ...auditProofRoutes({ tree: proofs.tree, key: proofs.key, limiter, log }),
     ...mcpRoutes({ sessions, limiter, limits: config.mcpSessions }),
     ...a2aChannel({ entry: analyze, registry: chain.registry, safety: facts.safety, log }, limiter, () => site.url, now),
@@ -302,15 +303,23 @@ async function openStore(config: Readonly<Config>, now: () => number): Promise<C
 /** The signing key is always loaded (it is published); the tree only when a checkpoint cadence is set. */
 interface AuditProofs {
   key: PublishedKey;
-  tree: AuditTree | null;
+  tree: AuditTree | PartitionedTree | null;
 }
 
 async function openAuditTree(config: Readonly<Config>, backend: OpenAuditBackend, log: Logger, now: () => number): Promise<AuditProofs> {
   const signer = await loadCheckpointSigner(config.auditSigningKey, config.dataDir);
   const { records, seconds } = config.auditCheckpoints;
   if (records === 0 && seconds === 0) return { key: signer.published, tree: null };
+  const cadence = { everyRecords: records, everySeconds: seconds, now, log };
+  if (backend.partitions) {
+    // K chains, one tree each, one checkpoint over them (ARCHITECTURE.md "Partitioned audit chains").
+    const { chains } = backend.partitions;
+    const tree = await PartitionedTree.open(chains, await backend.partitions.openCheckpoints(signer.published), signer, cadence);
+    chains.forEach((chain, p) => (chain.onAppended = (record) => tree.observe(p, record)));
+    return { key: signer.published, tree };
+  }
   const store = await backend.openCheckpoints(signer.published);
-  const tree = await AuditTree.open(backend.log, store, signer, { everyRecords: records, everySeconds: seconds, now, log });
+  const tree = await AuditTree.open(backend.log, store, signer, cadence);
   backend.log.onAppended = (record) => tree.observe(record);
   return { key: signer.published, tree };
 }

@@ -226,6 +226,8 @@ async function recordVerdict(deps: EvaluationDeps, owed: UnrecordedVerdict): Pro
     daily_pnl_usd: parts.daily_pnl_usd,
     audit_hash: record.hash,
     audit_seq: record.seq,
+    // Only a partitioned log names a chain: with one chain the verdict is as it always was.
+    ...(record.chain === undefined ? {} : { audit_chain: record.chain }),
     ...parts.counterfactuals,
   };
 }

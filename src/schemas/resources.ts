@@ -145,6 +145,12 @@ export const AuditExportQuery = Type.Object(
   { additionalProperties: true },
 );
 
+/** On a partitioned log (AUDIT_PARTITIONS > 1), which chain an export or a proof reads; read only there. */
+export const AuditChainQuery = Type.Object(
+  { chain: Type.Optional(Type.Integer({ minimum: 0, maximum: 63, default: 0, description: 'The chain, 0 to AUDIT_PARTITIONS - 1' })) },
+  { additionalProperties: true },
+);
+
 export const AuditWalletResponse = Type.Object({
   wallet: Type.String(),
   count: Type.Integer(),

@@ -127,6 +127,10 @@ export const Verdict = Type.Object(
     daily_pnl_usd: Type.Number({ default: 0 }),
     audit_hash: Type.Union([Type.String(), Type.Null()]),
     audit_seq: Type.Union([Type.Integer(), Type.Null()]),
+    audit_chain: Type.Optional(Type.Integer({
+      minimum: 0,
+      description: 'Only on a service whose audit log is partitioned (AUDIT_PARTITIONS > 1): the chain that holds the record; `audit_seq` counts within it',
+    })),
     ...counterfactualFields,
     permit: Type.Optional(TradePermit),
     error: Type.Optional(Type.String()),

@@ -7,6 +7,7 @@ import type { VerifiableAuditLog } from '../verify/audit-verifier.js';
 import type { ChainSource } from '../verify/bulk-sources.js';
 import type { PublishedKey } from './checkpoint.js';
 import type { CheckpointStore } from './checkpoint-store.js';
+import type { PartitionedCheckpointStore } from './partitioned-tree.js';
 
 export interface AuditBackend {
   /** AUDIT_STORE's value for it. */
@@ -36,4 +37,15 @@ export interface OpenAuditBackend {
   status: { kind: string; fsync: string; watch(): Record<string, unknown> | null };
   /** Busy seconds of the backend's own threads, by name, for the metrics. */
   threads(): Record<string, number>;
+  /**
+   * Only when the log is K > 1 chains (AUDIT_PARTITIONS, ARCHITECTURE.md "Partitioned audit chains"): chain p
+   * is `chains[p]`, `log` routes appends and wallet reads to them, and one checkpoint store signs them all.
+   */
+  partitions?: PartitionedBackend;
+}
+
+export interface PartitionedBackend {
+  chains: readonly VerifiableAuditLog[];
+  chainOf(wallet: string): number;
+  openCheckpoints(key: PublishedKey): Promise<PartitionedCheckpointStore>;
 }

@@ -1,10 +1,10 @@
 // The live Merkle tree over the audit chain: fed by every append, caught up from the store for what
 // it did not see (a start, another instance), signed into checkpoints on a cadence, asked for proofs
 // (ARCHITECTURE.md "Checkpoints and proofs").
-import type { AuditHead, AuditLineSource, AuditRecord } from '../record/audit-log.js';
+import type { AuditRecord } from '../record/audit-log.js';
 import type { Checkpoint, CheckpointSigner, PublishedKey } from './checkpoint.js';
 import type { CheckpointStore } from './checkpoint-store.js';
-import { TreeThread } from './tree-thread.js';
+import { ChainTree, type TreeSource } from './chain-tree.js';
 
 export interface AuditTreeOptions {
   /** Sign a checkpoint once this many records are past the last one (0: not by count). */
@@ -36,41 +36,37 @@ export type ProofRefusal =
   | { refused: 'outside'; detail: string }
   | { refused: 'unavailable'; detail: string };
 
-const CATCH_UP_LINES = 10_000;
 /**
  * How often the tree looks without being told: for records other instances appended, and for a
  * checkpoint come due by time when no append arrives to ask. So a record is signed at most
  * AUDIT_CHECKPOINT_SECONDS plus this after its verdict, even when the traffic stops right after it.
  */
-const TICK_MS = 1_000;
-const HEX64 = /^[0-9a-f]{64}$/;
-
-type TreeSource = AuditLineSource & { head(): Promise<AuditHead> };
+export const TICK_MS = 1_000;
 
 export class AuditTree {
-  private readonly tree = new TreeThread();
-  /** Records that arrived ahead of the tree (it is catching up below them). */
-  private readonly ahead = new Map<number, string>();
-  private lastHash = '';
+  private readonly tree: ChainTree;
   private newest: Checkpoint | null;
-  private catchingUp: Promise<void> | null = null;
-  private catchUpTarget = 0;
   private signing: Promise<unknown> = Promise.resolve();
   private signingSize = 0;
   private signingAt = 0;
   private timer: NodeJS.Timeout | undefined;
   /** Set when the log no longer holds what a checkpoint signed: proofs stop, the status says why. */
   private fault: string | null = null;
-  private closed = false;
 
   private constructor(
-    private readonly source: TreeSource,
+    source: TreeSource,
     private readonly store: CheckpointStore,
     private readonly signer: CheckpointSigner,
     private readonly options: AuditTreeOptions,
     newest: Checkpoint | null,
   ) {
     this.newest = newest;
+    this.tree = new ChainTree(source, options.log, {
+      pushed: (size, hash) => {
+        if (this.newest && size === this.newest.tree_size) void this.checkAgainst(this.newest, hash);
+      },
+      grew: () => this.afterGrowth(),
+    });
   }
 
   /** Starts following the log; the records already in it are read back in the background. */
@@ -81,7 +77,7 @@ export class AuditTree {
       tree.fault = `checkpoint ${tree.newest.tree_size} covers records the log no longer holds (it ends at ${head.seq})`;
       options.log(`audit: ${tree.fault}; proofs are off until an operator looks`);
     }
-    if (head.seq > 0) tree.catchUp(head.seq);
+    if (head.seq > 0) tree.tree.catchUp(head.seq);
     tree.timer = setInterval(() => void tree.tick(), TICK_MS);
     tree.timer.unref();
     return tree;
@@ -98,58 +94,7 @@ export class AuditTree {
 
   /** Called with every record this instance appended, in seq order. */
   observe(record: Pick<AuditRecord, 'seq' | 'hash'>): void {
-    if (record.seq <= this.tree.size) return;
-    if (record.seq === this.tree.size + 1 && this.catchingUp === null) {
-      this.push(record.hash);
-      this.afterGrowth();
-      return;
-    }
-    this.ahead.set(record.seq, record.hash);
-    this.catchUp(record.seq - 1);
-  }
-
-  private push(hash: string): void {
-    this.tree.append(hash);
-    this.lastHash = hash;
-    if (this.newest && this.tree.size === this.newest.tree_size) void this.checkAgainst(this.newest, hash);
-  }
-
-  /** Takes in-order records that were waiting for the tree to reach them. */
-  private drainAhead(): void {
-    for (let hash = this.ahead.get(this.tree.size + 1); hash !== undefined; hash = this.ahead.get(this.tree.size + 1)) {
-      this.ahead.delete(this.tree.size + 1);
-      this.push(hash);
-    }
-  }
-
-  /** Reads records up to `target` from the store, a chunk at a time, in one background loop. */
-  private catchUp(target: number): void {
-    this.catchUpTarget = Math.max(this.catchUpTarget, target);
-    this.catchingUp ??= this.readForward().catch((error: Error) => {
-      this.options.log(`audit: the proof tree could not read the log (${error.message}); it retries on its next tick`);
-    }).finally(() => {
-      this.catchingUp = null;
-      this.drainAhead();
-      this.afterGrowth();
-    });
-  }
-
-  private async readForward(): Promise<void> {
-    while (this.tree.size < this.catchUpTarget && !this.closed) {
-      this.drainAhead();
-      if (this.tree.size >= this.catchUpTarget) break;
-      const from = this.tree.size + 1;
-      const lines = await this.source.readLines(from, Math.min(CATCH_UP_LINES, this.catchUpTarget - this.tree.size));
-      if (lines.length === 0) throw new Error(`record ${from} is not in the log yet`);
-      for (const [i, line] of lines.entries()) {
-        if (this.tree.size !== from + i - 1) break;
-        const hash = line.toString('latin1', 0, 64);
-        if (!HEX64.test(hash)) throw new Error(`record ${from + i} does not start with a hash`);
-        this.push(hash);
-      }
-      // Lets appends and requests run between chunks of a long catch-up.
-      await new Promise((resolve) => setImmediate(resolve));
-    }
+    this.tree.observe(record);
   }
 
   private async checkAgainst(checkpoint: Checkpoint, lastHash: string): Promise<void> {
@@ -162,7 +107,7 @@ export class AuditTree {
   private afterGrowth(): void {
     // Measured from the last checkpoint begun, signed or not yet: one in flight is not asked for twice.
     const since = this.tree.size - Math.max(this.signingSize, this.newest?.tree_size ?? 0);
-    if (since <= 0 || this.catchingUp !== null) return;
+    if (since <= 0 || this.tree.catchingUpTo !== null) return;
     const lastAt = Math.max(this.signingAt, this.newest?.timestamp ?? 0);
     const byCount = this.options.everyRecords > 0 && since >= this.options.everyRecords;
     const byTime = this.options.everySeconds > 0 && this.options.now() - lastAt >= this.options.everySeconds * 1000;
@@ -171,13 +116,8 @@ export class AuditTree {
 
   /** Idle instances still follow records other instances append, and sign what came. */
   private async tick(): Promise<void> {
-    try {
-      const head = await this.source.head();
-      if (head.seq > this.tree.size) this.catchUp(head.seq);
-      else this.afterGrowth();
-    } catch {
-      // The store is down: appends fail closed already; the next tick tries again.
-    }
+    // The store is down: appends fail closed already; the next tick tries again.
+    await this.tree.follow().catch(() => undefined);
   }
 
   /** Signs the tree as it is now, one signature at a time; resolves once it is stored. */
@@ -185,7 +125,7 @@ export class AuditTree {
     const size = this.tree.size;
     if (size === 0 || size <= this.signingSize || this.fault) return this.signing;
     this.signingSize = size;
-    const [timestamp, lastHash] = [this.options.now(), this.lastHash];
+    const [timestamp, lastHash] = [this.options.now(), this.tree.lastHash];
     this.signingAt = timestamp;
     this.signing = this.signing.then(async () => {
       const body = { tree_size: size, root_hash: await this.tree.root(size), timestamp, last_seq: size, last_hash: lastHash };
@@ -239,11 +179,8 @@ export class AuditTree {
 
   private ready(size: number): ProofRefusal | null {
     if (this.fault) return { refused: 'unavailable', detail: this.fault };
-    if (this.tree.size < size) {
-      if (this.catchingUp === null) this.catchUp(size);
-      return { refused: 'unavailable', detail: `the proof tree is reading the log back (${this.tree.size} of ${size} records); try again shortly` };
-    }
-    return null;
+    const behind = this.tree.behind(size);
+    return behind ? { refused: 'unavailable', detail: behind } : null;
   }
 
   status(): Record<string, unknown> {
@@ -253,16 +190,15 @@ export class AuditTree {
       checkpoint_size: this.newest?.tree_size ?? 0,
       key_id: this.signer.published.key_id,
       ...(this.fault ? { fault: this.fault } : {}),
-      ...(this.catchingUp ? { catching_up_to: this.catchUpTarget } : {}),
+      ...(this.tree.catchingUpTo !== null ? { catching_up_to: this.tree.catchingUpTo } : {}),
     };
   }
 
   /** Signs what the tree holds, so a clean stop leaves every record under a checkpoint. */
   async close(): Promise<void> {
-    this.closed = true;
     clearInterval(this.timer);
-    await this.catchingUp;
-    if (this.catchingUp === null && !this.fault && this.tree.size > (this.newest?.tree_size ?? 0)) await this.checkpoint();
+    await this.tree.settle();
+    if (this.tree.idle && !this.fault && this.tree.size > (this.newest?.tree_size ?? 0)) await this.checkpoint();
     await this.signing;
     await this.tree.close();
     await this.store.close();

@@ -2,11 +2,11 @@
 // so every instance serves every one, and a restart forgets none (ARCHITECTURE.md "Checkpoints and proofs").
 import type { Checkpoint } from './checkpoint.js';
 
-export interface CheckpointStore {
-  latest(): Promise<Checkpoint | null>;
-  atSize(treeSize: number): Promise<Checkpoint | null>;
+export interface CheckpointStore<C extends { tree_size: number } = Checkpoint> {
+  latest(): Promise<C | null>;
+  atSize(treeSize: number): Promise<C | null>;
   /** Keeps the checkpoint unless one of its size is kept already; resolves to the one kept. */
-  add(checkpoint: Checkpoint): Promise<Checkpoint>;
+  add(checkpoint: C): Promise<C>;
   close(): Promise<void>;
 }
 

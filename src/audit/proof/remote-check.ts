@@ -26,11 +26,11 @@ export interface ExtendedCheckpoint {
   records: number;
 }
 
-const refuse = (reason: string): never => {
+export const refuse = (reason: string): never => {
   throw new ProofRefused(reason);
 };
 
-async function getJson(base: string, path: string): Promise<unknown> {
+export async function getJson(base: string, path: string): Promise<unknown> {
   const { status, text } = await getText(base, path);
   if (status !== 200) throw new Error(`GET ${path} answered ${status}: ${text.slice(0, 300)}`);
   try {
@@ -55,7 +55,7 @@ function signedCheckpoint(value: unknown, key: PublishedKey, what: string): Chec
  * one before, by the same byte scan the chain verification uses (src/audit/verify/chunk-scan.ts);
  * hands each record's hash (the 32 bytes its line hashed to, which its stored hash names) to `each`, in order.
  */
-async function checkLines(
+export async function checkLines(
   lines: AsyncIterable<Buffer>, from: number, to: number, previousHash: string | null, each: (recordHash: Uint8Array) => void,
 ): Promise<void> {
   let expected = from;

@@ -64,7 +64,8 @@ export class ExportLines implements AsyncIterable<Buffer> {
   private readonly smallUpTo: number;
   private limitedInARow = 0;
 
-  constructor(private readonly base: string, from: number, private readonly to: number) {
+  /** `chain`: on a partitioned log, the chain whose lines these are (ARCHITECTURE.md "Partitioned audit chains"). */
+  constructor(private readonly base: string, from: number, private readonly to: number, private readonly chain?: number) {
     this.requested = from;
     this.smallUpTo = from + SMALL_PAGES * PAGE_RECORDS;
     this.askAhead();
@@ -96,7 +97,7 @@ export class ExportLines implements AsyncIterable<Buffer> {
     while (this.pages.length < PAGES_AHEAD && this.requested <= this.to) {
       const size = this.requested < this.smallUpTo ? PAGE_RECORDS : LARGE_PAGE_RECORDS;
       const count = Math.min(size, this.to - this.requested + 1);
-      this.pages.push({ from: this.requested, count, ...startGet(this.base, `${PATHS.auditExport}?from_seq=${this.requested}&limit=${count}`) });
+      this.pages.push({ from: this.requested, count, ...startGet(this.base, `${PATHS.auditExport}?from_seq=${this.requested}&limit=${count}${this.chain === undefined ? '' : `&chain=${this.chain}`}`) });
       this.requested += count;
     }
   }

@@ -61,6 +61,12 @@ export interface AuditRecord extends Omit<AuditEntry, 'facts'> {
   /** Hash of this wallet's previous record; 64 zeros for its first. */
   wallet_prev_hash: string;
   hash: string;
+  /**
+   * On a partitioned log only (AUDIT_PARTITIONS > 1): the chain that holds the record, given beside
+   * `hash` and, like it, not part of the hashed bytes: it is `partitionOf(wallet, K)`, so the wallet in
+   * the bytes already binds it (ARCHITECTURE.md "Partitioned audit chains").
+   */
+  chain?: number;
 }
 
 export interface AuditHead {
@@ -163,6 +169,8 @@ export class AuditLogClosedError extends Error {
 /** One stored record line and the facts kept for its seq (null when none were found), as replay reads them. */
 export interface RecordWithFacts {
   seq: number;
+  /** On a partitioned log, the chain `seq` counts in. */
+  chain?: number;
   line: string;
   facts: FactsLine | null;
 }

@@ -9,7 +9,7 @@ const NEWLINE = 0x0a;
 const HEX64 = /^[0-9a-f]{64}$/;
 
 /** The record without its hash: exactly the fields ARCHITECTURE.md "Audit record" names. */
-export type AuditRecordBody = Omit<AuditRecord, 'hash'>;
+export type AuditRecordBody = Omit<AuditRecord, 'hash' | 'chain'>;
 
 export interface SealedRecord {
   record: AuditRecord;

@@ -5,6 +5,7 @@ import type { AuditBackend, BackendContext, OpenAuditBackend } from '../proof/au
 import { RedisAuditLog } from './redis-audit-log.js';
 import { RedisCheckpointStore } from './redis-checkpoints.js';
 import { redisTarget } from '../../store/redis-connection.js';
+import { openPartitionedBackend } from './partitioned-backend.js';
 
 export const redisBackend: AuditBackend = {
   name: 'redis',
@@ -16,6 +17,7 @@ export const redisBackend: AuditBackend = {
 };
 
 async function openRedisBackend(config: Readonly<Config>, context: BackendContext): Promise<OpenAuditBackend> {
+  if (config.auditPartitions > 1) return openPartitionedBackend(config, context);
   const target = redisTarget(config)!;
   // The remembered head lives beside the JWT secret: one file per instance, written about once a second.
   const watch = { memoryFile: join(config.dataDir, 'redis-chain-head.json'), abandonEpoch: config.auditAbandonEpoch, log: context.log, now: context.now };

@@ -17,20 +17,25 @@ export class AuditVerifier {
   /** Verifications run since start (global and wallet), and how many found the chain broken. */
   readonly runs = { total: 0, broken: 0 };
 
-  constructor(readonly log: VerifiableAuditLog, threads: number) {
+  /** The chains of the log: `[log]` for the single chain, chain p at p on a partitioned log (ARCHITECTURE.md "Partitioned audit chains"). */
+  readonly chains: readonly VerifiableAuditLog[];
+
+  constructor(readonly log: VerifiableAuditLog, threads: number, chains?: readonly VerifiableAuditLog[]) {
     this.pool = new VerifyPool(threads);
+    this.chains = chains ?? [log];
   }
 
   /**
    * The newest `limit` records of the global chain, each re-hashed and linked to
    * the one before; the first links to its predecessor when there is one, and the
-   * last must be the head the store reports (a cut tail shows nowhere else).
+   * last must be the head the store reports (a cut tail shows nowhere else). On a partitioned log,
+   * `chain` names which chain.
    */
-  async verifyGlobal(limit: number): Promise<VerifyReport> {
-    const head = await this.log.head();
+  async verifyGlobal(limit: number, chain: VerifiableAuditLog = this.log): Promise<VerifyReport> {
+    const head = await chain.head();
     const count = clampLimit(limit, head.seq);
     const from = head.seq - count + 1;
-    const lines = await readRange(this.log, Math.max(1, from - 1), from > 1 ? count + 1 : count);
+    const lines = await readRange(chain, Math.max(1, from - 1), from > 1 ? count + 1 : count);
     const anchor = from > 1 ? anchorOf(lines.shift() ?? null, from - 1) : GENESIS;
     return this.run(lines, 'prev_hash', anchor, head);
   }

@@ -19,6 +19,9 @@ export interface ChainSource {
   chunks: AsyncIterable<Chunk>;
   /** Takes back a walked chunk's buffer for reuse (file sources). */
   recycle?: (buffer: ArrayBuffer) => void;
+  /** A service whose log is partitioned: the chain read, and how many it keeps (ARCHITECTURE.md "Partitioned audit chains"). */
+  chain?: number;
+  chains?: number;
 }
 
 const RECORDS_PER_CHUNK = 4096;
@@ -41,6 +44,17 @@ export async function openChainSource(location: string, backends: readonly Chain
     if (source !== null) return source;
   }
   throw new Error(`${location} holds no audit log: neither audit/audit.log nor audit.log`);
+}
+
+/**
+ * Every chain at `location`: one, or for a service whose log is partitioned each of its chains in turn
+ * (the export's first page says how many, `x-audit-chains`), so a whole-log verification covers them all.
+ */
+export async function openChainSources(location: string, backends: readonly ChainReader[], pageSize = 10_000): Promise<ChainSource[]> {
+  const first = await openChainSource(location, backends, pageSize);
+  if ((first.chains ?? 1) <= 1) return [first];
+  const rest = Array.from({ length: first.chains! - 1 }, (_, i) => serviceSource(location, pageSize, i + 1));
+  return [{ ...first, name: `${location} chain 0`, chain: 0 }, ...(await Promise.all(rest))];
 }
 
 /** A stored log starts with a hash; a JSON-lines export of records starts with `{`. */
@@ -75,7 +89,8 @@ async function* recordChunks(path: string): AsyncGenerator<Chunk> {
 
 export function storedLineOf(text: string): Buffer {
   try {
-    const { hash, ...body } = JSON.parse(text) as Record<string, unknown>;
+    // `chain` (a partitioned log's listing) is beside `hash`, outside the hashed bytes, as `hash` is.
+    const { hash, chain: _chain, ...body } = JSON.parse(text) as Record<string, unknown>;
     const canonical = typeof hash === 'string' ? canonicalize(body) : undefined;
     if (canonical !== undefined) return Buffer.from(`${hash} ${canonical}`, 'utf8');
   } catch {
@@ -84,9 +99,9 @@ export function storedLineOf(text: string): Buffer {
   return Buffer.from(text, 'utf8');
 }
 
-/** Pages through GET /api/v1/audit/export up to the head the first page names. */
-async function serviceSource(base: string, pageSize: number): Promise<ChainSource> {
-  const first = await fetchPage(base, 1, pageSize);
+/** Pages through GET /api/v1/audit/export (of chain `chain` on a partitioned log) up to the head the first page names. */
+async function serviceSource(base: string, pageSize: number, chain?: number): Promise<ChainSource> {
+  const first = await fetchPage(base, 1, pageSize, chain);
   const head = { seq: Number(first.headers.get('x-audit-head-seq')), hash: first.headers.get('x-audit-head-hash') ?? '' };
   if (!Number.isSafeInteger(head.seq)) throw new Error(`${base} did not answer with an audit head; is it this service?`);
   async function* pages(): AsyncGenerator<Chunk> {
@@ -96,15 +111,18 @@ async function serviceSource(base: string, pageSize: number): Promise<ChainSourc
       if (buffer.byteLength > 0) yield { buffer, length: buffer.byteLength };
       const next = Number(page.headers.get('x-audit-next-seq'));
       if (!(next <= head.seq)) return;
-      page = await fetchPage(base, next, Math.min(pageSize, head.seq - next + 1));
+      page = await fetchPage(base, next, Math.min(pageSize, head.seq - next + 1), chain);
     }
   }
-  return { name: base, unit: 'records', total: head.seq, head, chunks: pages() };
+  const chains = Number(first.headers.get('x-audit-chains') ?? 1);
+  const named = chain === undefined ? {} : { name: `${base} chain ${chain}`, chain };
+  return { name: base, unit: 'records', total: head.seq, head, chunks: pages(), ...(chains > 1 ? { chains } : {}), ...named };
 }
 
-/** One page of the export. */
-function fetchPage(base: string, from: number, limit: number): Promise<Response> {
-  return fetchAuditPage(new URL(`/api/v1/audit/export?from_seq=${from}&limit=${limit}`, base));
+/** One page of the export; `chain` only for a partitioned log. */
+function fetchPage(base: string, from: number, limit: number, chain?: number): Promise<Response> {
+  const which = chain === undefined ? '' : `&chain=${chain}`;
+  return fetchAuditPage(new URL(`/api/v1/audit/export?from_seq=${from}&limit=${limit}${which}`, base));
 }
 
 /**

@@ -70,6 +70,15 @@ export function checkpointSection(): string {
     '`--since <checkpoint file>` checks only the records after a checkpoint already trusted, and that the latest',
     'checkpoint extends it.',
     '',
+    'A service run with `AUDIT_PARTITIONS=K` (K > 1, Redis only) keeps K chains: a wallet\'s records all go to chain',
+    '`partitionOf(wallet)`, the first 4 bytes of SHA-256 over the lower-case address, big-endian, mod K; seqs count',
+    'within a chain, a verdict names it as `audit_chain` and a listed record as `chain` (outside the hashed bytes).',
+    'One checkpoint `{partitions, tree_size, root_hash, timestamp, chains, key_id, signature}` lists every chain\'s',
+    'head `{chain, tree_size, root_hash, last_hash}` and signs the RFC 9162 root over K leaves, leaf p',
+    'SHA-256(0x00 || SHA-256(RFC 8785 form of head p)); `tree_size` is the sum of the chains\' sizes. A proof',
+    `(\`GET ${PATHS.auditProof}/{seq}?chain=p\`) adds \`chain\` and \`chain_path\`, the chain\'s leaf up to the signed root;`,
+    'exports take `?chain=p`, and the global verification checks every chain. With K = 1 none of this applies.',
+    '',
   ].join('\n');
 }
 

@@ -1,18 +1,20 @@
 // Signed checkpoints and Merkle proofs of the audit chain, and the key that signs them (ARCHITECTURE.md "Checkpoints and proofs").
 import { PATHS } from '../../catalogue/published-facts.js';
 import type { AuditTree, ProofRefusal } from '../../audit/proof/audit-tree.js';
+import { PartitionedTree } from '../../audit/proof/partitioned-tree.js';
 import type { PublishedKey } from '../../audit/proof/checkpoint.js';
 import { failureOf, type Logger } from '../../catalogue/failures.js';
 import { errorResponse, json, validationFailed } from '../../http/responses.js';
 import type { PlainRequest, PlainResponse, Route } from '../../http/types.js';
 import type { RateLimiter } from '../../http/rate-limiter.js';
 import { CheckpointQuery, ConsistencyQuery, ProofPath } from '../../schemas/audit-proofs.js';
+import { AuditChainQuery } from '../../schemas/resources.js';
 import { compileValidator, numericParams, type ValidationIssue } from '../../schemas/validator.js';
 import { unavailable } from './unavailable.js';
 
 export interface AuditProofDeps {
-  /** Null when checkpoints are off (both cadences 0). */
-  tree: AuditTree | null;
+  /** Null when checkpoints are off (both cadences 0); a PartitionedTree on a partitioned log. */
+  tree: AuditTree | PartitionedTree | null;
   key: PublishedKey;
   limiter: RateLimiter;
   log: Logger;
@@ -21,8 +23,9 @@ export interface AuditProofDeps {
 const validateCheckpoint = compileValidator(CheckpointQuery, 'query');
 const validateProofPath = compileValidator(ProofPath, 'path');
 const validateConsistency = compileValidator(ConsistencyQuery, 'query');
+const validateChain = compileValidator(AuditChainQuery, 'query');
 
-type Handle = (tree: AuditTree, request: PlainRequest) => Promise<PlainResponse>;
+type Handle = (tree: AuditTree | PartitionedTree, request: PlainRequest) => Promise<PlainResponse>;
 
 export function auditProofRoutes(deps: AuditProofDeps): Route[] {
   const route = (pattern: string, handle: Handle): Route => ({
@@ -56,25 +59,37 @@ function refusal(result: ProofRefusal, loc: ValidationIssue['loc']): PlainRespon
   return validationFailed([{ loc, msg: result.detail, type: 'value_error' }]);
 }
 
-async function checkpoint(tree: AuditTree, request: PlainRequest): Promise<PlainResponse> {
+async function checkpoint(tree: AuditTree | PartitionedTree, request: PlainRequest): Promise<PlainResponse> {
   const query = validateCheckpoint(numericParams(CheckpointQuery, request.query));
   if (!query.ok) return validationFailed(query.detail);
   const found = await tree.checkpointAt(query.value.tree_size);
   return 'refused' in found ? refusal(found, ['query', 'tree_size']) : json(200, found);
 }
 
-async function inclusion(tree: AuditTree, request: PlainRequest): Promise<PlainResponse> {
+async function inclusion(tree: AuditTree | PartitionedTree, request: PlainRequest): Promise<PlainResponse> {
   const issues: ValidationIssue[] = [];
   const path = validateProofPath(numericParams(ProofPath, request.params));
   if (!path.ok) issues.push(...path.detail);
   const query = validateCheckpoint(numericParams(CheckpointQuery, request.query));
   if (!query.ok) issues.push(...query.detail);
-  if (!path.ok || !query.ok) return validationFailed(issues);
-  const proof = await tree.inclusion(path.value.seq, query.value.tree_size);
+  const chain = tree instanceof PartitionedTree ? chainOfProof(tree, request, issues) : 0;
+  if (!path.ok || !query.ok || issues.length > 0) return validationFailed(issues);
+  const proof = tree instanceof PartitionedTree
+    ? await tree.inclusion(path.value.seq, query.value.tree_size, chain)
+    : await tree.inclusion(path.value.seq, query.value.tree_size);
   return 'refused' in proof ? refusal(proof, ['path', 'seq']) : json(200, proof);
 }
 
-async function consistency(tree: AuditTree, request: PlainRequest): Promise<PlainResponse> {
+/** A seq names a record only within its chain: on a partitioned log the proof asks `?chain=p`, which must be one of them. */
+function chainOfProof(tree: PartitionedTree, request: PlainRequest, issues: ValidationIssue[]): number {
+  const msg = `this service keeps ${tree.partitions} audit chains: name the record's chain, 0 to ${tree.partitions - 1}`;
+  const query = validateChain(numericParams(AuditChainQuery, request.query));
+  if (!query.ok) issues.push(...query.detail);
+  else if (request.query.chain === undefined || query.value.chain! >= tree.partitions) issues.push({ loc: ['query', 'chain'], msg, type: 'value_error' });
+  return query.ok ? query.value.chain! : 0;
+}
+
+async function consistency(tree: AuditTree | PartitionedTree, request: PlainRequest): Promise<PlainResponse> {
   const query = validateConsistency(numericParams(ConsistencyQuery, request.query));
   if (!query.ok) return validationFailed(query.detail);
   const proof = await tree.consistency(query.value.first, query.value.second);

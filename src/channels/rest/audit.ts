@@ -1,8 +1,9 @@
-// The audit operations: listings (global, per wallet), verification (global, per wallet) and a raw line export for bulk jobs.
+// The audit operations: listings (global, per wallet), verification (global, per wallet) and a raw line export for bulk jobs;
+// on a partitioned log the listings name each record's chain and the export reads the chain asked for (audit-partitions.ts).
 import { PATHS } from '../../catalogue/published-facts.js';
 import type { Static } from '@sinclair/typebox';
 import { factsLineText } from '../../audit/record/audit-log.js';
-import { readRange, type AuditVerifier } from '../../audit/verify/audit-verifier.js';
+import { readRange, type AuditVerifier, type VerifiableAuditLog } from '../../audit/verify/audit-verifier.js';
 import type { VerifyReport } from '../../audit/verify/chain-walk.js';
 import { failureOf, type Logger } from '../../catalogue/failures.js';
 import { json, validationFailed } from '../../http/responses.js';
@@ -12,10 +13,13 @@ import {
   AuditExportQuery, AuditFactsQuery, AuditGlobalResponse, AuditQuery, AuditVerifyGlobalResponse, AuditVerifyResponse, AuditWalletResponse, WalletPath,
 } from '../../schemas/resources.js';
 import { unavailable } from './unavailable.js';
+import { chainHeaders, chosenChain, verifyEveryChain } from './audit-partitions.js';
 import { compileValidator, numericParams, type Validated, type ValidationIssue } from '../../schemas/validator.js';
 
 export interface AuditRouteDeps {
   verifier: AuditVerifier;
+  /** On a partitioned log only: which chain holds a wallet (ARCHITECTURE.md "Partitioned audit chains"). */
+  partitions?: { chainOf(wallet: string): number } | null;
   limiter: RateLimiter;
   log: Logger;
 }
@@ -103,12 +107,15 @@ async function verifyWallet(deps: AuditRouteDeps, request: PlainRequest): Promis
   if (!parsed.ok) return parsed.response;
   const report = await deps.verifier.verifyWallet(parsed.wallet, parsed.limit);
   const body: Static<typeof AuditVerifyResponse> = { wallet: parsed.wallet, ...verdictOf(report) };
-  return json(200, body);
+  // A wallet's records are all in one chain, which a partitioned log names.
+  const { partitions } = deps;
+  return json(200, partitions ? { ...body, chain: partitions.chainOf(parsed.wallet) } : body);
 }
 
 async function verifyGlobal(deps: AuditRouteDeps, request: PlainRequest): Promise<PlainResponse> {
   const parsed = parse(request, false);
   if (!parsed.ok) return parsed.response;
+  if (deps.verifier.chains.length > 1) return json(200, await verifyEveryChain(deps.verifier, parsed.limit));
   const body: Static<typeof AuditVerifyGlobalResponse> = verdictOf(await deps.verifier.verifyGlobal(parsed.limit));
   return json(200, body);
 }
@@ -119,8 +126,10 @@ async function verifyGlobal(deps: AuditRouteDeps, request: PlainRequest): Promis
  * was read against and the `from_seq` of the next page.
  */
 async function exportLines(deps: AuditRouteDeps, request: PlainRequest): Promise<PlainResponse> {
-  return exportPage(deps, validateExport(numericParams(AuditExportQuery, request.query)), async (from, count) => {
-    const lines = (await readRange(deps.verifier.log, from, count)).filter((line): line is Buffer => line !== null);
+  const chain = chosenChain(deps.verifier, request);
+  if (!chain.ok) return chain.response;
+  return exportPage(deps, chain, validateExport(numericParams(AuditExportQuery, request.query)), async (from, count) => {
+    const lines = (await readRange(chain.log, from, count)).filter((line): line is Buffer => line !== null);
     return Buffer.concat(lines.flatMap((line) => [line, NEWLINE]));
   });
 }
@@ -131,8 +140,10 @@ async function exportLines(deps: AuditRouteDeps, request: PlainRequest): Promise
  * facts were kept have none), so a client checks each against the record's `facts_hash`.
  */
 async function exportFacts(deps: AuditRouteDeps, request: PlainRequest): Promise<PlainResponse> {
-  return exportPage(deps, validateFacts(numericParams(AuditFactsQuery, request.query)), async (from, count) => {
-    const facts = count > 0 ? await deps.verifier.log.readFacts(from, count) : [];
+  const chain = chosenChain(deps.verifier, request);
+  if (!chain.ok) return chain.response;
+  return exportPage(deps, chain, validateFacts(numericParams(AuditFactsQuery, request.query)), async (from, count) => {
+    const facts = count > 0 ? await chain.log.readFacts(from, count) : [];
     return Buffer.from(facts.map(factsLineText).join(''), 'utf8');
   });
 }
@@ -140,17 +151,21 @@ async function exportFacts(deps: AuditRouteDeps, request: PlainRequest): Promise
 /** One page of a line export: the records from `from_seq`, at most `limit` and never past the head the page was read against. */
 async function exportPage(
   deps: AuditRouteDeps,
+  chain: { chain: number; log: VerifiableAuditLog },
   query: Validated<{ from_seq?: number; limit?: number }>,
   read: (from: number, count: number) => Promise<Buffer>,
 ): Promise<PlainResponse> {
   if (!query.ok) return validationFailed(query.detail);
-  const head = await deps.verifier.log.head();
+  const head = await chain.log.head();
   // Both are filled in from the schema's defaults by the validator (src/schemas/resources.ts).
   const from = query.value.from_seq!;
   const count = Math.max(0, Math.min(query.value.limit!, head.seq - from + 1));
   return {
     status: 200,
-    headers: { 'x-audit-head-seq': String(head.seq), 'x-audit-head-hash': head.hash, 'x-audit-next-seq': String(from + count) },
+    headers: {
+      'x-audit-head-seq': String(head.seq), 'x-audit-head-hash': head.hash, 'x-audit-next-seq': String(from + count),
+      ...chainHeaders(deps.verifier, chain.chain),
+    },
     raw: { contentType: 'text/plain; charset=utf-8', text: await read(from, count) },
   };
 }

@@ -10,6 +10,8 @@ export type ReplayProblem = 'facts_missing' | 'facts_mismatch' | 'facts_unreadab
 
 export interface ReplayFinding {
   seq: number;
+  /** On a partitioned log, the chain `seq` counts in. */
+  chain?: number;
   problem: ReplayProblem;
   detail: string;
 }

@@ -11,10 +11,12 @@ export const EXIT_REPRODUCED = 0;
 export const EXIT_DIFFERS = 1;
 export const EXIT_ERROR = 2;
 
-const USAGE = `usage: npm run audit:replay -- <source> [--seq N | --from N --to M] [--json]
+const USAGE = `usage: npm run audit:replay -- <source> [--seq N | --from N --to M] [--chain P] [--json]
 
 <source> is a data directory (DATA_DIR), its audit/audit.log (facts.log beside it), or a running
-service's base URL (pages through GET /api/v1/audit/export and /api/v1/audit/facts).
+service's base URL (pages through GET /api/v1/audit/export and /api/v1/audit/facts). On a service
+whose log is partitioned (AUDIT_PARTITIONS) seqs count within a chain: every chain is replayed over
+the range, or only chain P with --chain.
 
 Each record's facts must hash to its facts_hash, and the risk engine, given them, must give the
 record's decision, risk score and reasons. Records written before facts were kept are counted,
@@ -34,13 +36,16 @@ interface Options {
   location: string;
   from: number;
   to: number;
+  chain?: number;
   json: boolean;
 }
 
 function parseOptions(argv: string[]): Options | { text: string; status: number } {
   const { values, positionals } = parseArgs({
     args: argv, allowPositionals: true,
-    options: { seq: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      seq: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, chain: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+    },
   });
   if (values.help) return { text: USAGE, status: EXIT_REPRODUCED };
   if (positionals.length !== 1) return { text: USAGE, status: EXIT_ERROR };
@@ -50,7 +55,9 @@ function parseOptions(argv: string[]): Options | { text: string; status: number 
   const to = Number.isNaN(seq) ? number(values.to, Number.MAX_SAFE_INTEGER) : seq;
   if (values.seq !== undefined && (values.from !== undefined || values.to !== undefined)) return { text: `--seq or --from/--to, not both\n\n${USAGE}`, status: EXIT_ERROR };
   if (![from, to].every((n) => Number.isSafeInteger(n) && n >= 1) || from > to) return { text: `seqs are integers from 1, --from at most --to\n\n${USAGE}`, status: EXIT_ERROR };
-  return { location: positionals[0], from, to, json: values.json ?? false };
+  const chain = values.chain === undefined ? undefined : Number(values.chain);
+  if (chain !== undefined && !(Number.isInteger(chain) && chain >= 0)) return { text: `--chain is a chain number (0 or more)\n\n${USAGE}`, status: EXIT_ERROR };
+  return { location: positionals[0], from, to, chain, json: values.json ?? false };
 }
 
 export async function runAuditReplay(argv: string[], io: CliIo): Promise<number> {
@@ -68,7 +75,7 @@ export async function runAuditReplay(argv: string[], io: CliIo): Promise<number>
   const counts = { records: 0, reproduced: 0, without_facts: 0, differs: 0, rules_changed: 0 };
   const findings: ReplayFinding[] = [];
   try {
-    const source = await openReplaySource(options.location, options.from, options.to, AUDIT_BACKENDS);
+    const source = await openReplaySource(options.location, options.from, options.to, AUDIT_BACKENDS, options.chain);
     const bar = new ProgressBar({ stream: io.stderr, total: source.total ?? 0, label: 'replaying' });
     for await (const item of source.items) {
       counts.records++;
@@ -78,7 +85,7 @@ export async function runAuditReplay(argv: string[], io: CliIo): Promise<number>
       else {
         if (outcome.finding.problem === 'rules_changed') counts.rules_changed++;
         else counts.differs++;
-        if (findings.length < 100) findings.push(outcome.finding);
+        if (findings.length < 100) findings.push(item.chain === undefined ? outcome.finding : { ...outcome.finding, chain: item.chain });
       }
       bar.update(counts.records, counts.records);
     }
@@ -103,6 +110,6 @@ function describe(name: string, counts: Record<string, number>, findings: Replay
     `  rules changed     ${n(counts.rules_changed)}`,
     `  time              ${seconds.toFixed(2)} s`,
   ];
-  for (const finding of findings) lines.push(`    seq ${finding.seq}  ${finding.problem}: ${MEANINGS[finding.problem]}; ${finding.detail}`);
+  for (const finding of findings) lines.push(`    ${finding.chain === undefined ? '' : `chain ${finding.chain} `}seq ${finding.seq}  ${finding.problem}: ${MEANINGS[finding.problem]}; ${finding.detail}`);
   return `${lines.join('\n')}\n`;
 }

@@ -4,9 +4,10 @@ import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { ChainProblem, ProblemKind, VerifyReport } from '../../audit/verify/chain-walk.js';
 import { AUDIT_BACKENDS } from '../../audit/backends.js';
-import { openChainSource, type ChainSource } from '../../audit/verify/bulk-sources.js';
+import { openChainSources, type ChainSource } from '../../audit/verify/bulk-sources.js';
 import type { Checkpoint } from '../../audit/proof/checkpoint.js';
 import { ProofRefused, extendCheckpoint, proveRecord } from '../../audit/proof/remote-check.js';
+import { provePartitionedRecord } from '../../audit/proof/remote-partition-check.js';
 import { ProgressBar, type ProgressStream } from './progress-bar.js';
 import { verifyChunks } from '../../audit/verify/verify-chunks.js';
 import { VerifyPool, type Hasher } from '../../audit/verify/verify-pool.js';
@@ -21,13 +22,14 @@ export const EXIT_TAMPERED = 1;
 export const EXIT_ERROR = 2;
 
 const USAGE = `usage: npm run audit:verify -- <source> [--head SEQ[:HASH]] [--threads N] [--hasher NAME] [--json]
-       npm run audit:verify -- <URL> --prove SEQ [--json]
+       npm run audit:verify -- <URL> --prove SEQ [--chain P] [--json]
        npm run audit:verify -- <URL> --since <checkpoint file | genesis> [--save FILE] [--json]
 
 <source> is one of
   a data directory (DATA_DIR, holding audit/audit.log) or the log file itself
   a JSON-lines file of records as the listing API returns them (stored JSON plus "hash"), oldest first
-  a running service's base URL, e.g. http://127.0.0.1:8080 (pages through GET /api/v1/audit/export)
+  a running service's base URL, e.g. http://127.0.0.1:8080 (pages through GET /api/v1/audit/export;
+  a partitioned log's chains each in turn)
 
 --head SEQ[:HASH]  the chain must reach this record, with this hash (an audit_seq and audit_hash
                    from a verdict): a cut tail leaves no other trace. A service's head is the default.
@@ -36,6 +38,8 @@ const USAGE = `usage: npm run audit:verify -- <source> [--head SEQ[:HASH]] [--th
 --json             print the report as JSON
 --prove SEQ        prove record SEQ is in the service's latest signed checkpoint: its bytes, its leaf,
                    its Merkle path and the checkpoint's Ed25519 signature, checked here
+--chain P          with --prove, on a service whose log is partitioned (AUDIT_PARTITIONS): the record's
+                   chain (a verdict's audit_chain); the chain's path to the signed root is checked too
 --since FILE       verify only the records after the signed checkpoint in FILE (one you trust, e.g.
                    saved by an earlier run), the latest checkpoint's consistency with it, and that
                    those records build the latest root; \`genesis\` starts from the first record
@@ -56,6 +60,8 @@ const REASONS: Record<ProblemKind, string> = {
 interface Options {
   location: string;
   prove?: number;
+  /** The record's chain on a partitioned log. */
+  chain?: number;
   since?: string;
   save?: string;
   head?: { seq: number; hash?: string };
@@ -80,7 +86,7 @@ function parseOptions(argv: string[]): Options | Refusal {
     allowPositionals: true,
     options: {
       head: { type: 'string' }, threads: { type: 'string' }, hasher: { type: 'string' }, json: { type: 'boolean' },
-      prove: { type: 'string' }, since: { type: 'string' }, save: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      prove: { type: 'string' }, chain: { type: 'string' }, since: { type: 'string' }, save: { type: 'string' }, help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) return { text: USAGE, status: EXIT_HEALTHY };
@@ -96,9 +102,11 @@ function parseOptions(argv: string[]): Options | Refusal {
   if ((prove !== undefined || values.since !== undefined) && !/^https?:\/\//.test(positionals[0])) return wrong('--prove and --since need a service URL');
   if (prove !== undefined && values.since !== undefined) return wrong('--prove and --since are separate checks; give one');
   if (values.save !== undefined && values.since === undefined) return wrong('--save goes with --since');
+  const chain = values.chain === undefined ? undefined : Number(values.chain);
+  if (chain !== undefined && !(Number.isInteger(chain) && chain >= 0 && prove !== undefined)) return wrong('--chain goes with --prove and is a chain number (0 or more)');
   return {
     location: positionals[0], threads, hasher, json: values.json ?? false, head: head ? { seq: Number(head[1]), hash: head[2] } : undefined,
-    prove, since: values.since, save: values.save,
+    prove, chain, since: values.since, save: values.save,
   };
 }
 
@@ -118,7 +126,9 @@ export async function runAuditVerify(argv: string[], io: CliIo): Promise<number>
   const pool = new VerifyPool(options.threads, options.hasher);
   const began = performance.now();
   try {
-    const source = await openChainSource(options.location, AUDIT_BACKENDS);
+    const sources = await openChainSources(options.location, AUDIT_BACKENDS);
+    if (sources.length > 1) return await verifyChains(pool, sources, options, io, began);
+    const [source] = sources;
     const report = await verifySource(pool, source, options, io);
     const seconds = (performance.now() - began) / 1000;
     io.stdout.write(options.json ? `${JSON.stringify({ source: source.name, ...report, seconds })}\n` : describe(source, report, seconds));
@@ -142,6 +152,26 @@ async function verifySource(pool: VerifyPool, source: ChainSource, options: Opti
   const report = await verifyChunks(pool, source.chunks, { field: 'prev_hash', head, onProgress: progress, recycle: source.recycle });
   bar.finish(source.unit === 'bytes' ? source.total : done.records, done.records);
   return report;
+}
+
+/**
+ * A partitioned log (ARCHITECTURE.md "Partitioned audit chains"): each chain walked in turn to its own head and
+ * reported by its number; healthy only when every chain is. `--head` names one chain's record, so it is refused here.
+ */
+async function verifyChains(pool: VerifyPool, sources: ChainSource[], options: Options, io: CliIo, began: number): Promise<number> {
+  if (options.head) throw new Error(`${options.location} keeps ${sources.length} chains: --head names a record of one chain; verify without it`);
+  const reports: Array<{ source: ChainSource; report: VerifyReport }> = [];
+  for (const source of sources) reports.push({ source, report: await verifySource(pool, source, options, io) });
+  const seconds = (performance.now() - began) / 1000;
+  const healthy = reports.every(({ report }) => report.healthy);
+  if (options.json) {
+    const chains = reports.map(({ source, report }) => ({ chain: source.chain, ...report }));
+    io.stdout.write(`${JSON.stringify({ source: options.location, partitions: sources.length, healthy, chains, seconds })}\n`);
+  } else {
+    io.stdout.write(reports.map(({ source, report }) => describe(source, report, seconds)).join(''));
+    io.stdout.write(`audit chains ${options.location}: ${sources.length} chains, ${healthy ? 'all healthy' : `NOT healthy: chain ${reports.filter(({ report }) => !report.healthy).map(({ source }) => source.chain).join(', ')}`}\n`);
+  }
+  return healthy ? EXIT_HEALTHY : EXIT_TAMPERED;
 }
 
 function describe(source: ChainSource, report: VerifyReport, seconds: number): string {
@@ -169,7 +199,7 @@ function problemLine(problem: ChainProblem): string {
 async function runProofCheck(options: Options, io: CliIo): Promise<number> {
   const began = performance.now();
   try {
-    const report = options.prove !== undefined ? await proveOne(options.location, options.prove) : await extendTrusted(options, io);
+    const report = options.prove !== undefined ? await proveOne(options.location, options.prove, options.chain) : await extendTrusted(options, io);
     const seconds = (performance.now() - began) / 1000;
     io.stdout.write(options.json ? `${JSON.stringify({ source: options.location, ok: true, ...report.json, seconds })}\n` : `${report.text}  time              ${seconds.toFixed(3)} s\n`);
     return EXIT_HEALTHY;
@@ -188,7 +218,8 @@ interface ProofReport {
   json: Record<string, unknown>;
 }
 
-async function proveOne(base: string, seq: number): Promise<ProofReport> {
+async function proveOne(base: string, seq: number, chain: number | undefined): Promise<ProofReport> {
+  if (chain !== undefined) return proveInChain(base, seq, chain);
   const proven = await proveRecord(base, seq);
   const { checkpoint } = proven;
   return {
@@ -197,6 +228,23 @@ async function proveOne(base: string, seq: number): Promise<ProofReport> {
       `audit proof ${base}`,
       `  record            ${seq} (${proven.hash})`,
       `  included in       checkpoint ${checkpoint.tree_size}, root ${checkpoint.root_hash}`,
+      `  signed            ${new Date(checkpoint.timestamp).toISOString()} by key ${checkpoint.key_id}`,
+      '',
+    ].join('\n'),
+  };
+}
+
+/** A record of a partitioned log: its chain's path, and that chain's place under the one signed root. */
+async function proveInChain(base: string, seq: number, chain: number): Promise<ProofReport> {
+  const { hash, checkpoint } = await provePartitionedRecord(base, seq, chain);
+  const head = checkpoint.chains[chain];
+  return {
+    json: { chain, seq, hash, checkpoint },
+    text: [
+      `audit proof ${base}`,
+      `  record            ${seq} of chain ${chain} (${hash})`,
+      `  included in       chain ${chain}'s tree of ${head.tree_size}, root ${head.root_hash}`,
+      `  under             checkpoint ${checkpoint.tree_size} of ${checkpoint.partitions} chains, root ${checkpoint.root_hash}`,
       `  signed            ${new Date(checkpoint.timestamp).toISOString()} by key ${checkpoint.key_id}`,
       '',
     ].join('\n'),

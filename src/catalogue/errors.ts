@@ -116,7 +116,7 @@ export const ERRORS = {
   },
   audit_unavailable: {
     status: 503, message: 'the audit log did not record the verdict',
-    meaning: 'The audit log could not be written or read (a failed write, a full disk, a log file replaced or truncated under the service, a Redis not connected; `/status.json` and `/healthz` say which); no verdict is given without its record.',
+    meaning: 'The audit log could not be written or read (a failed write, a full disk, a log file replaced or truncated under the service, a Redis not connected, or fewer Redis replicas than `AUDIT_REPLICA_ACKS` confirming the record or online to confirm it; `/status.json` and `/healthz` say which); no verdict is given without its record.',
   },
   sign_in_contended: {
     status: 503, message: 'too many sign-in requests for this address at once; retry',

@@ -22,11 +22,22 @@ export interface RedisCluster {
   shardOf(key: string): Promise<RedisShard>;
   /** Waits until every node reports `cluster_state:ok` and every primary has a replica in sync. */
   settled(withinMs?: number): Promise<void>;
+  /** Starts a seventh (eighth, ...) node as one more replica of the primary serving `key`'s slot. */
+  addReplica(key: string): Promise<RedisServer>;
+  /**
+   * Freezes the replicas of `key`'s primary and drops the primary's links to them, so nothing it
+   * writes until `resume()` reaches them (a frozen process cannot reconnect; SIGSTOP alone would let
+   * the kernel buffer the stream for it). Returns the frozen shard.
+   */
+  isolateReplicas(key: string): Promise<RedisShard>;
+  /** Waits until every replica of `key`'s primary has acknowledged all the primary has written. */
+  caughtUp(key: string, withinMs?: number): Promise<void>;
   stop(): Promise<void>;
 }
 
 /** Short enough that a killed primary's replica takes over within seconds; long enough for a busy machine. */
 const NODE_TIMEOUT_MS = 2_000;
+const NODE_ARGS = ['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', String(NODE_TIMEOUT_MS)];
 
 /** `CLUSTER SLOTS` row: start, end, then [host, port, id] of the primary and of each replica. */
 type SlotRow = [number, number, ...Array<[string, number, string]>];
@@ -66,9 +77,8 @@ async function nodeOk(node: RedisServer): Promise<boolean> {
  * and every replica is in sync.
  */
 export async function startRedisCluster(): Promise<RedisCluster> {
-  const args = ['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', String(NODE_TIMEOUT_MS)];
   const nodes: RedisServer[] = [];
-  for (let i = 0; i < 6; i++) nodes.push(await startRedisServer(undefined, { args }));
+  for (let i = 0; i < 6; i++) nodes.push(await startRedisServer(undefined, { args: NODE_ARGS }));
   const addresses = nodes.map((node) => `127.0.0.1:${node.port}`);
   const byPort = new Map(nodes.map((node) => [node.port, node]));
   const cluster: RedisCluster = {
@@ -80,6 +90,27 @@ export async function startRedisCluster(): Promise<RedisCluster> {
       return (await Promise.all(live.map(nodeOk))).every(Boolean);
     }, (ok) => ok, withinMs, 100).then(() => undefined),
     shardOf: (key) => shardOf(nodes, byPort, key),
+    addReplica: async (key) => {
+      const { primary } = await shardOf(nodes, byPort, key);
+      const node = await startRedisServer(undefined, { args: NODE_ARGS });
+      nodes.push(node);
+      byPort.set(node.port, node);
+      const id = String(await onNode(primary, (client) => client.cluster('MYID')));
+      await run('redis-cli', ['--cluster', 'add-node', `127.0.0.1:${node.port}`, `127.0.0.1:${primary.port}`, '--cluster-slave', '--cluster-master-id', id]);
+      await cluster.settled();
+      await pollUntil('the added replica did not attach', async () => (await shardOf(nodes, byPort, key)).replicas, (replicas) => replicas.includes(node));
+      return node;
+    },
+    isolateReplicas: async (key) => {
+      const shard = await shardOf(nodes, byPort, key);
+      for (const replica of shard.replicas) replica.pause();
+      await onNode(shard.primary, (client) => client.call('CLIENT', 'KILL', 'TYPE', 'replica'));
+      return shard;
+    },
+    caughtUp: async (key, withinMs = 15_000) => {
+      const { primary } = await shardOf(nodes, byPort, key);
+      await pollUntil('the replicas did not catch up', () => onNode(primary, (client) => client.info('replication')), replicasAtOffset, withinMs);
+    },
     stop: async () => {
       await Promise.all(nodes.map((node) => node.stop()));
     },
@@ -92,6 +123,13 @@ export async function startRedisCluster(): Promise<RedisCluster> {
     throw error;
   }
   return cluster;
+}
+
+/** True when every replica the primary lists has acknowledged its whole replication offset. */
+function replicasAtOffset(replication: string): boolean {
+  const offset = /master_repl_offset:(\d+)/.exec(replication)?.[1];
+  const acked = [...replication.matchAll(/^slave\d+:.*offset=(\d+)/gm)].map((match) => match[1]);
+  return acked.length > 0 && acked.every((value) => value === offset);
 }
 
 async function shardOf(nodes: RedisServer[], byPort: Map<number, RedisServer>, key: string): Promise<RedisShard> {

@@ -92,7 +92,8 @@ export async function startRedisServer(port?: number, options: RedisServerOption
       }),
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) {
+        // A killed process has a signal and no exit code, and will not exit again.
+        if (child.exitCode !== null || child.signalCode !== null) {
           removeDir();
           return resolve();
         }

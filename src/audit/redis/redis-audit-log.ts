@@ -27,7 +27,7 @@ import { sealBatch, type SealedBatch } from '../record/seal-batch.js';
 import { sha256Hex } from '../record/sha256.js';
 import { ALWAYS_USABLE, StoreStateError, type StoreState } from '../../store/store-state.js';
 import { asTarget, openRedis, type RedisClient, type RedisTarget } from '../../store/redis-connection.js';
-import { appendWithAcks, AuditReplicaError, NO_REPLICA_ACKS, type ReplicaAcks } from './replica-acks.js';
+import { appendWithAcks, AuditReplicaError, NO_REPLICA_ACKS, ReplicaHealth, type ReplicaAcks } from './replica-acks.js';
 
 /** The prefix on a cluster: one hash tag for the whole chain (ARCHITECTURE.md "Redis Cluster"). */
 export const CLUSTER_AUDIT_PREFIX = '{tg:audit}:';
@@ -73,6 +73,7 @@ export class RedisAuditLog implements AuditLog, AuditLineSource, AuditWalletLine
   private readonly committer: GroupCommitter<AuditEntry, AuditRecord>;
   private readonly keys: { head: string; records: string; walletHeads: string; claim: string; epoch: string };
   private watch: ChainWatch | null = null;
+  private replication: ReplicaHealth | null = null;
   /** Names this instance in fairness claims (see redis-append-script.ts). */
   private readonly id = randomUUID();
   private known: AuditHead = { seq: 0, hash: ZERO_HASH };
@@ -113,9 +114,11 @@ export class RedisAuditLog implements AuditLog, AuditLineSource, AuditWalletLine
       throw new Error(`audit log could not reach Redis: ${(error as Error).message}`, { cause: error });
     }
     try {
-      if (options.watch) log.watch = await ChainWatch.open(client, log.keys, options.watch);
+      if (options.watch) log.watch = await ChainWatch.open(client, log.keys, { ...options.watch, readHeadsDurable: log.replicas.acks === 0 });
       await log.readHeads([]);
+      log.replication = await ReplicaHealth.start(client, log.replicas, log.keys.head);
     } catch (error) {
+      log.replication?.stop();
       await log.watch?.close();
       client.disconnect();
       throw error;
@@ -129,14 +132,15 @@ export class RedisAuditLog implements AuditLog, AuditLineSource, AuditWalletLine
   }
 
   /**
-   * The AuditLog contract: null when an append can be taken now. Cheap: ioredis's connection state
-   * and the epoch watch's verdict, both already known; no round trip.
+   * The AuditLog contract: null when an append can be taken now. Cheap: ioredis's connection state,
+   * the epoch watch's verdict and what replication last showed, all already known; no round trip.
    */
   readiness(): string | null {
     if (this.closing) return 'the audit log is closed';
     if (this.client.status !== 'ready') return `the Redis holding the audit chain is not connected (${this.client.status})`;
     const problem = this.watch?.problem();
-    return problem ? `the audit chain in Redis cannot be trusted: ${problem.detail}` : null;
+    if (problem) return `the audit chain in Redis cannot be trusted: ${problem.detail}`;
+    return this.replication?.problem() ?? null;
   }
 
   /** The watch's part of the status document; null without a watch. */
@@ -195,6 +199,7 @@ export class RedisAuditLog implements AuditLog, AuditLineSource, AuditWalletLine
   /** Drains queued appends, then writes the remembered head and closes the connection. */
   close(): Promise<void> {
     this.closing ??= this.committer.drain().then(async () => {
+      this.replication?.stop();
       await this.watch?.close();
       await this.client.quit();
     });
@@ -298,9 +303,12 @@ export class RedisAuditLog implements AuditLog, AuditLineSource, AuditWalletLine
       return reply[1] === this.id ? 'retry-now' : 'back-off';
     }
     this.known = batch.head;
-    this.watch?.observe(batch.head);
+    // Remembered as acknowledged, and given to the proof tree, only once WAIT confirmed it: a failover
+    // may drop it otherwise (ARCHITECTURE.md "Durable acknowledgement").
+    this.watch?.observe(batch.head, shortfall === null);
+    this.replication?.noteWait(shortfall);
     for (const [wallet, hash] of batch.walletHeads) this.walletCache.set(wallet, hash);
-    for (const { record } of batch.sealed) this.onAppended?.(record);
+    if (shortfall === null) for (const { record } of batch.sealed) this.onAppended?.(record);
     this.stats.writes++;
     this.stats.bytes += batch.sealed.reduce((sum, { line }) => sum + line.length - 1, 0);
     // In the chain now, so learned above; but not durable, so nobody is answered on it.

@@ -17,6 +17,11 @@ export interface ChainWatchOptions {
   flushMs?: number;
   /** The service's clock, for the epoch marker's `created_at`. */
   now: () => number;
+  /**
+   * Whether a head read from the store is durable: true on one Redis without WAIT (the primary is the
+   * whole acknowledgement), false when replicas must confirm (set by the log from AUDIT_REPLICA_ACKS).
+   */
+  readHeadsDurable?: boolean;
 }
 
 export interface WatchKeys {
@@ -32,6 +37,12 @@ const LOST_HELP = 'restore the Redis data, or restart this instance with AUDIT_A
  * this adds the memory, a check at every reconnect and every `checkMs`, and the state
  * the routes read without any I/O. A lost store stays lost until the store is
  * restored (the next check sees it) or an operator abandons the epoch at start.
+ *
+ * The memory holds only acknowledged heads (ARCHITECTURE.md "Durable acknowledgement"): with
+ * replicas to confirm, a head read from the store may be a record whose WAIT failed, which a
+ * failover may drop without anyone having been answered on it; such a head is compared with
+ * the memory but never raises it. This instance's own confirmed append does, and vouches for
+ * every record before it (replication is one ordered stream).
  */
 export class ChainWatch implements StoreState {
   private trouble: StoreProblem | null = null;
@@ -48,11 +59,12 @@ export class ChainWatch implements StoreState {
     private readonly keys: WatchKeys,
     private readonly memory: HeadMemory,
     private readonly log: (line: string) => void,
+    private readonly readHeadsDurable: boolean,
   ) {}
 
   static async open(client: RedisClient, keys: WatchKeys, options: ChainWatchOptions): Promise<ChainWatch> {
     const memory = await HeadMemory.load(options.memoryFile, options.now);
-    const watch = new ChainWatch(client, keys, memory, options.log ?? (() => undefined));
+    const watch = new ChainWatch(client, keys, memory, options.log ?? (() => undefined), options.readHeadsDurable ?? true);
     await watch.establish(options.abandonEpoch ?? null, options.now);
     memory.startFlushing(options.flushMs ?? 1000);
     watch.timer = setInterval(() => void watch.check(), options.checkMs ?? 1000).unref();
@@ -74,12 +86,16 @@ export class ChainWatch implements StoreState {
     return this.markerText;
   }
 
-  /** Every head learned from the store (a refused append's reply, a head read, our own append). */
-  observe(head: AuditHead): void {
+  /**
+   * Every head learned from the store: a refused append's reply or a head read (`acknowledged`
+   * omitted: durable only when reads are), or this instance's own append (`acknowledged` says
+   * whether its WAIT confirmed it). A head behind the memory is loss either way.
+   */
+  observe(head: AuditHead, acknowledged = this.readHeadsDurable): void {
     if (this.trouble?.code === 'store_lost_state') return;
     const behind = headBehind(this.memory.remembered, head);
     if (behind) this.lose(behind);
-    else this.memory.see(head);
+    else if (acknowledged) this.memory.see(head);
   }
 
   /** The append script found another marker, or none. */
@@ -129,7 +145,7 @@ export class ChainWatch implements StoreState {
         await this.client.set(this.keys.epoch, newMarkerText(now(), abandoned), 'NX');
         continue;
       }
-      if (verdict.kind === 'adopt') await this.memory.adopt(verdict.marker.id, probe.head);
+      if (verdict.kind === 'adopt') await this.memory.adopt(verdict.marker.id, this.readHeadsDurable ? probe.head : { seq: 0, hash: ZERO_HASH });
       if (verdict.kind === 'lost') this.lose(verdict.detail);
       else this.accept(verdict.marker, probe);
       return;
@@ -157,7 +173,7 @@ export class ChainWatch implements StoreState {
   private accept(marker: EpochMarker, probe: StoreProbe): void {
     this.marker = marker;
     this.markerText = probe.marker ?? '';
-    this.memory.see(probe.head);
+    if (this.readHeadsDurable) this.memory.see(probe.head);
   }
 
   private async runCheck(): Promise<void> {

@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { Cluster } from 'ioredis';
 import { startRedisCluster, type RedisCluster } from '../../../support/redis-cluster.js';
 import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../../../support/service.js';
+import { waitUntil } from '../../../support/wait-until.js';
 
 const OPEN_MARKET = Date.UTC(2026, 10, 17, 15, 0, 0);
 const WALLET = '0x00000000000000000000000000000000000000b1';
@@ -50,6 +51,8 @@ describe('the service on a Redis Cluster', () => {
       replicas[0].resume();
     }
     await cluster.settled();
+    // The refusal holds until a WAIT confirms again (the log's replication check), then evaluations resume.
+    await waitUntil(async () => (await getJson(`${running.base}/healthz`)).json.status === 'ok', 'the audit log ready again', 15_000, 50);
     const again = await evaluate();
     assert.equal(again.status, 200, JSON.stringify(again.json));
     // The refused verdict's record stayed in the chain unanswered: the next one follows it.

@@ -12,12 +12,15 @@ import { parseLine } from '../../../../src/audit/record/record.js';
 import { loadConfig } from '../../../../src/config.js';
 import { EXIT_REPRODUCED, runAuditReplay } from '../../../../src/tools/cli/audit-replay-command.js';
 import { EXIT_HEALTHY, EXIT_TAMPERED, runAuditVerify } from '../../../../src/tools/cli/audit-verify-command.js';
+import { ManualClock } from '../../../support/manual-clock.js';
 import { startRedisServer, type RedisServer } from '../../../support/redis-server.js';
 import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../../../support/service.js';
 import { pollUntil } from '../../../support/wait-until.js';
 
 const KEY = Buffer.alloc(32, 7).toString('base64');
 const K = 3;
+/** Both instances' clock: checkpoints come due by time when the test moves it. */
+const clock = new ManualClock();
 const WALLETS = Array.from({ length: 24 }, (_, i) => `0x${(0xa000 + i).toString(16).padStart(40, '0')}`);
 let redis: RedisServer;
 let a: TestService;
@@ -29,10 +32,10 @@ before(async () => {
   redis = await startRedisServer();
   const env = {
     REDIS_URL: redis.url, AUDIT_STORE: 'redis', AUDIT_PARTITIONS: String(K), RATE_LIMITS: 'off',
-    AUDIT_CHECKPOINT_RECORDS: '5', AUDIT_CHECKPOINT_SECONDS: '0', AUDIT_SIGNING_KEY: KEY,
+    AUDIT_CHECKPOINT_RECORDS: '5', AUDIT_CHECKPOINT_SECONDS: '10', AUDIT_SIGNING_KEY: KEY,
   };
-  a = await startTestService(env);
-  b = await startTestService(env);
+  a = await startTestService(env, undefined, { now: clock.now });
+  b = await startTestService(env, undefined, { now: clock.now });
 });
 after(async () => {
   await a?.stop();
@@ -91,6 +94,8 @@ describe('partitioned audit chains (AUDIT_PARTITIONS=3)', () => {
   it('sign one checkpoint whose root binds every chain\'s head', async () => {
     const key = new CheckpointSigner(Buffer.from(KEY, 'base64')).published;
     const total = WALLETS.length * 3;
+    // The last records, fewer than AUDIT_CHECKPOINT_RECORDS since the last checkpoint, come due by time.
+    clock.advance(10_000);
     const latest = await pollUntil('checkpoint over every record', () => getJson(`${a.base}/api/v1/audit/checkpoint`), (r) => r.json?.tree_size === total);
     const checkpoint = latest.json as PartitionedCheckpoint;
     assert.equal(checkPartitionedCheckpoint(checkpoint, key), null);
@@ -147,6 +152,19 @@ describe('partitioned audit chains (AUDIT_PARTITIONS=3)', () => {
     const verified = await cli(runAuditVerify, [a.base]);
     assert.equal(verified.status, EXIT_TAMPERED, verified.out);
     assert.match(verified.out, /NOT healthy: chain 1\n/);
+  });
+
+  it('prove at once, from either instance, a record the other one just appended and signed', async () => {
+    const wallet = WALLETS.find((w) => partitionOf(w, K) === 2)!;
+    clock.advance(10_000);
+    const answer = await postJson(`${b.base}/api/v1/analyze/free`, sampleTrade({ wallet, amount: 1 }));
+    assert.equal(answer.status, 200, answer.text);
+    const seq = answer.json.audit_seq as number;
+    await pollUntil('checkpoint over the new record', () => getJson(`${b.base}/api/v1/audit/checkpoint`), (r) => r.json?.chains?.[2]?.tree_size === seq);
+    // Instance a has not read the record yet (it follows the chains once a second): it reads it before answering.
+    const proof = await getJson(`${a.base}/api/v1/audit/proof/${seq}?chain=2`);
+    assert.equal(proof.status, 200, proof.text);
+    assert.equal(proof.json.leaf_hash, leafHash(answer.json.audit_hash as string).toString('hex'));
   });
 });
 

@@ -9,6 +9,7 @@ import { leafHash } from '../../../../src/audit/proof/merkle.js';
 import { checkPartitionedCheckpoint, checkPartitionedInclusion, type PartitionedCheckpoint } from '../../../../src/audit/proof/partition-root.js';
 import { partitionOf } from '../../../../src/audit/record/partition.js';
 import { parseLine } from '../../../../src/audit/record/record.js';
+import { chainPrefix } from '../../../../src/audit/redis/partitioned-audit-log.js';
 import { loadConfig } from '../../../../src/config.js';
 import { EXIT_REPRODUCED, runAuditReplay } from '../../../../src/tools/cli/audit-replay-command.js';
 import { EXIT_HEALTHY, EXIT_TAMPERED, runAuditVerify } from '../../../../src/tools/cli/audit-verify-command.js';
@@ -138,8 +139,8 @@ describe('partitioned audit chains (AUDIT_PARTITIONS=3)', () => {
   it('find a record edited in one chain and name that chain', async () => {
     const client = new Redis(redis.url);
     try {
-      const stored = (await client.hget('{tg:audit:1}:records', '2'))!;
-      await client.hset('{tg:audit:1}:records', '2', stored.replace('"decision":"', '"decision":"x'));
+      const stored = (await client.hget(`${chainPrefix(1, K)}records`, '2'))!;
+      await client.hset(`${chainPrefix(1, K)}records`, '2', stored.replace('"decision":"', '"decision":"x'));
     } finally {
       client.disconnect();
     }

@@ -2,6 +2,8 @@
 // and verifying, one signed checkpoint over all heads, offline proofs, audit:verify and audit:replay across chains, and
 // a tampered record found and named by its chain.
 import assert from 'node:assert/strict';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
 import { CheckpointSigner } from '../../../../src/audit/proof/checkpoint.js';
@@ -16,12 +18,14 @@ import { EXIT_HEALTHY, EXIT_TAMPERED, runAuditVerify } from '../../../../src/too
 import { ManualClock } from '../../../support/manual-clock.js';
 import { startRedisServer, type RedisServer } from '../../../support/redis-server.js';
 import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../../../support/service.js';
+import { useTempDirs } from '../../../support/temp-dirs.js';
 import { pollUntil } from '../../../support/wait-until.js';
 
 const KEY = Buffer.alloc(32, 7).toString('base64');
 const K = 3;
 /** Both instances' clock: checkpoints come due by time when the test moves it. */
 const clock = new ManualClock();
+const tempDir = useTempDirs('guardrail-since-');
 const WALLETS = Array.from({ length: 24 }, (_, i) => `0x${(0xa000 + i).toString(16).padStart(40, '0')}`);
 let redis: RedisServer;
 let a: TestService;
@@ -134,6 +138,32 @@ describe('partitioned audit chains (AUDIT_PARTITIONS=3)', () => {
     const replayed = await cli(runAuditReplay, [b.base, '--json']);
     assert.equal(replayed.status, EXIT_REPRODUCED, replayed.out);
     assert.deepEqual([JSON.parse(replayed.out).records, JSON.parse(replayed.out).reproduced], [WALLETS.length * 3, WALLETS.length * 3]);
+  });
+
+  it('extend a trusted checkpoint chain by chain from the command line (--since)', async () => {
+    const saved = join(await tempDir(), 'trusted.json');
+    const first = await cli(runAuditVerify, [a.base, '--since', 'genesis', '--save', saved, '--json']);
+    assert.equal(first.status, EXIT_HEALTHY, first.out);
+    const total = WALLETS.length * 3;
+    assert.deepEqual([JSON.parse(first.out).records, JSON.parse(first.out).to.tree_size], [total, total]);
+    // Three more verdicts, one in each chain, signed when the next checkpoint comes due by time.
+    const added = [0, 1, 2].map((chain) => WALLETS.find((w) => partitionOf(w, K) === chain)!);
+    for (const wallet of added) assert.equal((await postJson(`${b.base}/api/v1/analyze/free`, sampleTrade({ wallet, amount: 1 }))).status, 200);
+    clock.advance(10_000);
+    await pollUntil('checkpoint over the added records', () => getJson(`${a.base}/api/v1/audit/checkpoint`), (r) => r.json?.tree_size === total + 3);
+    const next = await cli(runAuditVerify, [b.base, '--since', saved, '--json']);
+    assert.equal(next.status, EXIT_HEALTHY, next.out);
+    const report = JSON.parse(next.out);
+    assert.deepEqual([report.from.tree_size, report.to.tree_size, report.records], [total, total + 3, 3]);
+    assert.deepEqual(report.chains.map((c: { from: number; to: number }) => c.to - c.from), [1, 1, 1]);
+    // A trusted checkpoint edited by hand is refused: its signature no longer holds.
+    const trusted = JSON.parse(await readFile(saved, 'utf8'));
+    trusted.chains[1].tree_size -= 1;
+    trusted.tree_size -= 1;
+    await writeFile(saved, JSON.stringify(trusted));
+    const edited = await cli(runAuditVerify, [a.base, '--since', saved, '--json']);
+    assert.equal(edited.status, EXIT_TAMPERED, edited.out);
+    assert.match(JSON.parse(edited.out).reason, /^the trusted checkpoint: /);
   });
 
   it('find a record edited in one chain and name that chain', async () => {

@@ -54,8 +54,10 @@ async function measureInstances(build: ServiceBuild, cluster: RedisCluster, part
     const run = combined(runs);
     if (run.non2xx + run.socketErrors > 0) process.stderr.write(`  ${label}: ${run.non2xx} non-2xx answers and ${run.socketErrors} socket errors under load\n`);
     const cpu = summed(services.map((service, i) => cpuUsPerRequest(before.services[i], after.services[i], service.subject.threadKinds(), run.requests, setup.ticksPerSecond)));
-    const redisUs = ((after.redis - before.redis) / setup.ticksPerSecond) * 1e6 / Math.max(1, run.requests);
-    const note = `offline registry, a new wallet each request; CPU of both instances per request; the 6 redis-servers ${redisUs.toFixed(1)} us/req`;
+    const redisUs = (ticks: number) => ((ticks / setup.ticksPerSecond) * 1e6) / Math.max(1, run.requests);
+    const spent = after.redis.map((ticks, i) => ticks - before.redis[i]);
+    const nodes = spent.sort((x, y) => y - x).map((ticks) => redisUs(ticks).toFixed(0)).join(' + ');
+    const note = `offline registry, a new wallet each request; both instances' CPU; redis-servers ${redisUs(spent.reduce((sum, ticks) => sum + ticks, 0)).toFixed(0)} us/req (${nodes})`;
     return { id: `cluster-k${partitions}`, label, note, run, cpu };
   } finally {
     await Promise.all(services.map((service) => service.stop()));
@@ -71,10 +73,10 @@ async function checkedWarmUp(plan: LoadPlan, label: string, generator: LoadGener
   await warmUp({ ...plan, walletOffset: plan.walletOffset + 1_800_000_000 }, 1_000, generator.name === 'wrk' ? 32 : 16);
 }
 
-function readAll(services: RunningService[], cluster: RedisCluster): { services: CpuSample[]; redis: number } {
+/** Both instances' threads, and each redis-server's CPU ticks (the busiest is the primary of the busiest slot). */
+function readAll(services: RunningService[], cluster: RedisCluster): { services: CpuSample[]; redis: number[] } {
   const samples = services.map((service) => readCpuSample(service.pid, service.subject.threadKinds().keys(), null));
-  const redis = cluster.nodes.reduce((sum, node) => sum + readCpuSample(node.pid, [], null).process, 0);
-  return { services: samples, redis };
+  return { services: samples, redis: cluster.nodes.map((node) => readCpuSample(node.pid, [], null).process) };
 }
 
 /** Two load runs side by side as one: requests added up, the longer duration, the worse percentile of the two. */

@@ -1,6 +1,7 @@
 // One run of the selected scenarios against one build of the service, with the echo they are divided by.
 import { fileURLToPath } from 'node:url';
 import { DEVNET_SCENARIOS, type Selectable } from './args.js';
+import { runClusterScenarios } from './cluster-scenarios.js';
 import { runDevnetScenarios } from './devnet-scenarios.js';
 import { freePort, spawnNode, stop } from './harness.js';
 import { echoes, measure, plainSubject, type LoadGenerator, type Scenario } from './measure.js';
@@ -53,7 +54,7 @@ export async function measureEcho(setup: RunSetup, burnUs: number): Promise<Meas
   }
 }
 
-/** The selected service rows on `build` (the devnet's first, then the offline service's), and the paid table when selected. */
+/** The selected service rows on `build` (the devnet's first, then the offline service's, then the cluster's), and the paid table when selected. */
 export async function runScenarios(build: ServiceBuild, setup: RunSetup): Promise<{ measurements: Measurement[]; paid: PaidResult | null }> {
   const measurements: Measurement[] = [];
   let paid: PaidResult | null = null;
@@ -65,5 +66,6 @@ export async function runScenarios(build: ServiceBuild, setup: RunSetup): Promis
   if (setup.only.has('offline') || setup.only.has('mcp')) {
     measurements.push(...(await runOfflineScenarios(build, setup.only, setup.generator, setup.connections, measureRow(setup))));
   }
+  if (setup.only.has('cluster')) measurements.push(...(await runClusterScenarios(build, setup)));
   return { measurements, paid };
 }

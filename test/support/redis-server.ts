@@ -8,6 +8,8 @@ import { join } from 'node:path';
 export interface RedisServer {
   url: string;
   port: number;
+  /** The redis-server process (the bench reads its CPU from /proc). */
+  pid: number;
   /** Freezes the process (SIGSTOP): connections stay open but nothing answers. */
   pause(): void;
   /** Undoes pause() (SIGCONT). */
@@ -76,6 +78,7 @@ export async function startRedisServer(port?: number, options: RedisServerOption
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
+    pid: child.pid!,
     dir,
     pause: () => {
       child.kill('SIGSTOP');

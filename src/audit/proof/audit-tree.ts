@@ -159,7 +159,7 @@ export class AuditTree {
     if (seq > checkpoint.tree_size) {
       return { refused: 'outside', detail: `record ${seq} is not in the tree of checkpoint ${checkpoint.tree_size}; ask again after a later checkpoint` };
     }
-    const ready = this.ready(checkpoint.tree_size);
+    const ready = await this.ready(checkpoint.tree_size);
     if (ready) return ready;
     const index = seq - 1;
     const [leaf, path] = await Promise.all([this.tree.leaf(index), this.tree.inclusionProof(index, checkpoint.tree_size)]);
@@ -172,14 +172,14 @@ export class AuditTree {
       const found = await this.checkpointAt(size);
       if ('refused' in found) return found;
     }
-    const ready = this.ready(second);
+    const ready = await this.ready(second);
     if (ready) return ready;
     return { first, second, proof: await this.tree.consistencyProof(first, second) };
   }
 
-  private ready(size: number): ProofRefusal | null {
+  private async ready(size: number): Promise<ProofRefusal | null> {
     if (this.fault) return { refused: 'unavailable', detail: this.fault };
-    const behind = this.tree.behind(size);
+    const behind = await this.tree.reach(size);
     return behind ? { refused: 'unavailable', detail: behind } : null;
   }
 

@@ -24,6 +24,8 @@ export class ChainTree {
   lastHash = '';
   private catchingUp: Promise<void> | null = null;
   private catchUpTarget = 0;
+  /** Proofs waiting for the tree to reach a size: released when it does, or when the catch-up ends short of it. */
+  private readonly waiting = new Set<{ size: number; release: () => void }>();
   private closed = false;
 
   /** `name` is what the log lines call it: "the proof tree", "the proof tree of chain 2". */
@@ -58,6 +60,12 @@ export class ChainTree {
     this.thread.append(hash);
     this.lastHash = hash;
     this.hooks.pushed(this.thread.size, hash);
+    for (const waiter of this.waiting) if (waiter.size <= this.thread.size) this.release(waiter);
+  }
+
+  private release(waiter: { size: number; release: () => void }): void {
+    this.waiting.delete(waiter);
+    waiter.release();
   }
 
   /** Takes in-order records that were waiting for the tree to reach them. */
@@ -76,6 +84,7 @@ export class ChainTree {
     }).finally(() => {
       this.catchingUp = null;
       this.drainAhead();
+      for (const waiter of this.waiting) this.release(waiter);
       this.hooks.grew();
     });
   }
@@ -105,10 +114,19 @@ export class ChainTree {
     else this.hooks.grew();
   }
 
-  /** Null when the tree holds `size` leaves; else why not yet, and a catch-up toward it is started. */
-  behind(size: number): string | null {
+  /**
+   * Null once the tree holds `size` leaves; else why not, and a catch-up toward it is started. A tree a chunk or
+   * less behind (the records another instance appended since the last tick) reads them first, so a checkpoint
+   * signed by one instance is provable by every instance at once; a longer read-back (a start) is not waited for.
+   */
+  async reach(size: number): Promise<string | null> {
+    // Twice: a catch-up that was ending as this one asked stops short of it without an error.
+    for (let tries = 0; tries < 2 && this.thread.size < size; tries++) {
+      this.catchUp(size);
+      if (this.catchUpTarget - this.thread.size > CATCH_UP_LINES) break;
+      await new Promise<void>((release) => this.waiting.add({ size, release }));
+    }
     if (this.thread.size >= size) return null;
-    if (this.catchingUp === null) this.catchUp(size);
     return `${this.name} is reading the log back (${this.thread.size} of ${size} records); try again shortly`;
   }
 

@@ -150,7 +150,7 @@ export class PartitionedTree {
     if (seq > head.tree_size) {
       return { refused: 'outside', detail: `record ${seq} of chain ${chain} is not in the tree of checkpoint ${checkpoint.tree_size} (chain ${chain} has ${head.tree_size}); ask again after a later checkpoint` };
     }
-    const ready = this.ready([head]);
+    const ready = await this.ready([head]);
     if (ready) return ready;
     const tree = this.trees[chain];
     const [leaf, path] = await Promise.all([tree.leaf(seq - 1), tree.inclusionProof(seq - 1, head.tree_size)]);
@@ -167,7 +167,7 @@ export class PartitionedTree {
     if ('refused' in b) return b;
     const shrunk = a.chains.find((head) => head.tree_size > (b.chains[head.chain]?.tree_size ?? -1));
     if (shrunk || a.partitions !== b.partitions) return { refused: 'outside', detail: `checkpoint ${second} does not extend checkpoint ${first} chain by chain` };
-    const ready = this.ready(b.chains);
+    const ready = await this.ready(b.chains);
     if (ready) return ready;
     const chains = await Promise.all(a.chains.map(async (head, p) => {
       const [from, to] = [head.tree_size, b.chains[p].tree_size];
@@ -176,9 +176,10 @@ export class PartitionedTree {
     return { first, second, chains };
   }
 
-  private ready(heads: readonly ChainHead[]): ProofRefusal | null {
+  private async ready(heads: readonly ChainHead[]): Promise<ProofRefusal | null> {
     if (this.fault) return { refused: 'unavailable', detail: this.fault };
-    const behind = heads.map((head) => this.trees[head.chain].behind(head.tree_size)).find((why) => why !== null);
+    const reached = await Promise.all(heads.map((head) => this.trees[head.chain].reach(head.tree_size)));
+    const behind = reached.find((why) => why !== null);
     return behind ? { refused: 'unavailable', detail: behind } : null;
   }
 

@@ -1,8 +1,8 @@
 // K audit chains in one Redis (or over a cluster's primaries), one per partition of the wallets, read and written as one log
 // (ARCHITECTURE.md "Partitioned audit chains").
 //
-// Chain p is a RedisAuditLog of its own under the prefix `{tg:audit:<p>}:`: the braces are a hash tag, so
-// every key its append script touches is in one slot and the chains spread over a cluster's slots. A
+// Chain p is a RedisAuditLog of its own under the prefix `{tg:audit:<p>.<n>}:`: the braces are a hash tag, so
+// every key its append script touches is in one slot, and n is chosen so the chains spread over a cluster's primaries. A
 // wallet's records all go to chain partitionOf(wallet, K), where its `wallet_prev_hash` links stay.
 import { join } from 'node:path';
 import type {
@@ -13,10 +13,11 @@ import { sha256Hex } from '../record/sha256.js';
 import type { StoreState } from '../../store/store-state.js';
 import type { RedisTarget } from '../../store/redis-connection.js';
 import { RedisAuditLog, type RedisAuditLogOptions } from './redis-audit-log.js';
+import { chainTag } from './partitioned-slots.js';
 
-/** The key prefix of chain `p`: its hash tag keeps the chain's keys in one slot. */
-export function chainPrefix(p: number): string {
-  return `{tg:audit:${p}}:`;
+/** The key prefix of chain `p` of `partitions`: its hash tag keeps the chain's keys in one slot, apart from the other chains'. */
+export function chainPrefix(p: number, partitions: number): string {
+  return `{${chainTag(p, partitions)}}:`;
 }
 
 /** Where chain `p`'s remembered head lives under DATA_DIR (the single chain keeps `redis-chain-head.json`). */
@@ -47,7 +48,7 @@ export class PartitionedAuditLog implements AuditLog, AuditWalletLineSource, Aud
     try {
       for (let p = 0; p < partitions; p++) {
         const watch = options.watch ? { ...options.watch, memoryFile: chainMemoryFile(options.dataDir, p) } : undefined;
-        chains.push(await RedisAuditLog.connect(target, { ...options, prefix: chainPrefix(p), watch }));
+        chains.push(await RedisAuditLog.connect(target, { ...options, prefix: chainPrefix(p, partitions), watch }));
       }
     } catch (error) {
       await Promise.allSettled(chains.map((chain) => chain.close()));

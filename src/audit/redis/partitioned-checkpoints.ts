@@ -1,5 +1,5 @@
 // Signed checkpoints of a partitioned log in Redis, under `{tg:audit:root}:`: one slot of their own, apart from every
-// chain's (ARCHITECTURE.md "Partitioned audit chains"); first writer of a size wins, as the single chain's store does.
+// chain's (ARCHITECTURE.md "Partitioned audit chains"); each stored one extends the one before it chain by chain.
 import { asTarget, openRedis, type RedisClient, type RedisTarget } from '../../store/redis-connection.js';
 import type { AuditLineSource } from '../record/audit-log.js';
 import type { PublishedKey } from '../proof/checkpoint.js';
@@ -9,15 +9,26 @@ import type { PartitionedCheckpointStore } from '../proof/partitioned-tree.js';
 
 export const ROOT_PREFIX = '{tg:audit:root}:';
 
+// Stored checkpoints extend one another chain by chain, so a consistency proof exists between any two of them:
+// instances sign from their own views of the chains, which trail each other by different records, and a sum of
+// sizes above the latest's can still hold a chain below it. Such a checkpoint, or one not above the latest, is
+// not stored; the latest is returned instead. First writer of a size wins, as on the single chain.
 const ADD_LUA = `
-redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2])
 local kept = redis.call('HGET', KEYS[1], ARGV[1])
-local newest = tonumber(redis.call('GET', KEYS[3]) or '0')
-if newest < tonumber(ARGV[1]) then
-  redis.call('SET', KEYS[2], kept)
-  redis.call('SET', KEYS[3], ARGV[1])
+if kept then return kept end
+local latest = redis.call('GET', KEYS[2])
+if latest then
+  local newest = cjson.decode(latest)
+  if newest.tree_size >= tonumber(ARGV[1]) then return latest end
+  local chains = cjson.decode(ARGV[2]).chains
+  for i, head in ipairs(newest.chains) do
+    if chains[i] == nil or chains[i].tree_size < head.tree_size then return latest end
+  end
 end
-return kept`;
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('SET', KEYS[2], ARGV[2])
+redis.call('SET', KEYS[3], ARGV[1])
+return ARGV[2]`;
 
 interface AddCommand {
   tgRootCheckpointAdd(...keysThenArgs: string[]): Promise<string>;

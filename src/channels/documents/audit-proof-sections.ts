@@ -77,7 +77,10 @@ export function checkpointSection(): string {
     'head `{chain, tree_size, root_hash, last_hash}` and signs the RFC 9162 root over K leaves, leaf p',
     'SHA-256(0x00 || SHA-256(RFC 8785 form of head p)); `tree_size` is the sum of the chains\' sizes. A proof',
     `(\`GET ${PATHS.auditProof}/{seq}?chain=p\`) adds \`chain\` and \`chain_path\`, the chain\'s leaf up to the signed root;`,
-    'exports take `?chain=p`, and the global verification checks every chain. With K = 1 none of this applies.',
+    'exports take `?chain=p`, and the global verification checks every chain. Each stored checkpoint extends the one',
+    `before it in every chain, so \`GET ${PATHS.auditConsistency}\` answers \`{first, second, chains: [{chain, first, second, proof}]}\`,`,
+    'one RFC 9162 consistency proof per chain, and `--since` extends a trusted checkpoint chain by chain.',
+    'With K = 1 none of this applies.',
     '',
   ].join('\n');
 }

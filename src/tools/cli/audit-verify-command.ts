@@ -6,7 +6,9 @@ import type { ChainProblem, ProblemKind, VerifyReport } from '../../audit/verify
 import { AUDIT_BACKENDS } from '../../audit/backends.js';
 import { openChainSources, type ChainSource } from '../../audit/verify/bulk-sources.js';
 import type { Checkpoint } from '../../audit/proof/checkpoint.js';
-import { ProofRefused, extendCheckpoint, proveRecord } from '../../audit/proof/remote-check.js';
+import { ProofRefused, extendCheckpoint, getJson, proveRecord } from '../../audit/proof/remote-check.js';
+import { extendPartitionedCheckpoint, isPartitionedCheckpoint, type ExtendedChain } from '../../audit/proof/remote-partition-extend.js';
+import { PATHS } from '../../catalogue/published-facts.js';
 import { provePartitionedRecord } from '../../audit/proof/remote-partition-check.js';
 import { ProgressBar, type ProgressStream } from './progress-bar.js';
 import { verifyChunks } from '../../audit/verify/verify-chunks.js';
@@ -42,7 +44,8 @@ const USAGE = `usage: npm run audit:verify -- <source> [--head SEQ[:HASH]] [--th
                    chain (a verdict's audit_chain); the chain's path to the signed root is checked too
 --since FILE       verify only the records after the signed checkpoint in FILE (one you trust, e.g.
                    saved by an earlier run), the latest checkpoint's consistency with it, and that
-                   those records build the latest root; \`genesis\` starts from the first record
+                   those records build the latest root; \`genesis\` starts from the first record. On a
+                   partitioned log, every chain is extended by its own records and consistency proof
 --save FILE        after --since succeeds, write the latest checkpoint to FILE for the next run
 
 Exit status: 0 healthy, 1 tampered, 2 the chain could not be read.`;
@@ -251,26 +254,33 @@ async function proveInChain(base: string, seq: number, chain: number): Promise<P
   };
 }
 
+/** What --since reports of either log: the single chain's checkpoints, or a partitioned log's with its chains. */
+type Extended = { from: { tree_size: number; root_hash: string }; to: { tree_size: number; root_hash: string }; records: number; chains?: ExtendedChain[] };
+
 async function extendTrusted(options: Options, io: CliIo): Promise<ProofReport> {
   const since = options.since!;
   const trusted = since === 'genesis' ? null : JSON.parse(await readFile(since, 'utf8')) as Checkpoint;
   // The bar starts once the latest checkpoint says how many records follow the trusted one.
   let bar: ProgressBar | null = null;
-  const extended = await extendCheckpoint(options.location, trusted, {
-    onProgress: (checked, total) => {
-      bar ??= new ProgressBar({ stream: io.stderr, total, label: 'verifying' });
-      if (checked === total) bar.finish(checked, checked);
-      else bar.update(checked, checked);
-    },
-  });
+  const onProgress = (checked: number, total: number) => {
+    bar ??= new ProgressBar({ stream: io.stderr, total, label: 'verifying' });
+    if (checked === total) bar.finish(checked, checked);
+    else bar.update(checked, checked);
+  };
+  // A partitioned log's checkpoints list their chains: the trusted one says so, or from genesis the latest does.
+  const partitioned = isPartitionedCheckpoint(trusted ?? await getJson(options.location, PATHS.auditCheckpoint));
+  const extended: Extended = partitioned
+    ? await extendPartitionedCheckpoint(options.location, trusted, { onProgress })
+    : await extendCheckpoint(options.location, trusted, { onProgress });
   if (options.save) await writeFile(options.save, `${JSON.stringify(extended.to, null, 2)}\n`);
-  const { from, to, records } = extended;
+  const { from, to, records, chains } = extended;
   return {
-    json: { from: trusted ? from : null, to, records },
+    json: { from: trusted ? from : null, to, records, ...(chains ? { chains } : {}) },
     text: [
       `audit chain ${options.location}`,
       `  trusted           ${trusted ? `checkpoint ${from.tree_size} (${from.root_hash})` : 'nothing: from the first record'}`,
       `  records checked   ${records.toLocaleString('en-US')} (bytes, links, tree)`,
+      ...(chains ? [`  chains            ${chains.map((c) => `${c.chain}: ${c.from}..${c.to}`).join(', ')}`] : []),
       `  now trusted       checkpoint ${to.tree_size} (${to.root_hash})${options.save ? `, saved to ${options.save}` : ''}`,
       '',
     ].join('\n'),

@@ -11,6 +11,7 @@ describe('parseBenchArgs', () => {
   it('takes --compare and --only with a space or an equals sign', () => {
     assert.deepEqual(parseBenchArgs(['--compare', 'old.json', '--only', 'fleet, fresh']), { compare: 'old.json', only: new Set(['fleet', 'fresh']), baseline: null, runs: 3 });
     assert.deepEqual(parseBenchArgs(['--compare=a=b.json', '--only=mcp']), { compare: 'a=b.json', only: new Set(['mcp']), baseline: null, runs: 3 });
+    assert.deepEqual(parseBenchArgs(['--only', 'cluster']).only, new Set(['cluster']));
   });
 
   it('takes a baseline ref, three rounds unless --runs says', () => {
@@ -33,10 +34,10 @@ describe('parseBenchArgs', () => {
     assert.throws(() => parseBenchArgs(['--compare']), { message: `--compare needs a value\n${USAGE}` });
     assert.throws(() => parseBenchArgs(['--compare', '--only', 'fleet']), { message: `--compare needs a value\n${USAGE}` });
     assert.throws(() => parseBenchArgs(['--only', 'fleet,echo']), {
-      message: '--only takes scenarios among fleet, fresh, bearer, paid, offline, mcp (the echo always runs); not echo',
+      message: '--only takes scenarios among fleet, fresh, bearer, paid, offline, mcp, cluster (the echo always runs); not echo',
     });
     assert.throws(() => parseBenchArgs(['--only', ',']), {
-      message: '--only takes scenarios among fleet, fresh, bearer, paid, offline, mcp (the echo always runs); not an empty list',
+      message: '--only takes scenarios among fleet, fresh, bearer, paid, offline, mcp, cluster (the echo always runs); not an empty list',
     });
   });
 });

@@ -2,6 +2,8 @@
 // and verifying, one signed checkpoint over all heads, offline proofs, audit:verify and audit:replay across chains, and
 // a tampered record found and named by its chain.
 import assert from 'node:assert/strict';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
 import { CheckpointSigner } from '../../../../src/audit/proof/checkpoint.js';
@@ -9,15 +11,21 @@ import { leafHash } from '../../../../src/audit/proof/merkle.js';
 import { checkPartitionedCheckpoint, checkPartitionedInclusion, type PartitionedCheckpoint } from '../../../../src/audit/proof/partition-root.js';
 import { partitionOf } from '../../../../src/audit/record/partition.js';
 import { parseLine } from '../../../../src/audit/record/record.js';
+import { chainPrefix } from '../../../../src/audit/redis/partitioned-audit-log.js';
 import { loadConfig } from '../../../../src/config.js';
 import { EXIT_REPRODUCED, runAuditReplay } from '../../../../src/tools/cli/audit-replay-command.js';
 import { EXIT_HEALTHY, EXIT_TAMPERED, runAuditVerify } from '../../../../src/tools/cli/audit-verify-command.js';
+import { ManualClock } from '../../../support/manual-clock.js';
 import { startRedisServer, type RedisServer } from '../../../support/redis-server.js';
 import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../../../support/service.js';
+import { useTempDirs } from '../../../support/temp-dirs.js';
 import { pollUntil } from '../../../support/wait-until.js';
 
 const KEY = Buffer.alloc(32, 7).toString('base64');
 const K = 3;
+/** Both instances' clock: checkpoints come due by time when the test moves it. */
+const clock = new ManualClock();
+const tempDir = useTempDirs('guardrail-since-');
 const WALLETS = Array.from({ length: 24 }, (_, i) => `0x${(0xa000 + i).toString(16).padStart(40, '0')}`);
 let redis: RedisServer;
 let a: TestService;
@@ -29,10 +37,10 @@ before(async () => {
   redis = await startRedisServer();
   const env = {
     REDIS_URL: redis.url, AUDIT_STORE: 'redis', AUDIT_PARTITIONS: String(K), RATE_LIMITS: 'off',
-    AUDIT_CHECKPOINT_RECORDS: '5', AUDIT_CHECKPOINT_SECONDS: '0', AUDIT_SIGNING_KEY: KEY,
+    AUDIT_CHECKPOINT_RECORDS: '5', AUDIT_CHECKPOINT_SECONDS: '10', AUDIT_SIGNING_KEY: KEY,
   };
-  a = await startTestService(env);
-  b = await startTestService(env);
+  a = await startTestService(env, undefined, { now: clock.now });
+  b = await startTestService(env, undefined, { now: clock.now });
 });
 after(async () => {
   await a?.stop();
@@ -91,6 +99,8 @@ describe('partitioned audit chains (AUDIT_PARTITIONS=3)', () => {
   it('sign one checkpoint whose root binds every chain\'s head', async () => {
     const key = new CheckpointSigner(Buffer.from(KEY, 'base64')).published;
     const total = WALLETS.length * 3;
+    // The last records, fewer than AUDIT_CHECKPOINT_RECORDS since the last checkpoint, come due by time.
+    clock.advance(10_000);
     const latest = await pollUntil('checkpoint over every record', () => getJson(`${a.base}/api/v1/audit/checkpoint`), (r) => r.json?.tree_size === total);
     const checkpoint = latest.json as PartitionedCheckpoint;
     assert.equal(checkPartitionedCheckpoint(checkpoint, key), null);
@@ -130,11 +140,37 @@ describe('partitioned audit chains (AUDIT_PARTITIONS=3)', () => {
     assert.deepEqual([JSON.parse(replayed.out).records, JSON.parse(replayed.out).reproduced], [WALLETS.length * 3, WALLETS.length * 3]);
   });
 
+  it('extend a trusted checkpoint chain by chain from the command line (--since)', async () => {
+    const saved = join(await tempDir(), 'trusted.json');
+    const first = await cli(runAuditVerify, [a.base, '--since', 'genesis', '--save', saved, '--json']);
+    assert.equal(first.status, EXIT_HEALTHY, first.out);
+    const total = WALLETS.length * 3;
+    assert.deepEqual([JSON.parse(first.out).records, JSON.parse(first.out).to.tree_size], [total, total]);
+    // Three more verdicts, one in each chain, signed when the next checkpoint comes due by time.
+    const added = [0, 1, 2].map((chain) => WALLETS.find((w) => partitionOf(w, K) === chain)!);
+    for (const wallet of added) assert.equal((await postJson(`${b.base}/api/v1/analyze/free`, sampleTrade({ wallet, amount: 1 }))).status, 200);
+    clock.advance(10_000);
+    await pollUntil('checkpoint over the added records', () => getJson(`${a.base}/api/v1/audit/checkpoint`), (r) => r.json?.tree_size === total + 3);
+    const next = await cli(runAuditVerify, [b.base, '--since', saved, '--json']);
+    assert.equal(next.status, EXIT_HEALTHY, next.out);
+    const report = JSON.parse(next.out);
+    assert.deepEqual([report.from.tree_size, report.to.tree_size, report.records], [total, total + 3, 3]);
+    assert.deepEqual(report.chains.map((c: { from: number; to: number }) => c.to - c.from), [1, 1, 1]);
+    // A trusted checkpoint edited by hand is refused: its signature no longer holds.
+    const trusted = JSON.parse(await readFile(saved, 'utf8'));
+    trusted.chains[1].tree_size -= 1;
+    trusted.tree_size -= 1;
+    await writeFile(saved, JSON.stringify(trusted));
+    const edited = await cli(runAuditVerify, [a.base, '--since', saved, '--json']);
+    assert.equal(edited.status, EXIT_TAMPERED, edited.out);
+    assert.match(JSON.parse(edited.out).reason, /^the trusted checkpoint: /);
+  });
+
   it('find a record edited in one chain and name that chain', async () => {
     const client = new Redis(redis.url);
     try {
-      const stored = (await client.hget('{tg:audit:1}:records', '2'))!;
-      await client.hset('{tg:audit:1}:records', '2', stored.replace('"decision":"', '"decision":"x'));
+      const stored = (await client.hget(`${chainPrefix(1, K)}records`, '2'))!;
+      await client.hset(`${chainPrefix(1, K)}records`, '2', stored.replace('"decision":"', '"decision":"x'));
     } finally {
       client.disconnect();
     }
@@ -147,6 +183,19 @@ describe('partitioned audit chains (AUDIT_PARTITIONS=3)', () => {
     const verified = await cli(runAuditVerify, [a.base]);
     assert.equal(verified.status, EXIT_TAMPERED, verified.out);
     assert.match(verified.out, /NOT healthy: chain 1\n/);
+  });
+
+  it('prove at once, from either instance, a record the other one just appended and signed', async () => {
+    const wallet = WALLETS.find((w) => partitionOf(w, K) === 2)!;
+    clock.advance(10_000);
+    const answer = await postJson(`${b.base}/api/v1/analyze/free`, sampleTrade({ wallet, amount: 1 }));
+    assert.equal(answer.status, 200, answer.text);
+    const seq = answer.json.audit_seq as number;
+    await pollUntil('checkpoint over the new record', () => getJson(`${b.base}/api/v1/audit/checkpoint`), (r) => r.json?.chains?.[2]?.tree_size === seq);
+    // Instance a has not read the record yet (it follows the chains once a second): it reads it before answering.
+    const proof = await getJson(`${a.base}/api/v1/audit/proof/${seq}?chain=2`);
+    assert.equal(proof.status, 200, proof.text);
+    assert.equal(proof.json.leaf_hash, leafHash(answer.json.audit_hash as string).toString('hex'));
   });
 });
 

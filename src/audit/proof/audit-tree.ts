@@ -71,13 +71,12 @@ export class AuditTree {
   /** Starts following the log; the records already in it are read back in the background. */
   static async open(source: TreeSource, store: CheckpointStore, signer: CheckpointSigner, options: AuditTreeOptions): Promise<AuditTree> {
     const tree = new AuditTree(source, store, signer, options, await store.latest());
-    const head = await source.head();
+    const end = await tree.tree.start();
     const newest = tree.signing.newest;
-    if (newest && newest.tree_size > head.seq) {
-      tree.fault = `checkpoint ${newest.tree_size} covers records the log no longer holds (it ends at ${head.seq})`;
+    if (newest && newest.tree_size > end) {
+      tree.fault = `checkpoint ${newest.tree_size} covers records the log no longer holds (it ends at ${end})`;
       options.log(`audit: ${tree.fault}; proofs are off until an operator looks`);
     }
-    if (head.seq > 0) tree.tree.catchUp(head.seq);
     tree.timer = setInterval(() => void tree.tick(), TICK_MS);
     tree.timer.unref();
     return tree;

@@ -45,10 +45,8 @@ export class PartitionedTree {
 
   static async open(sources: readonly TreeSource[], store: PartitionedCheckpointStore, signer: CheckpointSigner, options: AuditTreeOptions): Promise<PartitionedTree> {
     const tree = new PartitionedTree(sources, store, signer, options, await store.latest());
-    const heads = await Promise.all(sources.map((source) => source.head()));
-    tree.fault = tree.newestFault(heads.map((head) => head.seq));
+    tree.fault = tree.newestFault(await Promise.all(tree.trees.map((chain) => chain.start())));
     if (tree.fault) options.log(`audit: ${tree.fault}; proofs are off until an operator looks`);
-    heads.forEach((head, p) => head.seq > 0 && tree.trees[p].catchUp(head.seq));
     tree.timer = setInterval(() => void tree.tick(), TICK_MS);
     tree.timer.unref();
     return tree;

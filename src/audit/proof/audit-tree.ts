@@ -5,6 +5,7 @@ import type { AuditRecord } from '../record/audit-log.js';
 import type { Checkpoint, CheckpointSigner, PublishedKey } from './checkpoint.js';
 import type { CheckpointStore } from './checkpoint-store.js';
 import { ChainTree, type TreeSource } from './chain-tree.js';
+import { CheckpointSigning } from './checkpoint-signing.js';
 
 export interface AuditTreeOptions {
   /** Sign a checkpoint once this many records are past the last one (0: not by count). */
@@ -45,25 +46,23 @@ export const TICK_MS = 1_000;
 
 export class AuditTree {
   private readonly tree: ChainTree;
-  private newest: Checkpoint | null;
-  private signing: Promise<unknown> = Promise.resolve();
-  private signingSize = 0;
-  private signingAt = 0;
+  private readonly signing: CheckpointSigning<Checkpoint>;
   private timer: NodeJS.Timeout | undefined;
   /** Set when the log no longer holds what a checkpoint signed: proofs stop, the status says why. */
   private fault: string | null = null;
 
   private constructor(
     source: TreeSource,
-    private readonly store: CheckpointStore,
+    store: CheckpointStore,
     private readonly signer: CheckpointSigner,
     private readonly options: AuditTreeOptions,
     newest: Checkpoint | null,
   ) {
-    this.newest = newest;
+    this.signing = new CheckpointSigning(store, options, newest);
     this.tree = new ChainTree(source, options.log, {
       pushed: (size, hash) => {
-        if (this.newest && size === this.newest.tree_size) void this.checkAgainst(this.newest, hash);
+        const checkpoint = this.signing.newest;
+        if (checkpoint && size === checkpoint.tree_size) void this.checkAgainst(checkpoint, hash);
       },
       grew: () => this.afterGrowth(),
     });
@@ -72,12 +71,12 @@ export class AuditTree {
   /** Starts following the log; the records already in it are read back in the background. */
   static async open(source: TreeSource, store: CheckpointStore, signer: CheckpointSigner, options: AuditTreeOptions): Promise<AuditTree> {
     const tree = new AuditTree(source, store, signer, options, await store.latest());
-    const head = await source.head();
-    if (tree.newest && tree.newest.tree_size > head.seq) {
-      tree.fault = `checkpoint ${tree.newest.tree_size} covers records the log no longer holds (it ends at ${head.seq})`;
+    const end = await tree.tree.start();
+    const newest = tree.signing.newest;
+    if (newest && newest.tree_size > end) {
+      tree.fault = `checkpoint ${newest.tree_size} covers records the log no longer holds (it ends at ${end})`;
       options.log(`audit: ${tree.fault}; proofs are off until an operator looks`);
     }
-    if (head.seq > 0) tree.tree.catchUp(head.seq);
     tree.timer = setInterval(() => void tree.tick(), TICK_MS);
     tree.timer.unref();
     return tree;
@@ -105,13 +104,7 @@ export class AuditTree {
   }
 
   private afterGrowth(): void {
-    // Measured from the last checkpoint begun, signed or not yet: one in flight is not asked for twice.
-    const since = this.tree.size - Math.max(this.signingSize, this.newest?.tree_size ?? 0);
-    if (since <= 0 || this.tree.catchingUpTo !== null) return;
-    const lastAt = Math.max(this.signingAt, this.newest?.timestamp ?? 0);
-    const byCount = this.options.everyRecords > 0 && since >= this.options.everyRecords;
-    const byTime = this.options.everySeconds > 0 && this.options.now() - lastAt >= this.options.everySeconds * 1000;
-    if (byCount || byTime) void this.checkpoint();
+    if (this.tree.catchingUpTo === null && this.signing.due(this.tree.size)) void this.checkpoint();
   }
 
   /** Idle instances still follow records other instances append, and sign what came. */
@@ -122,35 +115,19 @@ export class AuditTree {
 
   /** Signs the tree as it is now, one signature at a time; resolves once it is stored. */
   checkpoint(): Promise<unknown> {
-    const size = this.tree.size;
-    if (size === 0 || size <= this.signingSize || this.fault) return this.signing;
-    this.signingSize = size;
-    const [timestamp, lastHash] = [this.options.now(), this.tree.lastHash];
-    this.signingAt = timestamp;
-    this.signing = this.signing.then(async () => {
-      const body = { tree_size: size, root_hash: await this.tree.root(size), timestamp, last_seq: size, last_hash: lastHash };
-      const kept = await this.store.add(this.signer.sign(body));
-      if (kept.tree_size > (this.newest?.tree_size ?? 0)) this.newest = kept;
-    }).catch((error: Error) => {
-      this.signingSize = Math.min(this.signingSize, this.newest?.tree_size ?? 0);
-      this.options.log(`audit: checkpoint ${size} was not stored (${error.message}); the next one will cover it`);
-    });
-    return this.signing;
+    if (this.fault) return this.signing.settled();
+    const [size, lastHash] = [this.tree.size, this.tree.lastHash];
+    return this.signing.sign(size, async (timestamp) => this.signer.sign({
+      tree_size: size, root_hash: await this.tree.root(size), timestamp, last_seq: size, last_hash: lastHash,
+    }));
   }
 
-  async latest(): Promise<Checkpoint | null> {
-    const stored = await this.store.latest();
-    if (stored && stored.tree_size > (this.newest?.tree_size ?? 0)) this.newest = stored;
-    return this.newest;
+  latest(): Promise<Checkpoint | null> {
+    return this.signing.latest();
   }
 
-  async checkpointAt(treeSize: number | undefined): Promise<Checkpoint | ProofRefusal> {
-    const checkpoint = treeSize === undefined ? await this.latest() : await this.store.atSize(treeSize);
-    if (checkpoint) return checkpoint;
-    return {
-      refused: 'no_checkpoint',
-      detail: treeSize === undefined ? 'no checkpoint has been signed yet' : `no checkpoint has tree_size ${treeSize}; GET the latest checkpoint for one that does`,
-    };
+  checkpointAt(treeSize: number | undefined): Promise<Checkpoint | ProofRefusal> {
+    return this.signing.checkpointAt(treeSize);
   }
 
   async inclusion(seq: number, treeSize: number | undefined): Promise<InclusionProof | ProofRefusal> {
@@ -187,7 +164,7 @@ export class AuditTree {
     return {
       status: this.fault ? 'fail' : 'ok',
       tree_size: this.tree.size,
-      checkpoint_size: this.newest?.tree_size ?? 0,
+      checkpoint_size: this.signing.newest?.tree_size ?? 0,
       key_id: this.signer.published.key_id,
       ...(this.fault ? { fault: this.fault } : {}),
       ...(this.tree.catchingUpTo !== null ? { catching_up_to: this.tree.catchingUpTo } : {}),
@@ -198,9 +175,8 @@ export class AuditTree {
   async close(): Promise<void> {
     clearInterval(this.timer);
     await this.tree.settle();
-    if (this.tree.idle && !this.fault && this.tree.size > (this.newest?.tree_size ?? 0)) await this.checkpoint();
-    await this.signing;
+    if (this.tree.idle && !this.fault && this.tree.size > (this.signing.newest?.tree_size ?? 0)) await this.checkpoint();
+    await this.signing.close();
     await this.tree.close();
-    await this.store.close();
   }
 }

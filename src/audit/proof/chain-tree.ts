@@ -4,7 +4,20 @@
 import type { AuditHead, AuditLineSource, AuditRecord } from '../record/audit-log.js';
 import { TreeThread } from './tree-thread.js';
 
-export type TreeSource = AuditLineSource & { head(): Promise<AuditHead> };
+export type TreeSource = AuditLineSource & {
+  head(): Promise<AuditHead>;
+  /**
+   * The head the tree follows when the store has one apart from `head()`: on Redis with AUDIT_REPLICA_ACKS > 0, the
+   * last record a WAIT confirmed, so the tree never takes in a record a failover can drop (ARCHITECTURE.md "Durable
+   * acknowledgement"). Without it (the file log) the head is as durable as a record gets.
+   */
+  acknowledgedHead?(): Promise<AuditHead>;
+};
+
+/** The head a tree over `source` may follow. */
+function followedHead(source: TreeSource): Promise<AuditHead> {
+  return source.acknowledgedHead ? source.acknowledgedHead() : source.head();
+}
 
 export interface ChainTreeHooks {
   /** Each leaf as it is added: the tree's size with it and the record's hash. */
@@ -42,6 +55,16 @@ export class ChainTree {
 
   busySeconds(): number {
     return this.thread.busySeconds();
+  }
+
+  /**
+   * Starts reading back what the store holds, up to the head the tree may follow; resolves to the seq of the
+   * store's own head, so the caller can see whether a stored checkpoint covers records the log no longer holds.
+   */
+  async start(): Promise<number> {
+    const [head, followed] = await Promise.all([this.source.head(), followedHead(this.source)]);
+    if (followed.seq > 0) this.catchUp(followed.seq);
+    return head.seq;
   }
 
   /** Called with every record this instance appended to the chain, in seq order. */
@@ -109,7 +132,7 @@ export class ChainTree {
 
   /** Idle instances still follow records other instances append; rejects when the store does not answer. */
   async follow(): Promise<void> {
-    const head = await this.source.head();
+    const head = await followedHead(this.source);
     if (head.seq > this.thread.size) this.catchUp(head.seq);
     else this.hooks.grew();
   }

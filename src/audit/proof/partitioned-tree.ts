@@ -3,6 +3,7 @@
 import { ZERO_HASH, type AuditRecord } from '../record/audit-log.js';
 import { TICK_MS, type AuditTreeOptions, type ProofRefusal } from './audit-tree.js';
 import { ChainTree, type TreeSource } from './chain-tree.js';
+import { CheckpointSigning } from './checkpoint-signing.js';
 import type { CheckpointSigner, PublishedKey } from './checkpoint.js';
 import type { CheckpointStore } from './checkpoint-store.js';
 import { chainPath, signPartitioned, type ChainHead, type PartitionedCheckpoint, type PartitionedInclusionProof } from './partition-root.js';
@@ -21,22 +22,21 @@ const EMPTY_ROOT = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852
 
 export class PartitionedTree {
   private readonly trees: ChainTree[];
-  private signing: Promise<unknown> = Promise.resolve();
-  private signingSize = 0;
-  private signingAt = 0;
+  private readonly signing: CheckpointSigning<PartitionedCheckpoint>;
   private timer: NodeJS.Timeout | undefined;
   private fault: string | null = null;
 
   private constructor(
     sources: readonly TreeSource[],
-    private readonly store: PartitionedCheckpointStore,
+    store: PartitionedCheckpointStore,
     private readonly signer: CheckpointSigner,
     private readonly options: AuditTreeOptions,
-    private newest: PartitionedCheckpoint | null,
+    newest: PartitionedCheckpoint | null,
   ) {
+    this.signing = new CheckpointSigning(store, options, newest);
     this.trees = sources.map((source, p) => new ChainTree(source, options.log, {
       pushed: (size, hash) => {
-        const head = this.newest?.chains[p];
+        const head = this.signing.newest?.chains[p];
         if (head && size === head.tree_size) void this.checkChain(head, hash);
       },
       grew: () => this.afterGrowth(),
@@ -45,10 +45,8 @@ export class PartitionedTree {
 
   static async open(sources: readonly TreeSource[], store: PartitionedCheckpointStore, signer: CheckpointSigner, options: AuditTreeOptions): Promise<PartitionedTree> {
     const tree = new PartitionedTree(sources, store, signer, options, await store.latest());
-    const heads = await Promise.all(sources.map((source) => source.head()));
-    tree.fault = tree.newestFault(heads.map((head) => head.seq));
+    tree.fault = tree.newestFault(await Promise.all(tree.trees.map((chain) => chain.start())));
     if (tree.fault) options.log(`audit: ${tree.fault}; proofs are off until an operator looks`);
-    heads.forEach((head, p) => head.seq > 0 && tree.trees[p].catchUp(head.seq));
     tree.timer = setInterval(() => void tree.tick(), TICK_MS);
     tree.timer.unref();
     return tree;
@@ -56,7 +54,7 @@ export class PartitionedTree {
 
   /** Why the newest stored checkpoint cannot be over these chains, or null. */
   private newestFault(sizes: number[]): string | null {
-    const newest = this.newest;
+    const newest = this.signing.newest;
     if (!newest) return null;
     if (newest.partitions !== sizes.length) return `checkpoint ${newest.tree_size} signs ${newest.partitions} chains, this service keeps ${sizes.length}`;
     const short = newest.chains.find((head) => head.tree_size > sizes[head.chain]);
@@ -92,12 +90,7 @@ export class PartitionedTree {
   }
 
   private afterGrowth(): void {
-    const since = this.size - Math.max(this.signingSize, this.newest?.tree_size ?? 0);
-    if (since <= 0 || this.trees.some((tree) => tree.catchingUpTo !== null)) return;
-    const lastAt = Math.max(this.signingAt, this.newest?.timestamp ?? 0);
-    const byCount = this.options.everyRecords > 0 && since >= this.options.everyRecords;
-    const byTime = this.options.everySeconds > 0 && this.options.now() - lastAt >= this.options.everySeconds * 1000;
-    if (byCount || byTime) void this.checkpoint();
+    if (this.trees.every((tree) => tree.catchingUpTo === null) && this.signing.due(this.size)) void this.checkpoint();
   }
 
   private async tick(): Promise<void> {
@@ -107,38 +100,22 @@ export class PartitionedTree {
 
   /** Signs every chain's tree as it is now, in one checkpoint; resolves once it is stored. */
   checkpoint(): Promise<unknown> {
+    if (this.fault) return this.signing.settled();
     const sizes = this.trees.map((tree) => tree.size);
-    const total = sizes.reduce((sum, size) => sum + size, 0);
-    if (total === 0 || total <= this.signingSize || this.fault) return this.signing;
-    this.signingSize = total;
     const lastHashes = this.trees.map((tree) => tree.lastHash || ZERO_HASH);
-    const timestamp = this.options.now();
-    this.signingAt = timestamp;
-    this.signing = this.signing.then(async () => {
+    return this.signing.sign(this.size, async (timestamp) => {
       const roots = await Promise.all(sizes.map((size, p) => (size === 0 ? EMPTY_ROOT : this.trees[p].root(size))));
       const chains = sizes.map((size, p) => ({ chain: p, tree_size: size, root_hash: roots[p], last_hash: lastHashes[p] }));
-      const kept = await this.store.add(signPartitioned(this.signer, { timestamp, chains }));
-      if (kept.tree_size > (this.newest?.tree_size ?? 0)) this.newest = kept;
-    }).catch((error: Error) => {
-      this.signingSize = Math.min(this.signingSize, this.newest?.tree_size ?? 0);
-      this.options.log(`audit: checkpoint ${total} was not stored (${error.message}); the next one will cover it`);
+      return signPartitioned(this.signer, { timestamp, chains });
     });
-    return this.signing;
   }
 
-  async latest(): Promise<PartitionedCheckpoint | null> {
-    const stored = await this.store.latest();
-    if (stored && stored.tree_size > (this.newest?.tree_size ?? 0)) this.newest = stored;
-    return this.newest;
+  latest(): Promise<PartitionedCheckpoint | null> {
+    return this.signing.latest();
   }
 
-  async checkpointAt(treeSize: number | undefined): Promise<PartitionedCheckpoint | ProofRefusal> {
-    const checkpoint = treeSize === undefined ? await this.latest() : await this.store.atSize(treeSize);
-    if (checkpoint) return checkpoint;
-    return {
-      refused: 'no_checkpoint',
-      detail: treeSize === undefined ? 'no checkpoint has been signed yet' : `no checkpoint has tree_size ${treeSize}; GET the latest checkpoint for one that does`,
-    };
+  checkpointAt(treeSize: number | undefined): Promise<PartitionedCheckpoint | ProofRefusal> {
+    return this.signing.checkpointAt(treeSize);
   }
 
   /** Record `seq` of chain `chain`: its path to the chain's root, and the chain's path to the checkpoint's root. */
@@ -190,7 +167,7 @@ export class PartitionedTree {
       partitions: this.trees.length,
       tree_size: this.size,
       chain_sizes: this.trees.map((tree) => tree.size),
-      checkpoint_size: this.newest?.tree_size ?? 0,
+      checkpoint_size: this.signing.newest?.tree_size ?? 0,
       key_id: this.signer.published.key_id,
       ...(this.fault ? { fault: this.fault } : {}),
       ...(catching.length > 0 ? { catching_up_to: catching } : {}),
@@ -202,9 +179,8 @@ export class PartitionedTree {
     clearInterval(this.timer);
     await Promise.all(this.trees.map((tree) => tree.settle()));
     const idle = this.trees.every((tree) => tree.idle);
-    if (idle && !this.fault && this.size > (this.newest?.tree_size ?? 0)) await this.checkpoint();
-    await this.signing;
+    if (idle && !this.fault && this.size > (this.signing.newest?.tree_size ?? 0)) await this.checkpoint();
+    await this.signing.close();
     await Promise.all(this.trees.map((tree) => tree.close()));
-    await this.store.close();
   }
 }

@@ -1,11 +1,12 @@
 // Signed checkpoints of a partitioned log in Redis, under `{tg:audit:root}:`: one slot of their own, apart from every
 // chain's (ARCHITECTURE.md "Partitioned audit chains"); each stored one extends the one before it chain by chain.
-import { asTarget, openRedis, type RedisClient, type RedisTarget } from '../../store/redis-connection.js';
+import type { RedisClient, RedisTarget } from '../../store/redis-connection.js';
 import type { AuditLineSource } from '../record/audit-log.js';
 import type { PublishedKey } from '../proof/checkpoint.js';
 import { parseCheckpoint } from '../proof/checkpoint-store.js';
 import type { PartitionedCheckpoint } from '../proof/partition-root.js';
 import type { PartitionedCheckpointStore } from '../proof/partitioned-tree.js';
+import { connectCheckpoints } from './redis-checkpoints.js';
 
 export const ROOT_PREFIX = '{tg:audit:root}:';
 
@@ -39,20 +40,7 @@ export class RedisPartitionedCheckpoints implements PartitionedCheckpointStore {
 
   /** Refuses to open when the chains' checkpoints are signed with another key, as the single chain's store does. */
   static async connect(target: string | RedisTarget, chains: readonly AuditLineSource[], key: PublishedKey): Promise<RedisPartitionedCheckpoints> {
-    const client = openRedis(asTarget(target), { lazyConnect: true, maxRetriesPerRequest: 2, commandTimeout: 5000 }) as RedisClient & AddCommand;
-    client.on('error', () => undefined);
-    client.defineCommand('tgRootCheckpointAdd', { lua: ADD_LUA, numberOfKeys: 3 });
-    try {
-      await client.connect();
-      await client.set(`${ROOT_PREFIX}checkpoint-key`, key.key_id, 'NX');
-      const shared = await client.get(`${ROOT_PREFIX}checkpoint-key`);
-      if (shared !== key.key_id) {
-        throw new Error(`the shared audit chains' checkpoints are signed with key ${shared}, this instance holds ${key.key_id}: give every instance the same AUDIT_SIGNING_KEY`);
-      }
-    } catch (error) {
-      client.disconnect();
-      throw error;
-    }
+    const client = await connectCheckpoints<AddCommand>(target, ROOT_PREFIX, key, { name: 'tgRootCheckpointAdd', lua: ADD_LUA, numberOfKeys: 3 });
     return new RedisPartitionedCheckpoints(client, chains);
   }
 

@@ -9,6 +9,7 @@
 //   claim         short-lived fairness claim (see redis-append-script.ts)
 //   epoch         the chain's epoch marker, written once when the chain is created
 //   facts         hash facts_hash -> the canonical JSON of a record's facts, written before the record
+//   acked         the highest seq a WAIT confirmed, with AUDIT_REPLICA_ACKS > 0 (acked-head.ts)
 // Durability is Redis's: run it with `appendonly yes` and `appendfsync always` when
 // a verdict must never outlive its record. A Redis that forgets anyway is caught by
 // the chain watch (redis-chain-watch.ts) and every append after it is refused.
@@ -28,6 +29,7 @@ import { sha256Hex } from '../record/sha256.js';
 import { ALWAYS_USABLE, StoreStateError, type StoreState } from '../../store/store-state.js';
 import { asTarget, openRedis, type RedisClient, type RedisTarget } from '../../store/redis-connection.js';
 import { appendWithAcks, AuditReplicaError, NO_REPLICA_ACKS, ReplicaHealth, type ReplicaAcks } from './replica-acks.js';
+import { AckedHead } from './acked-head.js';
 
 /** The prefix on a cluster: one hash tag for the whole chain (ARCHITECTURE.md "Redis Cluster"). */
 export const CLUSTER_AUDIT_PREFIX = '{tg:audit}:';
@@ -74,6 +76,8 @@ export class RedisAuditLog implements AuditLog, AuditLineSource, AuditWalletLine
   private readonly keys: { head: string; records: string; walletHeads: string; claim: string; epoch: string };
   private watch: ChainWatch | null = null;
   private replication: ReplicaHealth | null = null;
+  /** Only when appends WAIT: without replicas to confirm, the head is as acknowledged as it gets. */
+  private readonly acked: AckedHead | null;
   /** Names this instance in fairness claims (see redis-append-script.ts). */
   private readonly id = randomUUID();
   private known: AuditHead = { seq: 0, hash: ZERO_HASH };
@@ -88,10 +92,8 @@ export class RedisAuditLog implements AuditLog, AuditLineSource, AuditWalletLine
     private readonly now: () => number,
     private readonly replicas: ReplicaAcks,
   ) {
-    this.keys = {
-      head: `${prefix}head`, records: `${prefix}records`, walletHeads: `${prefix}wallet-heads`, claim: `${prefix}claim`,
-      epoch: `${prefix}epoch`,
-    };
+    this.keys = { head: `${prefix}head`, records: `${prefix}records`, walletHeads: `${prefix}wallet-heads`, claim: `${prefix}claim`, epoch: `${prefix}epoch` };
+    this.acked = replicas.acks > 0 ? new AckedHead(client, prefix) : null;
     this.committer = new GroupCommitter((entries) => this.commit(entries), maxBatch);
   }
 
@@ -157,6 +159,11 @@ export class RedisAuditLog implements AuditLog, AuditLineSource, AuditWalletLine
   async head(): Promise<AuditHead> {
     const [seq, hash] = await this.client.hmget(this.keys.head, 'seq', 'hash');
     return { seq: Number(seq ?? 0), hash: hash ?? ZERO_HASH };
+  }
+
+  /** What the proof tree follows: a head a failover cannot take back (ARCHITECTURE.md "Durable acknowledgement"). */
+  acknowledgedHead(): Promise<AuditHead> {
+    return this.acked ? this.acked.read() : this.head();
   }
 
   async listGlobal(limit: number): Promise<AuditRecord[]> {
@@ -308,7 +315,10 @@ export class RedisAuditLog implements AuditLog, AuditLineSource, AuditWalletLine
     this.watch?.observe(batch.head, shortfall === null);
     this.replication?.noteWait(shortfall);
     for (const [wallet, hash] of batch.walletHeads) this.walletCache.set(wallet, hash);
-    if (shortfall === null) for (const { record } of batch.sealed) this.onAppended?.(record);
+    if (shortfall === null) {
+      this.acked?.raise(batch.head);
+      for (const { record } of batch.sealed) this.onAppended?.(record);
+    }
     this.stats.writes++;
     this.stats.bytes += batch.sealed.reduce((sum, { line }) => sum + line.length - 1, 0);
     // In the chain now, so learned above; but not durable, so nobody is answered on it.

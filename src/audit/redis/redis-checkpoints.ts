@@ -25,6 +25,29 @@ interface AddCommand {
 }
 
 /**
+ * A connection for a checkpoint store under `prefix` with its add script defined, once `checkpoint-key` there names
+ * `key`: the first instance writes it, and one holding another key is refused, since checkpoints of two keys could not
+ * be told apart by a verifier holding one. The single chain's store and the partitioned one open theirs here.
+ */
+export async function connectCheckpoints<T>(target: string | RedisTarget, prefix: string, key: PublishedKey, add: { name: string; lua: string; numberOfKeys: number }): Promise<RedisClient & T> {
+  const client = openRedis(asTarget(target), { lazyConnect: true, maxRetriesPerRequest: 2, commandTimeout: 5000 }) as RedisClient & T;
+  client.on('error', () => undefined);
+  client.defineCommand(add.name, { lua: add.lua, numberOfKeys: add.numberOfKeys });
+  try {
+    await client.connect();
+    await client.set(`${prefix}checkpoint-key`, key.key_id, 'NX');
+    const shared = await client.get(`${prefix}checkpoint-key`);
+    if (shared !== key.key_id) {
+      throw new Error(`the shared audit chain's checkpoints are signed with key ${shared}, this instance holds ${key.key_id}: give every instance the same AUDIT_SIGNING_KEY`);
+    }
+  } catch (error) {
+    client.disconnect();
+    throw error;
+  }
+  return client;
+}
+
+/**
  * Keys under the audit prefix (on a cluster its hash tag puts them in the chain's slot, where the script reads `records`): `checkpoints` (hash tree_size -> JSON), `checkpoint-latest`
  * (JSON), `checkpoint-latest-size`, `checkpoint-key` (the key_id every instance must sign with);
  * the script reads `records` (redis-audit-log.ts) to check the checkpoint's last record.
@@ -34,20 +57,7 @@ export class RedisCheckpointStore implements CheckpointStore {
 
   /** Refuses to open when the shared chain's checkpoints are signed with another key. */
   static async connect(target: string | RedisTarget, prefix: string, key: PublishedKey): Promise<RedisCheckpointStore> {
-    const client = openRedis(asTarget(target), { lazyConnect: true, maxRetriesPerRequest: 2, commandTimeout: 5000 }) as RedisClient & AddCommand;
-    client.on('error', () => undefined);
-    client.defineCommand('tgCheckpointAdd', { lua: ADD_LUA, numberOfKeys: 4 });
-    try {
-      await client.connect();
-      await client.set(`${prefix}checkpoint-key`, key.key_id, 'NX');
-      const shared = await client.get(`${prefix}checkpoint-key`);
-      if (shared !== key.key_id) {
-        throw new Error(`the shared audit chain's checkpoints are signed with key ${shared}, this instance holds ${key.key_id}: give every instance the same AUDIT_SIGNING_KEY`);
-      }
-    } catch (error) {
-      client.disconnect();
-      throw error;
-    }
+    const client = await connectCheckpoints<AddCommand>(target, prefix, key, { name: 'tgCheckpointAdd', lua: ADD_LUA, numberOfKeys: 4 });
     return new RedisCheckpointStore(client, prefix);
   }
 

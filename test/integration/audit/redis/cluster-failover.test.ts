@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Cluster } from 'ioredis';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import type { Checkpoint } from '../../../../src/audit/proof/checkpoint.js';
+import { MerkleTree } from '../../../../src/audit/proof/merkle.js';
 import { EXIT_HEALTHY, runAuditVerify } from '../../../../src/tools/cli/audit-verify-command.js';
 import { startRedisCluster, type RedisCluster } from '../../../support/redis-cluster.js';
 import { SAMPLE_REGISTRY, getJson, postJson, sampleTrade, send, type HttpResult } from '../../../support/service.js';
@@ -25,7 +27,8 @@ before(async () => {
   const env = {
     PORT: '0', WORKERS: '1', AUDIT_FSYNC: 'off', REGISTRY_FILE: SAMPLE_REGISTRY, REDIS_URL: undefined, REDIS_CLUSTER_NODES: cluster.seeds,
     JWT_SECRET: 'cluster-failover-test-secret-of-at-least-32-characters', AUDIT_SIGNING_KEY: Buffer.alloc(32, 7).toString('base64'),
-    AUDIT_REPLICA_TIMEOUT_MS: '500', RATE_LIMIT_IP_FREE: '1000000', RATE_LIMIT_IP_AUTH: '1000', RATE_LIMIT_WINDOW_SECONDS: '3600',
+    // Checkpoints every 25 records, so some are signed across the failover (ARCHITECTURE.md "Durable acknowledgement").
+    AUDIT_REPLICA_TIMEOUT_MS: '500', AUDIT_CHECKPOINT_RECORDS: '25', RATE_LIMIT_IP_FREE: '1000000', RATE_LIMIT_IP_AUTH: '1000', RATE_LIMIT_WINDOW_SECONDS: '3600',
   };
   for (let i = 0; i < 2; i++) instances.push(await startServiceProcess({ ...env, DATA_DIR: await tempDir() }));
   raw = new Cluster(cluster.target.kind === 'cluster' ? [...cluster.target.nodes] : [], { scaleReads: 'master' });
@@ -114,6 +117,8 @@ describe('a failover of the audit chain\'s primary under load from two instances
     const unconfirmed = (i: number) => traffic.answers.slice(stalledAt).some((a) => a.instance === i && a.code === 'audit_unavailable');
     try {
       await waitUntil(() => unconfirmed(0) && unconfirmed(1), 'appends unconfirmed on both instances', 30_000);
+      // Both see the primary without replicas (a look once a second), so their proof trees have had a tick to follow the unconfirmed head.
+      await waitUntil(async () => (await Promise.all(instances.map(replicasMissing))).every(Boolean), 'both instances report the replicas gone', 30_000, 100);
       headAtKill = Number(await raw.hget('{tg:audit}:head', 'seq'));
       lineAtKill = await raw.hget('{tg:audit}:records', String(headAtKill));
       await primary.kill();
@@ -167,6 +172,19 @@ describe('a failover of the audit chain\'s primary under load from two instances
       t.diagnostic(`audit:verify through ${instance.base}: ${total} records, healthy`);
     }
 
+    // Every checkpoint, signed before, during and after the failover, is over records the chain still holds, and the
+    // latest extends from genesis: no tree took in a record the failover dropped.
+    await waitUntil(async () => Number(await raw.get('{tg:audit}:checkpoint-latest-size')) > headAtKill, 'a checkpoint past the failover', 30_000, 100);
+    const checkpoints = await checkpointsAgainstChain();
+    t.diagnostic(`checkpoints checked against the chain: ${checkpoints.checked}; not matching: ${JSON.stringify(checkpoints.mismatched)}`);
+    assert.deepEqual(checkpoints.mismatched, []);
+    for (const instance of instances) {
+      let report = '';
+      const status = await runAuditVerify([instance.base, '--since', 'genesis', '--json'], { stdout: { write: (text: string) => (report += text) }, stderr: { write: () => true } });
+      assert.equal(status, EXIT_HEALTHY, report);
+      assert.ok((JSON.parse(report) as { to: { tree_size: number } }).to.tree_size > headAtKill, report);
+    }
+
     // The wallet's window kept its four evaluations: six more, then 429.
     const after: number[] = [];
     for (let i = 0; after.at(-1) !== 429 && i < 12; i++) after.push((await evaluateFor(windowWallet, i)).status);
@@ -180,6 +198,24 @@ describe('a failover of the audit chain\'s primary under load from two instances
     }
   });
 });
+
+/** Whether the instance reports the chain's primary without the replicas AUDIT_REPLICA_ACKS asks for. */
+async function replicasMissing(instance: ServiceProcess): Promise<boolean> {
+  const status = await getJson(`${instance.base}/status.json`).catch(() => null);
+  return String(status?.json?.components?.audit?.reason).includes('0 of the 1 replicas');
+}
+
+/** The tree sizes of the stored checkpoints whose root or last hash the chain's records no longer give. */
+async function checkpointsAgainstChain(): Promise<{ checked: number; mismatched: number[] }> {
+  const stored = Object.values(await raw.hgetall('{tg:audit}:checkpoints')).map((text) => JSON.parse(text) as Checkpoint);
+  const largest = Math.max(0, ...stored.map((checkpoint) => checkpoint.tree_size));
+  const lines = largest === 0 ? [] : await raw.hmget('{tg:audit}:records', ...Array.from({ length: largest }, (_, i) => String(i + 1)));
+  const hashes = lines.map((line, i) => line?.slice(0, 64) ?? assert.fail(`record ${i + 1} is missing`));
+  const tree = new MerkleTree();
+  for (const hash of hashes) tree.appendRecordHash(hash);
+  const mismatched = stored.filter((c) => tree.root(c.tree_size).toString('hex') !== c.root_hash || hashes[c.tree_size - 1] !== c.last_hash);
+  return { checked: stored.length, mismatched: mismatched.map((c) => c.tree_size).sort((a, b) => a - b) };
+}
 
 function countBy(answers: Answer[]): Record<string, number> {
   const counts: Record<string, number> = {};

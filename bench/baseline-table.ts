@@ -73,7 +73,7 @@ export function formatBaseline(ref: string, before: Side, after: Side): string {
   const echo = (side: Side) => side.runs.flatMap((run) => run.scenarios.filter((row) => row.id === 'echo').map((row) => row.requestsPerSecond));
   const lines = [
     `npm run bench --baseline ${ref}: ${before.commit} (baseline) against ${after.commit}, ${first.date}, node ${first.node}`,
-    `${before.runs.length} round${before.runs.length === 1 ? '' : 's'}, each running the baseline then ${after.commit}, with one echo per round for both; medians of the rounds`,
+    `${before.runs.length} round${before.runs.length === 1 ? '' : 's'}, the baseline first in the odd-numbered ones and ${after.commit} first in the others, with one echo per round for both; medians of the rounds`,
     `load generator: ${first.generatorLabel}, ${first.seconds} s per scenario; uWS echo median ${thousands(median(echo(after)) ?? NaN)} req/s`,
     `CPU: us per request over the timed run, from /proc at ${first.clockTicksPerSecond} ticks/s;`,
     CPU_LEGEND,

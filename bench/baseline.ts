@@ -30,7 +30,7 @@ function removeOnSignal(worktree: BaselineWorktree): () => void {
   };
 }
 
-/** One round: the echo once, then each build in turn; both sides' rows are divided by the same echo. */
+/** One round: the echo once, then each build in the order given; both sides' rows are divided by the same echo. */
 async function round(setup: RunSetup, sides: { build: ServiceBuild; side: Side }[]): Promise<void> {
   const started = { date: new Date().toISOString(), load: loadAverage() };
   const echo = await measureEcho(setup, 0);
@@ -49,7 +49,10 @@ export async function runBaseline(ref: string, rounds: number, setup: RunSetup, 
   const after: Side = { commit: current.commit, runs: [] };
   try {
     await buildBaseline(worktree);
-    for (let n = 0; n < rounds; n++) await round(setup, [{ build: worktree.build, side: before }, { build: current, side: after }]);
+    const sides = [{ build: worktree.build, side: before }, { build: current, side: after }];
+    // The order turns every round (A B, B A, ...): a build that always ran second would carry whatever
+    // the first one left behind (its data folder's writeback, a warmer or cooler core) in every round.
+    for (let n = 0; n < rounds; n++) await round(setup, n % 2 === 0 ? sides : [...sides].reverse());
   } finally {
     undo();
     worktree.remove();

@@ -87,7 +87,7 @@ describe('formatBaseline', () => {
     const side = (commit: string, rps: number): Side => ({ commit, runs: [results([row('echo', rps, 1, 1)], { commit })] });
     assert.equal(formatBaseline('HEAD~1', side('fe3baab', 90_000), side('abc1234', 90_000)).split('\n').slice(0, 7).join('\n'), [
       'npm run bench --baseline HEAD~1: fe3baab (baseline) against abc1234, 2026-11-23T10:00:00.000Z, node v20.20.2',
-      '1 round, each running the baseline then abc1234, with one echo per round for both; medians of the rounds',
+      '1 round, the baseline first in the odd-numbered ones and abc1234 first in the others, with one echo per round for both; medians of the rounds',
       'load generator: wrk -t1 -c64 (bench/analyze.lua), 10 s per scenario; uWS echo median 90,000 req/s',
       'CPU: us per request over the timed run, from /proc at 100 ticks/s;',
       "loop = main thread (event loop), pool = scoring threads, index = audit index thread, tree = Merkle tree thread, others = every other thread (libuv, V8), process = all threads; anvil = the devnet's anvil process, not in process",

@@ -1,7 +1,7 @@
 // Every REST operation the service answers, as data: its path, inputs, success body, failures and security.
-import type { TObject } from '@sinclair/typebox';
+import { Type, type TObject } from '@sinclair/typebox';
 import { CHANNEL_TIERS, PATHS, PAYMENT, tierLabel } from '../../catalogue/published-facts.js';
-import { AuditExportQuery, AuditFactsQuery, AuditQuery, NonceQuery, WalletPath } from '../../schemas/resources.js';
+import { AuditChainQuery, AuditExportQuery, AuditFactsQuery, AuditQuery, NonceQuery, WalletPath } from '../../schemas/resources.js';
 import { CheckpointQuery, ConsistencyQuery, ProofPath } from '../../schemas/audit-proofs.js';
 import type { SchemaName } from './openapi-schemas.js';
 
@@ -49,6 +49,9 @@ const SIGN_IN = 'Sign-in';
 const VERDICT_OK = { description: 'The verdict; `audit_hash` and `audit_seq` name its audit record', body: 'Verdict' } as const;
 /** What every evaluation may answer besides its verdict. */
 const EVALUATION_FAILURES: Failure[] = ['ValidationFailed', 'BodyTooLarge', 'RateLimited', 'EvaluationUnavailable'];
+/** A route's query with `chain`, which a partitioned log reads (README "Partitioned audit chains"). */
+const withChain = (query: TObject): TObject => Type.Composite([query, AuditChainQuery]);
+
 /** A GET with a query, limited per IP, that reads a store. */
 const LIMITED_QUERY: Failure[] = ['ValidationFailed', 'RateLimited', 'Unavailable'];
 
@@ -157,13 +160,13 @@ export const OPERATIONS: readonly Operation[] = [
     method: 'get', path: PATHS.auditExport, operationId: 'exportAuditLines', tag: 'Audit',
     summary: 'The stored audit lines themselves, for bulk verification',
     description: 'One `<hash> <canonical JSON>` line per record; hash exactly these bytes.',
-    query: AuditExportQuery, ok: { description: 'The lines', body: 'text', headers: 'auditExport' }, failures: LIMITED_QUERY,
+    query: withChain(AuditExportQuery), ok: { description: 'The lines', body: 'text', headers: 'auditExport' }, failures: LIMITED_QUERY,
   },
   {
     method: 'get', path: PATHS.auditFacts, operationId: 'exportAuditFacts', tag: 'Audit',
     summary: 'The facts behind each record, for re-deriving its verdict',
     description: 'One `<seq> <facts_hash> <canonical JSON>` line per record that has facts; SHA-256 of the JSON is the record\'s `facts_hash` (README "Replaying verdicts").',
-    query: AuditFactsQuery, ok: { description: 'The facts', body: 'text', headers: 'auditExport' }, failures: LIMITED_QUERY,
+    query: withChain(AuditFactsQuery), ok: { description: 'The facts', body: 'text', headers: 'auditExport' }, failures: LIMITED_QUERY,
   },
   {
     method: 'get', path: PATHS.auditCheckpoint, operationId: 'auditCheckpoint', tag: 'Audit',
@@ -174,8 +177,8 @@ export const OPERATIONS: readonly Operation[] = [
   {
     method: 'get', path: `${PATHS.auditProof}/{seq}`, operationId: 'auditInclusionProof', tag: 'Audit',
     summary: 'Proof that record `seq` is in the tree of a signed checkpoint (the latest, or the one of `tree_size`)',
-    description: 'A record outside that checkpoint is a 422; a size no checkpoint has is a 404.',
-    pathParams: ProofPath, query: CheckpointQuery, ok: { description: 'The inclusion proof', body: 'InclusionProof' },
+    description: 'A record outside that checkpoint is a 422; a size no checkpoint has is a 404. On a partitioned log (AUDIT_PARTITIONS > 1) `chain` is required and the proof adds `chain` and `chain_path` (README "Partitioned audit chains").',
+    pathParams: ProofPath, query: withChain(CheckpointQuery), ok: { description: 'The inclusion proof', body: 'InclusionProof' },
     failures: [...LIMITED_QUERY, 'CheckpointNotFound'],
   },
   {

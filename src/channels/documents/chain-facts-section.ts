@@ -67,7 +67,7 @@ export function chainFactsSection(): string {
     '  its transfers (`OWNER_CAN_BLOCK`); `danger` for any owner call that took a holder\'s tokens (`OWNER_CAN_SEIZE`); a',
     "  transfer that calls a contract whose `owner()` is the token's owner (`OUTSIDE_CALL_OWNED`), or one whose control could",
     '  not be checked: another owner, none, or a callee not among the code\'s addresses (`OUTSIDE_CALL_UNCHECKED`); a node that',
-    '  does not trace (`OUTSIDE_CALLS_UNCHECKED`); owner powers that could not be probed: privileged functions without an',
+    '  does not trace, or an unfunded traced transfer that reverts (`OUTSIDE_CALLS_UNCHECKED`); owner powers that could not be probed: privileged functions without an',
     "  `owner()`, no proven balance slot, a proxy's implementation, holders that could not send before the owner's call",
     '  (`OWNER_POWERS_UNCHECKED`, saying which); blacklist, pause or fee-setting functions; mint controlled by one key (an EOA',
     '  owner, a non-multisig owner contract, or roles); an upgradeable proxy; SELFDESTRUCT; DELEGATECALL.',

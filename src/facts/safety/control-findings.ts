@@ -6,7 +6,7 @@ import type { Finding } from './severity.js';
 export interface ControlEvidence {
   facts: ContractFacts;
   listed: boolean;
-  /** Contracts a holder's transfer called that the registry does not list; null when the node did not trace; undefined when not asked. */
+  /** Contracts a holder's transfer called that the registry does not list; null when the transfer could not be traced to its end; undefined when not asked. */
   outside?: OutsideCall[] | null;
   /** What about the owner's powers could not be checked. */
   unchecked?: string[];
@@ -22,7 +22,7 @@ export function controlFindings({ facts, listed, outside, unchecked }: ControlEv
   const issuer = listed ? ' (a registry issuer control)' : '';
   const findings: Finding[] = [];
   if (outside === null) {
-    findings.push({ level: level('warn'), text: `OUTSIDE_CALLS_UNCHECKED: the node did not trace a holder's transfer (no debug_traceCall), so the contracts it calls could not be checked${issuer}` });
+    findings.push({ level: level('warn'), text: `OUTSIDE_CALLS_UNCHECKED: a holder's transfer could not be traced to its end (the node has no debug_traceCall, or no balance could be given to the traced holder and its transfer reverted), so the contracts it calls could not be checked${issuer}` });
   }
   for (const call of outside ?? []) findings.push(outsideFinding(call, facts, level, issuer));
   for (const reason of unchecked ?? []) findings.push({ level: level('warn'), text: `OWNER_POWERS_UNCHECKED: ${reason}${issuer}` });

@@ -40,6 +40,15 @@ interface Frame {
   calls?: Frame[];
 }
 
+/**
+ * The trace when it shows the transfer's calls, else null (unchecked). Without a proven balance slot the
+ * traced holder holds nothing, and a transfer that reverted for that ran none of its hooks: its calls are
+ * unknown, not absent. With a slot, the calls made before a revert are in the trace, and the sells judge the revert.
+ */
+export function readableTrace<T extends object>(trace: T | null, funded: boolean): T | null {
+  return trace !== null && (funded || (trace as { error?: unknown }).error === undefined) ? trace : null;
+}
+
 /** Every address the registry names: its assets, service token, settlement asset, venue and Multicall3. */
 export function registryAddresses(registry: Registry): Set<string> {
   const venue = registry.venue;

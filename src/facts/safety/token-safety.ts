@@ -8,7 +8,7 @@ import type { CacheStore } from '../../store/cache-store.js';
 import { readCheck } from './check-result.js';
 import { contractFacts, type SecondRoundFacts } from './contract-facts.js';
 import { readFirstRound } from './first-round.js';
-import { outsideCalls, ownersAnswered, registryAddresses } from './outside-calls.js';
+import { outsideCalls, ownersAnswered, readableTrace, registryAddresses } from './outside-calls.js';
 import type { ProbeCode } from './probe-code.js';
 import { planCheck, runSecondRound } from './second-round.js';
 import { notSimulated, type SellSimulation } from './sell-simulation.js';
@@ -107,7 +107,8 @@ export class TokenSafetyChecker {
     const second = await runSecondRound(client, plan, address);
     const facts = contractFacts(first, second.facts);
     const { sell, unchecked } = readCheck(plan, second, facts);
-    const outside = second.trace === null ? null : outsideCalls(second.trace, address, registryAddresses(registry), ownersAnswered(second.legs ?? new Map()));
+    const traced = readableTrace(second.trace, first.marks.found !== null);
+    const outside = traced === null ? null : outsideCalls(traced, address, registryAddresses(registry), ownersAnswered(second.legs ?? new Map()));
     return this.report(address, { facts, sell, listed, outside, unchecked }, sell);
   }
 

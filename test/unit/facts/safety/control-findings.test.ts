@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { numberToHex, toFunctionSelector, zeroAddress, type Address } from 'viem';
 import { scanBytecode } from '../../../../src/facts/safety/bytecode.js';
 import type { ContractFacts, OwnerFacts } from '../../../../src/facts/safety/contract-facts.js';
-import { outsideCalls } from '../../../../src/facts/safety/outside-calls.js';
+import { outsideCalls, readableTrace } from '../../../../src/facts/safety/outside-calls.js';
 import { buildPowerProbe, uncheckedSelectors, type PowerCall } from '../../../../src/facts/safety/owner-powers.js';
 import { classify } from '../../../../src/facts/safety/severity.js';
 
@@ -49,7 +49,7 @@ describe('outside calls in a transfer', () => {
 
   it('warns when the node could not trace the transfer at all', () => {
     const untraced = classify({ facts: facts(), sell: null, listed: false, outside: null });
-    assert.ok(untraced.risk_factors.includes("OUTSIDE_CALLS_UNCHECKED: the node did not trace a holder's transfer (no debug_traceCall), so the contracts it calls could not be checked"));
+    assert.ok(untraced.risk_factors.includes("OUTSIDE_CALLS_UNCHECKED: a holder's transfer could not be traced to its end (the node has no debug_traceCall, or no balance could be given to the traced holder and its transfer reverted), so the contracts it calls could not be checked"));
   });
 
   it('finds the address constants a contract pushes: PUSH20 and an immutable PUSH32, not small numbers or masks', () => {
@@ -58,6 +58,19 @@ describe('outside calls in a transfer', () => {
     const small = `7f${'00'.repeat(31)}2a`;
     const mask = `73${'ff'.repeat(20)}`;
     assert.deepEqual([...scanBytecode(`0x${push20}${push32}${small}${mask}00`).addresses], [GUARD, OWNER]);
+  });
+});
+
+describe('a transfer trace that shows nothing', () => {
+  it('counts a reverted transfer of an unfunded holder as untraced, and a funded one as traced', () => {
+    const reverted = { type: 'CALL', error: 'execution reverted', calls: [] };
+    const completed = { type: 'CALL', calls: [] };
+    // Unfunded (no proven balance slot): the revert ran no hook, so the calls are unknown.
+    assert.equal(readableTrace(reverted, false), null);
+    assert.equal(readableTrace(completed, false), completed);
+    // Funded: the calls made before a revert are in the trace.
+    assert.equal(readableTrace(reverted, true), reverted);
+    assert.equal(readableTrace(null, true), null);
   });
 });
 

@@ -19,6 +19,12 @@ if not seq then return {'0', ''} end
 local line = redis.call('HGET', KEYS[2], seq)
 return {seq, line and string.sub(line, 1, 64) or ''}`;
 
+/**
+ * How often a raise goes out at most: the trees look once a second, so one raise per confirmed batch
+ * would only add a script call on the chain's primary, the thread that bounds appends per slot.
+ */
+const RAISE_EVERY_MS = 250;
+
 interface AckedCommands {
   tgAuditAckedRaise(numKeys: number, acked: string, records: string, seq: string, hash: string): Promise<number>;
   tgAuditAckedRead(numKeys: number, acked: string, records: string): Promise<[string, string]>;
@@ -26,6 +32,8 @@ interface AckedCommands {
 
 export class AckedHead {
   private readonly keys: [string, string];
+  private pending: AuditHead | null = null;
+  private timer: NodeJS.Timeout | null = null;
 
   /** Defines its scripts on `client`, the chain's own connection, so a raise queues behind the appends it confirms. */
   constructor(private readonly client: RedisClient, prefix: string) {
@@ -35,11 +43,23 @@ export class AckedHead {
   }
 
   /**
-   * Called once WAIT confirmed every record up to `head`; not awaited by the verdict. Replication is
+   * Called once WAIT confirmed every record up to `head`; not awaited by the verdict, and sent at most
+   * every RAISE_EVERY_MS with the newest head confirmed meanwhile. Replication is
    * ordered, so a replica holding the raise holds every record up to it; a raise that fails only lets
    * the trees lag until the next confirmed append raises it further.
    */
   raise(head: AuditHead): void {
+    if (this.pending === null || head.seq > this.pending.seq) this.pending = head;
+    if (this.timer !== null) return;
+    this.timer = setTimeout(() => this.send(), RAISE_EVERY_MS);
+    this.timer.unref();
+  }
+
+  /** The newest confirmed head since the last raise, in one script call. */
+  private send(): void {
+    const head = this.pending;
+    [this.pending, this.timer] = [null, null];
+    if (head === null) return;
     (this.client as unknown as AckedCommands).tgAuditAckedRaise(2, ...this.keys, String(head.seq), head.hash).catch(() => 0);
   }
 

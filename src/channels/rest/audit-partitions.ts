@@ -5,7 +5,7 @@ import type { VerifyReport } from '../../audit/verify/chain-walk.js';
 import { validationFailed } from '../../http/responses.js';
 import type { PlainRequest, PlainResponse } from '../../http/types.js';
 import { AuditChainQuery } from '../../schemas/resources.js';
-import { compileValidator, numericParams } from '../../schemas/validator.js';
+import { compileValidator, numericParams, type ValidationIssue } from '../../schemas/validator.js';
 
 const validateChain = compileValidator(AuditChainQuery, 'query');
 
@@ -15,14 +15,23 @@ export type ChainChoice = { ok: true; chain: number; log: VerifiableAuditLog } |
 export function chosenChain(verifier: AuditVerifier, request: PlainRequest): ChainChoice {
   const { chains } = verifier;
   if (chains.length === 1) return { ok: true, chain: 0, log: verifier.log };
+  const { chain, issues } = namedChain(request, chains.length, false);
+  return issues.length > 0 ? { ok: false, response: validationFailed(issues) } : { ok: true, chain, log: chains[chain] };
+}
+
+/**
+ * The chain `?chain=p` names among `count`, or the issues that say why it names none: one check for
+ * the export routes (default 0) and the proofs (`required`: a seq names a record only within its chain).
+ */
+export function namedChain(request: PlainRequest, count: number, required: boolean): { chain: number; issues: ValidationIssue[] } {
   const query = validateChain(numericParams(AuditChainQuery, request.query));
-  if (!query.ok) return { ok: false, response: validationFailed(query.detail) };
+  if (!query.ok) return { chain: 0, issues: query.detail };
   const chain = query.value.chain!;
-  if (chain >= chains.length) {
-    const msg = `this service keeps ${chains.length} audit chains, 0 to ${chains.length - 1}`;
-    return { ok: false, response: validationFailed([{ loc: ['query', 'chain'], msg, type: 'value_error', input: chain }]) };
+  if ((required && request.query.chain === undefined) || chain >= count) {
+    const msg = `this service keeps ${count} audit chains: name ${required ? "the record's chain" : 'one'}, 0 to ${count - 1}`;
+    return { chain, issues: [{ loc: ['query', 'chain'], msg, type: 'value_error', input: chain }] };
   }
-  return { ok: true, chain, log: chains[chain] };
+  return { chain, issues: [] };
 }
 
 /** Headers an export page adds on a partitioned log: which chain it read, and how many there are. */

@@ -8,7 +8,7 @@ import { errorResponse, json, validationFailed } from '../../http/responses.js';
 import type { PlainRequest, PlainResponse, Route } from '../../http/types.js';
 import type { RateLimiter } from '../../http/rate-limiter.js';
 import { CheckpointQuery, ConsistencyQuery, ProofPath } from '../../schemas/audit-proofs.js';
-import { AuditChainQuery } from '../../schemas/resources.js';
+import { namedChain } from './audit-partitions.js';
 import { compileValidator, numericParams, type ValidationIssue } from '../../schemas/validator.js';
 import { unavailable } from './unavailable.js';
 
@@ -23,7 +23,6 @@ export interface AuditProofDeps {
 const validateCheckpoint = compileValidator(CheckpointQuery, 'query');
 const validateProofPath = compileValidator(ProofPath, 'path');
 const validateConsistency = compileValidator(ConsistencyQuery, 'query');
-const validateChain = compileValidator(AuditChainQuery, 'query');
 
 type Handle = (tree: AuditTree | PartitionedTree, request: PlainRequest) => Promise<PlainResponse>;
 
@@ -72,21 +71,14 @@ async function inclusion(tree: AuditTree | PartitionedTree, request: PlainReques
   if (!path.ok) issues.push(...path.detail);
   const query = validateCheckpoint(numericParams(CheckpointQuery, request.query));
   if (!query.ok) issues.push(...query.detail);
-  const chain = tree instanceof PartitionedTree ? chainOfProof(tree, request, issues) : 0;
+  const named = tree instanceof PartitionedTree ? namedChain(request, tree.partitions, true) : { chain: 0, issues: [] };
+  issues.push(...named.issues);
+  const { chain } = named;
   if (!path.ok || !query.ok || issues.length > 0) return validationFailed(issues);
   const proof = tree instanceof PartitionedTree
     ? await tree.inclusion(path.value.seq, query.value.tree_size, chain)
     : await tree.inclusion(path.value.seq, query.value.tree_size);
   return 'refused' in proof ? refusal(proof, ['path', 'seq']) : json(200, proof);
-}
-
-/** A seq names a record only within its chain: on a partitioned log the proof asks `?chain=p`, which must be one of them. */
-function chainOfProof(tree: PartitionedTree, request: PlainRequest, issues: ValidationIssue[]): number {
-  const msg = `this service keeps ${tree.partitions} audit chains: name the record's chain, 0 to ${tree.partitions - 1}`;
-  const query = validateChain(numericParams(AuditChainQuery, request.query));
-  if (!query.ok) issues.push(...query.detail);
-  else if (request.query.chain === undefined || query.value.chain! >= tree.partitions) issues.push({ loc: ['query', 'chain'], msg, type: 'value_error' });
-  return query.ok ? query.value.chain! : 0;
 }
 
 async function consistency(tree: AuditTree | PartitionedTree, request: PlainRequest): Promise<PlainResponse> {

@@ -15,6 +15,8 @@ const MAX_SHAPES = 1_000;
  * request, and frozen they cannot change, so each is written once (ARCHITECTURE.md "Recorded facts").
  */
 const FROZEN_TEXTS = new WeakMap<object, string>();
+/** Frozen values with a member that can still change: written afresh each time, never looked over again. */
+const SHALLOW = new WeakSet<object>();
 
 /** The facts document's own format; a record names its facts by the SHA-256 of their canonical JSON. */
 export const FACTS_FORMAT = 1;
@@ -84,15 +86,18 @@ export function canonicalText(value: unknown): string {
       return JSON.stringify(value);
   }
   if (value === null) return 'null';
-  const frozen = Object.isFrozen(value);
+  const frozen = Object.isFrozen(value) && !SHALLOW.has(value);
   if (frozen) {
     const known = FROZEN_TEXTS.get(value);
     if (known !== undefined) return known;
   }
   const text = Array.isArray(value) ? arrayText(value) : objectText(value as Record<string, unknown>);
   // Remembered only when every member is a primitive or itself remembered: frozen all the way down.
-  if (frozen && Object.values(value).every((member) => typeof member !== 'object' || member === null || FROZEN_TEXTS.has(member))) {
-    FROZEN_TEXTS.set(value, text);
+  // One that is not is marked, so it is not looked over again each time it is met.
+  if (frozen) {
+    const deep = Object.values(value).every((member) => typeof member !== 'object' || member === null || FROZEN_TEXTS.has(member));
+    if (deep) FROZEN_TEXTS.set(value, text);
+    else SHALLOW.add(value);
   }
   return text;
 }

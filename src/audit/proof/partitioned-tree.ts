@@ -3,6 +3,7 @@
 import { ZERO_HASH, type AuditRecord } from '../record/audit-log.js';
 import { TICK_MS, type AuditTreeOptions, type ProofRefusal } from './audit-tree.js';
 import { ChainTree, type TreeSource } from './chain-tree.js';
+import { EMPTY_ROOT } from './merkle.js';
 import { CheckpointSigning } from './checkpoint-signing.js';
 import type { CheckpointSigner, PublishedKey } from './checkpoint.js';
 import type { CheckpointStore } from './checkpoint-store.js';
@@ -18,7 +19,6 @@ export interface PartitionedConsistencyProof {
 }
 
 /** RFC 9162 section 2.1.1: the root of an empty tree. */
-const EMPTY_ROOT = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 
 export class PartitionedTree {
   private readonly trees: ChainTree[];

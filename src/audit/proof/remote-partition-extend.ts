@@ -3,15 +3,14 @@
 // edge; nothing the service says is trusted (ARCHITECTURE.md "Partitioned audit chains", "Checkpoints and proofs").
 import { PATHS } from '../../catalogue/published-facts.js';
 import type { PublishedKey } from './checkpoint.js';
-import { leafHash, leafHashBinary } from './merkle.js';
+import { ZERO_HASH } from '../record/audit-log.js';
+import { EMPTY_ROOT, leafHash, leafHashBinary } from './merkle.js';
 import { checkPartitionedCheckpoint, type ChainHead, type PartitionedCheckpoint } from './partition-root.js';
 import { TreeFrontier, checkConsistency, checkInclusion } from './proof-check.js';
 import { checkLines, getJson, publishedKey, refuse, type ExtendOptions } from './remote-check.js';
 import { ExportLines } from './service-reads.js';
 
 /** RFC 9162 section 2.1.1: the root of an empty tree. */
-const EMPTY_ROOT = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
-const ZERO_HASH = '0'.repeat(64);
 
 export interface ExtendedChain {
   chain: number;

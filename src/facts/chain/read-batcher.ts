@@ -12,7 +12,7 @@ interface Queued {
 
 /** At most this many calls go into one eth_call, so a burst never builds a call the node refuses for gas. */
 const DEFAULT_MAX_CALLS = 1_500;
-/** eth_calls out at once: while they are, later reads gather into the next, larger call. */
+/** eth_calls out before reads wait: while they are, later reads gather into the next, larger call. */
 const DEFAULT_MAX_IN_FLIGHT = 2;
 
 /**
@@ -20,9 +20,10 @@ const DEFAULT_MAX_IN_FLIGHT = 2;
  * reads queued in the same turn are flushed together, grouped by the block they are pinned
  * to, split into calls of at most `maxCalls` reads. A node failure rejects every caller in
  * that call with ChainUnavailableError (fail closed); a read that reverts is `ok: false`
- * for its caller alone. At most `maxInFlight` calls are out at once: under load the next call
- * grows while the node answers, instead of one small call per turn (each costs the service and
- * the node a request whatever it holds; ARCHITECTURE.md "Chain facts by block").
+ * for its caller alone. While `maxInFlight` calls are out, reads wait; the first to settle sends
+ * everything queued (a call per block, per 1,500 reads): under load the next call grows while the
+ * node answers, instead of one small call per turn (each costs the service and the node a request
+ * whatever it holds; ARCHITECTURE.md "Chain facts by block").
  */
 export class ReadBatcher {
   private queued = new Map<bigint, Queued[]>();

@@ -46,7 +46,7 @@ async function measureInstances(build: ServiceBuild, cluster: RedisCluster, part
   const services: RunningService[] = [];
   try {
     for (let i = 0; i < 2; i++) services.push(await startService(build, env, 60_000));
-    const plans = services.map((service, i) => ({ ...offlinePlan(`${service.base}${PATHS.analyzeFree}`), walletOffset: 1 + i * SECOND_WALLETS }));
+    const plans = services.map((service, i) => ({ ...offlinePlan(`${service.base}${PATHS.analyzeFree}`, 0), walletOffset: 1 + i * SECOND_WALLETS }));
     for (const plan of plans) await checkedWarmUp(plan, label, generator);
     const before = readAll(services, cluster);
     const runs = await Promise.all(plans.map((plan) => generator.run(plan)));

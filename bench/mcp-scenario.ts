@@ -30,7 +30,7 @@ async function openSession(url: string): Promise<string> {
 export async function mcpScenario(rest: LoadPlan, url: string, subject: Subject, connections: number, generator: 'wrk' | 'autocannon'): Promise<Scenario> {
   const sessions = await Promise.all(Array.from({ length: connections }, () => openSession(url)));
   const rotation = sessions.map((value) => ({ wallet: null, header: 'mcp-session-id', value }));
-  // Wallets past the REST row's, so both rows evaluate wallets the service has not seen.
+  // A fleet of its own, past the REST rows' wallets, warmed as theirs is.
   const plan: LoadPlan = { ...rest, url, walletOffset: 100_000_001, mcp: true, rotation };
   return {
     id: 'mcp',
@@ -38,7 +38,7 @@ export async function mcpScenario(rest: LoadPlan, url: string, subject: Subject,
     // wrk cannot keep a session per connection (see analyze.lua): there it changes per request.
     note: generator === 'wrk' ? `${connections} sessions, one per request in turn` : `${connections} sessions, one per connection`,
     plan,
-    warmUp: { plan: { ...plan, walletOffset: 1_900_000_000 }, requests: 1_000 },
+    warmUp: { plan, requests: Math.max(plan.walletCycle, 1_000) },
     subject,
     check: mcpVerdict,
   };

@@ -7,6 +7,12 @@ import { FILTER_BYTES } from '../src/audit/file/wallet-filter.js';
 
 /** Pending wallet heads written per turn of this thread's loop, between messages (about 0.2 ms of writes). */
 const SLICE = 32;
+/**
+ * How long heads wait before a run writes them, unless RUN_AT of them wait: a wallet evaluated
+ * again within it has its slot written once (audit-index.ts). Questions are answered from the
+ * pending heads meanwhile, and recovery replays what the table's mark does not cover.
+ */
+const HEADS_RUN_MS = 500;
 
 const port = parentPort as NonNullable<typeof parentPort>;
 const post = (reply: IndexReply) => port.postMessage(reply);
@@ -14,6 +20,7 @@ let index: AuditIndex | undefined;
 /** After a failed write the index no longer matches the log: every later request is refused. */
 let broken: string | undefined;
 let slicing = false;
+let timer: NodeJS.Timeout | undefined;
 
 function answer(request: IndexRequest, open: AuditIndex): unknown {
   switch (request.op) {
@@ -49,10 +56,21 @@ function slice(): void {
   });
 }
 
+/** A run's next slice on the next turn when one is due, else a run on the timer. */
 function schedule(): void {
-  if (slicing) return;
-  slicing = true;
-  setImmediate(slice);
+  if (slicing || !index) return;
+  if (index.runDue) {
+    clearTimeout(timer);
+    timer = undefined;
+    slicing = true;
+    setImmediate(slice);
+  } else if (timer === undefined && index.headsPending) {
+    timer = setTimeout(() => {
+      timer = undefined;
+      slice();
+    }, HEADS_RUN_MS);
+    timer.unref();
+  }
 }
 
 function handle(message: IndexMessage): void {

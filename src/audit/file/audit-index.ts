@@ -2,10 +2,12 @@
 //
 // A batch of written lines is indexed in two steps. On arrival its entries are
 // written (one write) and its wallet heads are held as pending, so a question asked
-// right after is answered at once; the heads go into the wallet table later, a slice
-// at a time between questions, so the event loop never waits for table writes. The
-// pending heads are bounded: past PENDING_LIMIT the oldest are written before the
-// next message is taken.
+// right after is answered at once. The heads go into the wallet table later, in runs:
+// a run takes every batch waiting and writes each wallet's newest head once, a slice
+// at a time between questions, then marks the run's last batch applied. A fleet that
+// evaluates the same wallets over and over writes each wallet's slot once per run, not
+// once per verdict (issue 30). The pending heads are bounded: past PENDING_LIMIT the
+// oldest are written before the next message is taken.
 import * as crypto from 'node:crypto';
 import { ENTRY_BYTES, RecordIndex, writeEntry, type LogIdentity } from './record-index.js';
 import { KEY_BYTES, WalletTable } from './wallet-table.js';
@@ -30,14 +32,26 @@ export type Head = [pos: number, hash: string];
 
 /** Wallet heads held in memory before they are in the table: about 250 bytes each. */
 export const PENDING_LIMIT = 16_384;
+/** Pending heads at which a run starts without waiting for the thread's timer (index thread: HEADS_RUN_MS). */
+export const RUN_AT = PENDING_LIMIT / 4;
 
 interface Job {
   /** Position of the batch's last line: the table's mark once its heads are in. */
   last: number;
   /** The newest head of each wallet in the batch. */
   heads: Array<[wallet: string, head: Head]>;
+}
+
+/** Batches whose heads are being written: each wallet's newest head among them, written once. */
+interface Run {
+  heads: Array<[wallet: string, head: Head]>;
   /** How many of them are in the table. */
   done: number;
+  /** The batches it covers (the oldest in `jobs`) and the heads they held. */
+  jobs: number;
+  covered: number;
+  /** Position of the last batch's last line: the table's mark once the run is in. */
+  last: number;
 }
 
 /**
@@ -54,6 +68,7 @@ export class AuditIndex {
   private readonly jobs: Job[] = [];
   private readonly pending = new Map<string, Head>();
   private pendingCount = 0;
+  private run: Run | null = null;
 
   constructor(
     readonly records: RecordIndex,
@@ -86,7 +101,7 @@ export class AuditIndex {
     }
     this.records.append(entries);
     for (const [wallet, head] of heads) this.pending.set(wallet, head);
-    this.jobs.push({ last: this.records.count, heads: [...heads], done: 0 });
+    this.jobs.push({ last: this.records.count, heads: [...heads] });
     this.pendingCount += heads.size;
     if (this.pendingCount > PENDING_LIMIT) this.applyHeads(this.pendingCount - PENDING_LIMIT);
   }
@@ -105,20 +120,46 @@ export class AuditIndex {
     this.applyHeads(Number.POSITIVE_INFINITY);
   }
 
-  /** Writes up to `limit` pending heads into the table, oldest batch first; true while some remain. */
+  /** True when enough heads wait that a run should start now rather than on the thread's timer. */
+  get runDue(): boolean {
+    return this.run !== null || this.pendingCount >= RUN_AT;
+  }
+
+  /** True while heads wait for the table. */
+  get headsPending(): boolean {
+    return this.run !== null || this.jobs.length > 0;
+  }
+
+  /**
+   * Writes up to `limit` heads into the table: those of the run under way, else of a run
+   * made of every batch waiting, oldest first; true while some remain.
+   */
   applyHeads(limit: number): boolean {
-    for (let left = limit; left > 0 && this.jobs.length > 0;) {
-      const job = this.jobs[0];
-      for (; left > 0 && job.done < job.heads.length; left--, job.done++, this.pendingCount--) {
-        const [wallet, [pos, hash]] = job.heads[job.done];
+    for (let left = limit; left > 0 && (this.run !== null || this.jobs.length > 0);) {
+      const run = (this.run ??= this.startRun());
+      for (; left > 0 && run.done < run.heads.length; left--, run.done++) {
+        const [wallet, [pos, hash]] = run.heads[run.done];
         this.table.put(walletKey(wallet), pos, Buffer.from(hash, 'hex'));
       }
-      if (job.done < job.heads.length) break;
-      this.table.markApplied(job.last);
-      for (const [wallet, [pos]] of job.heads) if (this.pending.get(wallet)?.[0] === pos) this.pending.delete(wallet);
-      this.jobs.shift();
+      if (run.done < run.heads.length) break;
+      this.table.markApplied(run.last);
+      for (const [wallet, [pos]] of run.heads) if (this.pending.get(wallet)?.[0] === pos) this.pending.delete(wallet);
+      this.jobs.splice(0, run.jobs);
+      this.pendingCount -= run.covered;
+      this.run = null;
     }
-    return this.jobs.length > 0;
+    return this.headsPending;
+  }
+
+  /** Every batch waiting, each wallet's newest head once: entries then heads then mark, as recovery expects. */
+  private startRun(): Run {
+    const newest = new Map<string, Head>();
+    let covered = 0;
+    for (const job of this.jobs) {
+      for (const [wallet, head] of job.heads) newest.set(wallet, head);
+      covered += job.heads.length;
+    }
+    return { heads: [...newest], done: 0, jobs: this.jobs.length, covered, last: this.jobs[this.jobs.length - 1].last };
   }
 
   /** Raw entries (ENTRY_BYTES each) for positions first .. first + n - 1. */

@@ -69,8 +69,34 @@ export async function gatherFacts(
  * minutes), else `unchecked`. Evaluations never run a sell simulation inline.
  */
 function safetyFact(danger: string | null, latest: string | null): SafetyFact {
+  if (danger === null && latest === null) return UNCHECKED;
+  const key = `${danger ?? ''}\u0000${latest ?? ''}`;
+  let fact = SAFETY_FACTS.get(key);
+  if (fact === undefined) {
+    fact = deepFrozen(parsedSafetyFact(danger, latest));
+    if (SAFETY_FACTS.size >= SAFETY_FACTS_MAX) SAFETY_FACTS.clear();
+    SAFETY_FACTS.set(key, fact);
+  }
+  return fact;
+}
+
+/**
+ * Safety facts by the stored texts they were read from: the same flag or result is read by every
+ * trade of its token, and one frozen fact per text lets the recorded facts write its text once
+ * (recorded-facts.ts). Bounded: cleared when full.
+ */
+const SAFETY_FACTS = new Map<string, SafetyFact>();
+const SAFETY_FACTS_MAX = 4_096;
+const UNCHECKED: SafetyFact = deepFrozen({ severity: 'unchecked', flaggedDanger: false, riskFactors: [], checkedAt: null });
+
+function deepFrozen(fact: SafetyFact): SafetyFact {
+  Object.freeze(fact.riskFactors);
+  return Object.freeze(fact);
+}
+
+function parsedSafetyFact(danger: string | null, latest: string | null): SafetyFact {
   if (danger !== null) return { severity: 'danger', flaggedDanger: true, riskFactors: parseFactors(danger), checkedAt: checkedAtOf(danger) };
-  if (latest === null) return { severity: 'unchecked', flaggedDanger: false, riskFactors: [], checkedAt: null };
+  if (latest === null) return UNCHECKED;
   const parsed = JSON.parse(latest) as { severity?: unknown };
   const severity = parsed.severity;
   if (severity !== 'safe' && severity !== 'warn' && severity !== 'danger') throw new Error('stored token-safety result is malformed');

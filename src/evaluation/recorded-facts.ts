@@ -65,11 +65,22 @@ export interface SealedFacts {
  * price and safety facts carry for the record), and the origins apart.
  */
 export function sealFacts(input: RiskInput, tier: TierOrigin): SealedFacts {
-  const { origin, ...price } = input.price;
-  const { checkedAt, ...safety } = input.safety;
-  const origins: FactOrigins = { price: origin ?? null, tier, safety_checked_at: checkedAt ?? null };
+  const price = withoutMember(input.price, 'origin');
+  const safety = withoutMember(input.safety, 'checkedAt');
+  const origins: FactOrigins = { price: input.price.origin ?? null, tier, safety_checked_at: input.safety.checkedAt ?? null };
   const text = canonicalText({ engine: ENGINE, format: FACTS_FORMAT, input: { ...input, price, safety }, origins });
   return { text, hash: crypto.hash('sha256', text, 'hex') };
+}
+
+/** Copies of frozen facts without the member the record keeps apart, made once per fact, frozen so their text is written once too. */
+const STRIPPED = new WeakMap<object, object>();
+
+function withoutMember<T extends object>(fact: T, member: keyof T): Omit<T, typeof member> {
+  const known = STRIPPED.get(fact);
+  if (known !== undefined) return known as Omit<T, typeof member>;
+  const { [member]: _left, ...rest } = fact;
+  if (Object.isFrozen(fact)) STRIPPED.set(fact, Object.freeze(rest));
+  return rest;
 }
 
 /**

@@ -137,6 +137,27 @@ describe('malformed bodies', () => {
   });
 });
 
+describe('the peer address', () => {
+  // Rate limits per address and the request log key on this text: it must stay the form uWS writes.
+  for (const [host, expected] of [['127.0.0.1', '127.0.0.1'], ['::1', '0000:0000:0000:0000:0000:0000:0000:0001']]) {
+    it(`is the address uWS names, over ${host}`, async () => {
+      const observed: string[] = [];
+      const edge = await startEdge(
+        [{ method: 'get', pattern: '/ip', handler: async (request) => ({ status: 200, body: { ip: request.ip } }) }],
+        { host, port: 0, maxBodyBytes: 4096, corsOrigins: '*', onHandlerError: (error) => assert.fail(String(error)), observe: (o) => observed.push(o.ip) },
+      );
+      try {
+        const url = host.includes(':') ? `http://[${host}]:${edge.port}/ip` : `http://${host}:${edge.port}/ip`;
+        const response = await getJson(url);
+        assert.deepEqual(response.json, { ip: expected });
+        assert.deepEqual(observed, [expected]);
+      } finally {
+        await edge.stop(0);
+      }
+    });
+  }
+});
+
 describe('the edge when it stops', () => {
   it('gives up a request whose client left mid-body, so a stop does not wait for it', async () => {
     const edge = await startEdge(

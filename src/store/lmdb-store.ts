@@ -19,6 +19,8 @@ export interface LmdbStoreOptions {
 }
 
 const DEFAULT_SWEEP_INTERVAL_MS = 5_000;
+/** Keys remembered as absent from the file, at most; past it the set starts again. */
+const MAX_ABSENT = 65_536;
 const DEFAULT_SWEEP_BATCH = 10_000;
 
 function expiryFor(ttlMs: number, now: number): number {
@@ -38,6 +40,12 @@ export class LmdbStore implements CacheStore {
   private readonly pending = new Map<string, Stored | null>();
   private readonly windows: MemoryStore;
   private sweepTimer: NodeJS.Timeout | undefined;
+  /**
+   * Keys the file was read without: most evaluations ask for a danger flag, a safety result and a
+   * policy that do not exist, and a set answers that for less than LMDB's read. Only this process
+   * writes the file, and every write forgets its key here before it is issued (issue 30).
+   */
+  private readonly absent = new Set<string>();
   /** The failure of the latest write, cleared by the next write that lands: ping reports it. */
   private writeFault: unknown = null;
 
@@ -162,7 +170,13 @@ export class LmdbStore implements CacheStore {
   private stored(key: string): Stored | undefined {
     const pending = this.pending.get(key);
     if (pending !== undefined) return pending ?? undefined;
-    return this.values.get(key);
+    if (this.absent.has(key)) return undefined;
+    const entry = this.values.get(key);
+    if (entry === undefined) {
+      if (this.absent.size >= MAX_ABSENT) this.absent.clear();
+      this.absent.add(key);
+    }
+    return entry;
   }
 
   /** `key` as a caller names it; the files keep the name without its cluster hash tag (keys.ts). */
@@ -200,6 +214,7 @@ export class LmdbStore implements CacheStore {
    */
   private async record(key: string, next: Stored | null): Promise<void> {
     const previous = this.stored(key);
+    this.absent.delete(key);
     this.pending.set(key, next);
     try {
       // The value first: when LMDB refuses it at once (a key over its size limit), nothing else was queued.

@@ -77,6 +77,31 @@ describe('LmdbStore across a restart', () => {
   });
 });
 
+describe('LmdbStore reads of absent keys', () => {
+  it('sees a key written after it was read as absent, once committed, after a removal, and after a reopen', async () => {
+    const dir = await tempDir();
+    const clock = new ManualClock();
+    const store = LmdbStore.open(dir, clock.now);
+    assert.deepEqual(await store.getMany(['policy:0xabc', 'danger:0xdef']), [null, null]);
+    const write = store.set('policy:0xabc', '{"blocked_assets":["TSLA"]}', 0);
+    assert.equal(await store.get('policy:0xabc'), '{"blocked_assets":["TSLA"]}', 'visible while the write is in flight');
+    await write;
+    assert.equal(await store.get('policy:0xabc'), '{"blocked_assets":["TSLA"]}', 'visible once committed');
+    assert.equal(await store.setIfAbsent('danger:0xdef', 'flag', 60_000), true);
+    assert.equal(await store.get('danger:0xdef'), 'flag');
+    await store.delete('policy:0xabc');
+    assert.equal(await store.get('policy:0xabc'), null);
+    await store.set('policy:0xabc', '{"blocked_assets":[]}', 0);
+    await store.close();
+    const reopened = LmdbStore.open(dir, clock.now);
+    try {
+      assert.deepEqual(await reopened.getMany(['policy:0xabc', 'danger:0xdef']), ['{"blocked_assets":[]}', 'flag']);
+    } finally {
+      await reopened.close();
+    }
+  });
+});
+
 describe('LmdbStore fails closed', () => {
   it('rejects a write it cannot make with store_unavailable, records nothing, and reports it in ping until a write lands', async () => {
     const store = LmdbStore.open(await tempDir(), new ManualClock().now);

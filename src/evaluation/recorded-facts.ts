@@ -3,20 +3,8 @@
 import * as crypto from 'node:crypto';
 import { ENGINE_VERSION, SCORING_TABLE } from '../risk/scoring-table.js';
 import type { PriceOrigin, RiskInput } from '../risk/types.js';
+import { keyOrder } from '../audit/record/key-order.js';
 import { jsonString } from '../audit/record/record.js';
-
-/**
- * Object shapes met so far, as a trie over their keys in listed order, each node holding the keys
- * in RFC 8785 order with each key's text: facts documents have a handful of shapes, and walking
- * the trie asks a map per key, where one string naming the whole shape had to be built and hashed.
- */
-interface ShapeNode {
-  next: Map<string, ShapeNode>;
-  order: [key: string, text: string][] | null;
-}
-const SHAPES: ShapeNode = { next: new Map(), order: null };
-const MAX_SHAPE_NODES = 10_000;
-let shapeNodes = 0;
 
 /**
  * The text of each deeply frozen object or array met so far: the registry's asset facts, the tier
@@ -129,31 +117,12 @@ function arrayText(value: unknown[]): string {
 }
 
 function objectText(object: Record<string, unknown>): string {
+  const { keys, texts } = keyOrder(object);
   let text = '';
-  for (const [key, keyText] of orderOf(Object.keys(object))) {
-    const member = object[key];
+  for (let i = 0; i < keys.length; i++) {
+    const member = object[keys[i]];
     if (member === undefined) continue;
-    text += (text === '' ? '{' : ',') + keyText + canonicalText(member);
+    text += (text === '' ? '{' : ',') + texts[i] + canonicalText(member);
   }
   return text === '' ? '{}' : `${text}}`;
-}
-
-/** The keys in RFC 8785 order with their texts, remembered per shape while the trie has room. */
-function orderOf(keys: string[]): [key: string, text: string][] {
-  let node = SHAPES;
-  for (const key of keys) {
-    let child = node.next.get(key);
-    if (child === undefined) {
-      if (shapeNodes >= MAX_SHAPE_NODES) return sortedOrder(keys);
-      child = { next: new Map(), order: null };
-      node.next.set(key, child);
-      shapeNodes++;
-    }
-    node = child;
-  }
-  return (node.order ??= sortedOrder(keys));
-}
-
-function sortedOrder(keys: string[]): [key: string, text: string][] {
-  return [...keys].sort().map((key) => [key, `${JSON.stringify(key)}:`]);
 }

@@ -2,6 +2,7 @@
 import canonicalize from 'canonicalize';
 import type { AuditEntry, AuditRecord, StoredFacts } from './audit-log.js';
 import type { Sha256Hex } from './sha256.js';
+import { keyOrder } from './key-order.js';
 
 /** A stored line is `<64 hex hash> <canonical JSON>`; the JSON starts here. */
 export const LINE_BODY_OFFSET = 65;
@@ -108,26 +109,15 @@ function scalarText(value: unknown): string | null {
   return typeof value === 'string' ? quote(value) : numberText(value);
 }
 
-/** Keys in UTF-16 code-unit order (RFC 8785 section 3.2.3); `<` on strings compares code units. */
-function sortedKeys(object: object): string[] {
-  const keys = Object.keys(object);
-  for (let i = 1; i < keys.length; i++) {
-    const key = keys[i];
-    let j = i - 1;
-    for (; j >= 0 && keys[j] > key; j--) keys[j + 1] = keys[j];
-    keys[j + 1] = key;
-  }
-  return keys;
-}
-
-/** A flat object's canonical text, or null for nested values (left to the library). */
+/** A flat object's canonical text, keys in RFC 8785 order (section 3.2.3), or null for nested values (left to the library). */
 function flatObjectText(object: Record<string, unknown>): string | null {
+  const { keys, texts, surrogate } = keyOrder(object);
+  if (surrogate) return null;
   let text = '';
-  for (const key of sortedKeys(object)) {
-    const name = quote(key);
-    const value = scalarText(object[key]);
-    if (name === null || value === null) return null;
-    text += text === '' ? `${name}:${value}` : `,${name}:${value}`;
+  for (let i = 0; i < keys.length; i++) {
+    const value = scalarText(object[keys[i]]);
+    if (value === null) return null;
+    text += (i === 0 ? '' : ',') + texts[i] + value;
   }
   return `{${text}}`;
 }

@@ -33,7 +33,9 @@ export function serviceLog(destination = 2): ServiceLog {
   stream.on('drop', () => {
     dropped += 1;
   });
-  const logger: Pino = pino({ base: { pid: process.pid }, formatters: { level: (label) => ({ level: label }) } }, stream);
+  // process.pid is a getter into the runtime: read once, not per request line.
+  const pid = process.pid;
+  const logger: Pino = pino({ base: { pid }, formatters: { level: (label) => ({ level: label }) } }, stream);
   setInterval(() => stream.flush(), 100).unref();
   return {
     line: (text, level = 'info') => {
@@ -41,7 +43,7 @@ export function serviceLog(destination = 2): ServiceLog {
       stream.flush();
     },
     request: (o) => {
-      stream.write(requestLine(o, Date.now(), process.pid));
+      stream.write(requestLine(o, Date.now(), pid));
     },
     dropped: () => dropped,
     flush: () => stream.flushSync(),

@@ -1,6 +1,7 @@
 // The spec's remaining resources: registry, policy, auth, balance, token safety, audit.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { PAYMENT_REFUSALS } from '../catalogue/payment-refusals.js';
+import { MAX_AUDIT_PARTITIONS } from '../config.js';
 import { Address, OpenObject, TokenDelta } from './common.js';
 
 export const AssetInfo = Type.Object({
@@ -147,7 +148,7 @@ export const AuditExportQuery = Type.Object(
 
 /** On a partitioned log (AUDIT_PARTITIONS > 1), which chain an export or a proof reads; read only there. */
 export const AuditChainQuery = Type.Object(
-  { chain: Type.Optional(Type.Integer({ minimum: 0, maximum: 63, default: 0, description: 'The chain, 0 to AUDIT_PARTITIONS - 1' })) },
+  { chain: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_AUDIT_PARTITIONS - 1, default: 0, description: 'The chain, 0 to AUDIT_PARTITIONS - 1' })) },
   { additionalProperties: true },
 );
 

@@ -1,5 +1,5 @@
 // Outside calls in a transfer: the call trace of a holder's transfer, the contracts it reaches that the registry does not list, and who owns them.
-import { encodeFunctionData, erc20Abi, getAddress, numberToHex, parseAbi, zeroAddress, type Address, type Hex } from 'viem';
+import { encodeFunctionData, erc20Abi, getAddress, numberToHex, parseAbi, type Address, type Hex } from 'viem';
 import { balanceStorageKey, type BalanceSlot } from '../chain/balance-slot.js';
 import type { Registry } from '../registry/registry.js';
 import { throwawayAddress, type GasTerms } from './simulation-bundle.js';
@@ -90,9 +90,4 @@ export function ownersAnswered(results: ReadonlyMap<string, { ok: boolean; data:
     owners.set(match[1].toLowerCase(), word ? getAddress(`0x${word.slice(26)}`) : null);
   }
   return owners;
-}
-
-/** Whether the called contract answers to nobody: its owner() is the zero address. */
-export function renounced(call: OutsideCall): boolean {
-  return call.owner === zeroAddress;
 }

@@ -1,6 +1,7 @@
 // Many contract reads in one eth_call through Multicall3's aggregate3, with per-read failures kept apart.
 import { decodeFunctionResult, encodeFunctionData, erc20Abi, parseAbi, type Abi, type Address, type Hex, type PublicClient } from 'viem';
 import { decodeAggregate3, encodeAggregate3 } from './aggregate3.js';
+import type { BalanceRead } from './balance-reads.js';
 import { ChainUnavailableError } from './errors.js';
 
 export const multicall3Abi = parseAbi([
@@ -20,6 +21,8 @@ export interface ContractRead {
   args?: readonly unknown[];
   /** The call already encoded, with its own decoder: hot reads skip viem's general ABI coder. */
   encoded?: { callData: Hex; decode: (returnData: Hex) => unknown };
+  /** A balance: the read batcher sends these through the deployless balance reader (balance-reads.ts). */
+  balance?: BalanceRead;
 }
 
 const BALANCE_OF = '0x70a08231';
@@ -30,7 +33,12 @@ const BALANCE_OF = '0x70a08231';
  */
 export function balanceOfRead(token: Address, holder: string): ContractRead {
   const callData = `${BALANCE_OF}${'0'.repeat(24)}${holder.slice(2).toLowerCase()}` as Hex;
-  return { address: token, abi: erc20Abi, functionName: 'balanceOf', args: [holder], encoded: { callData, decode: decodeUint256 } };
+  return { address: token, abi: erc20Abi, functionName: 'balanceOf', args: [holder], encoded: { callData, decode: decodeUint256 }, balance: { token, holder } };
+}
+
+/** The holder's native balance, as Multicall3's getEthBalance reads it. */
+export function nativeBalanceRead(multicall3: Address, holder: string): ContractRead {
+  return { address: multicall3, abi: multicall3Abi, functionName: 'getEthBalance', args: [holder], balance: { token: null, holder } };
 }
 
 function decodeUint256(returnData: Hex): bigint {

@@ -1,6 +1,7 @@
 // Contract reads from every caller in one event-loop turn, sent as one Multicall3 aggregate3 per block (ARCHITECTURE.md "Chain facts by block").
 import type { Address, PublicClient } from 'viem';
 import { ChainUnavailableError } from './errors.js';
+import { callBalances, MAX_HOLDERS_PER_CALL, MAX_TOKENS_PER_CALL } from './balance-reads.js';
 import { callAggregate3, type ContractRead, type ReadResult } from './multicall.js';
 
 interface Queued {
@@ -14,6 +15,11 @@ interface Queued {
 const DEFAULT_MAX_CALLS = 1_500;
 /** eth_calls out before reads wait: while they are, later reads gather into the next, larger call. */
 const DEFAULT_MAX_IN_FLIGHT = 2;
+/**
+ * Holders from which balances take the deployless reader: its 1.5 KB of code and a second request
+ * cost about what aggregate3's calldata for one or two new wallets does.
+ */
+export const MIN_BALANCE_HOLDERS = 4;
 
 /**
  * A burst of a thousand cold wallets becomes a handful of eth_calls instead of a thousand:
@@ -103,7 +109,7 @@ export class ReadBatcher {
   private async send(block: bigint, callers: Queued[]): Promise<void> {
     let results: ReadResult[];
     try {
-      results = await callAggregate3(this.client, this.multicall3, callers.flatMap((caller) => caller.reads), block);
+      results = await this.call(callers.flatMap((caller) => caller.reads), block);
     } catch (error) {
       for (const caller of callers) caller.reject(new ChainUnavailableError(caller.what, error));
       return;
@@ -114,4 +120,52 @@ export class ReadBatcher {
       offset += caller.reads.length;
     }
   }
+
+  /**
+   * Balances of MIN_BALANCE_HOLDERS holders or more go through the deployless balance reader, two
+   * words of calldata per holder where aggregate3 takes about 180 bytes per balance (a new wallet
+   * reads a dozen), beside one aggregate3 call for the other reads; fewer ride in that one call.
+   * Either call failing fails them all.
+   */
+  private async call(reads: ContractRead[], block: bigint): Promise<ReadResult[]> {
+    const balances: number[] = [];
+    const others: number[] = [];
+    const holders = new Set<string>();
+    reads.forEach((read, index) => {
+      if (read.balance) holders.add(read.balance.holder.toLowerCase());
+      (read.balance ? balances : others).push(index);
+    });
+    if (holders.size < MIN_BALANCE_HOLDERS) return callAggregate3(this.client, this.multicall3, reads, block);
+    const results: ReadResult[] = new Array(reads.length);
+    const place = (indices: number[]) => (answered: ReadResult[]) => indices.forEach((index, i) => (results[index] = answered[i]));
+    const calls: Promise<void>[] = [];
+    for (const chunk of holderChunks(balances, reads)) {
+      calls.push(callBalances(this.client, chunk.map((index) => reads[index].balance!), block).then(place(chunk)));
+    }
+    if (others.length > 0) calls.push(callAggregate3(this.client, this.multicall3, others.map((index) => reads[index]), block).then(place(others)));
+    await Promise.all(calls);
+    return results;
+  }
+}
+
+/** The balance reads' indices cut so that no call names more than MAX_HOLDERS_PER_CALL holders or MAX_TOKENS_PER_CALL tokens. */
+function holderChunks(indices: number[], reads: ContractRead[]): number[][] {
+  const chunks: number[][] = [];
+  let current: number[] = [];
+  let holders = new Set<string>();
+  let tokens = new Set<string | null>();
+  for (const index of indices) {
+    const { holder, token } = reads[index].balance!;
+    const key = holder.toLowerCase();
+    const tokenKey = token === null ? null : token.toLowerCase();
+    if ((!holders.has(key) && holders.size >= MAX_HOLDERS_PER_CALL) || (!tokens.has(tokenKey) && tokens.size >= MAX_TOKENS_PER_CALL)) {
+      chunks.push(current);
+      [current, holders, tokens] = [[], new Set(), new Set()];
+    }
+    current.push(index);
+    holders.add(key);
+    tokens.add(tokenKey);
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
 }

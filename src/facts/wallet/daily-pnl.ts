@@ -5,7 +5,7 @@ import { formatUnits, getAddress, type Address } from 'viem';
 import type { PriceProvider } from '../prices/price-provider.js';
 import type { Registry, RegistryAsset } from '../registry/registry.js';
 import type { CacheStore } from '../../store/cache-store.js';
-import { balanceOfRead, multicall3Abi, type ContractRead } from '../chain/multicall.js';
+import { balanceOfRead, nativeBalanceRead, type ContractRead } from '../chain/multicall.js';
 import { ReadCache } from '../../store/read-cache.js';
 import { WalletFactCache } from '../chain/block-caches.js';
 import type { Head } from '../chain/chain-head.js';
@@ -93,7 +93,7 @@ export class ChainDailyPnl implements DailyPnlReader {
     // The holder goes lowercase: viem would re-derive a checksummed address's checksum to check it.
     const reads: ContractRead[] = this.registry.assets.map((asset) =>
       asset.is_native
-        ? { address: multicall3, abi: multicall3Abi, functionName: 'getEthBalance', args: [holder] }
+        ? nativeBalanceRead(multicall3, holder)
         : balanceOfRead(asset.contract_address as Address, holder),
     );
     if (settlement) reads.push(balanceOfRead(settlement.address as Address, holder));

@@ -1,0 +1,112 @@
+// Balances of many holders in one deployless eth_call of contracts/utils/BalancesReader.sol (ARCHITECTURE.md "Chain facts by block").
+import type { Hex, PublicClient } from 'viem';
+import { BALANCES_READER_CODE } from './balances-reader-code.js';
+import type { ReadResult } from './multicall.js';
+
+/** One balance: of `token` (null: the native coin) held by `holder` (0x and 40 hex). */
+export interface BalanceRead {
+  token: string | null;
+  holder: string;
+}
+
+/** Holders per call: each costs 64 bytes of calldata, so a call stays far below the 49,152-byte initcode limit (EIP-3860). */
+export const MAX_HOLDERS_PER_CALL = 600;
+/** Distinct tokens a call can select from: one bit each in a holder's selection word. */
+export const MAX_TOKENS_PER_CALL = 256;
+
+const WORD = 64;
+const ZEROS = '0'.repeat(WORD);
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const NATIVE = '0'.repeat(40);
+
+/** The call's arguments and, for each read, which cell of the answer holds it. */
+export interface BalanceCall {
+  data: Hex;
+  /** Balances the answer holds. */
+  count: number;
+  /** For read i, the index of its cell (reads of the same balance share one). */
+  cells: number[];
+}
+
+/**
+ * The creation code with `(address[] tokens, address[] holders, uint256[] selected)`: tokens and
+ * holders each once in the order first named, a holder's selection word with bit t set for every
+ * token t read for it. The answer lists, holder by holder, the selected tokens in ascending index.
+ */
+export function encodeBalanceCall(reads: readonly BalanceRead[]): BalanceCall {
+  const tokens = new Map<string, number>();
+  const holders = new Map<string, number>();
+  const selected: bigint[] = [];
+  const picks = reads.map(({ token, holder }) => {
+    const tokenText = token === null ? NATIVE : addressBody(token);
+    const holderText = addressBody(holder);
+    let t = tokens.get(tokenText);
+    if (t === undefined) tokens.set(tokenText, (t = tokens.size));
+    let h = holders.get(holderText);
+    if (h === undefined) {
+      holders.set(holderText, (h = holders.size));
+      selected.push(0n);
+    }
+    selected[h] |= 1n << BigInt(t);
+    return [h, t] as const;
+  });
+  if (tokens.size > MAX_TOKENS_PER_CALL) throw new Error(`a balance call reads at most ${MAX_TOKENS_PER_CALL} tokens, not ${tokens.size}`);
+  if (holders.size > MAX_HOLDERS_PER_CALL) throw new Error(`a balance call reads at most ${MAX_HOLDERS_PER_CALL} holders, not ${holders.size}`);
+  // Cell numbers: the holders in order, each one's selected tokens ascending.
+  const firstCell: number[] = [];
+  let count = 0;
+  for (const mask of selected) {
+    firstCell.push(count);
+    count += bitCount(mask);
+  }
+  const cells = picks.map(([h, t]) => firstCell[h] + bitCount(selected[h] & ((1n << BigInt(t)) - 1n)));
+  const tokenWords = [...tokens.keys()].map((body) => ZEROS.slice(40) + body);
+  const holderWords = [...holders.keys()].map((body) => ZEROS.slice(40) + body);
+  const selectedWords = selected.map((mask) => word(mask));
+  // Three dynamic arrays: three offsets, then each array as its length and its words.
+  const tokensAt = 3 * 32;
+  const holdersAt = tokensAt + 32 * (1 + tokenWords.length);
+  const selectedAt = holdersAt + 32 * (1 + holderWords.length);
+  const data = BALANCES_READER_CODE + word(BigInt(tokensAt)) + word(BigInt(holdersAt)) + word(BigInt(selectedAt))
+    + word(BigInt(tokenWords.length)) + tokenWords.join('')
+    + word(BigInt(holderWords.length)) + holderWords.join('')
+    + word(BigInt(selectedWords.length)) + selectedWords.join('');
+  return { data: data as Hex, count, cells };
+}
+
+/** The answer's balances, one per read as `cells` maps them; throws when the answer is not `count` balances and flags. */
+export function decodeBalanceAnswer(answer: Hex, call: Pick<BalanceCall, 'count' | 'cells'>): ReadResult[] {
+  const { count, cells } = call;
+  if (answer.length !== 2 + count * (WORD + 2)) throw new Error(`the balance reader answered ${(answer.length - 2) / 2} bytes for ${count} balances`);
+  const flagsAt = 2 + count * WORD;
+  return cells.map((cell) => {
+    const flag = answer.slice(flagsAt + cell * 2, flagsAt + cell * 2 + 2);
+    if (flag === '00') return { ok: false };
+    if (flag !== '01') throw new Error(`the balance reader answered the flag ${flag}`);
+    return { ok: true, value: BigInt(`0x${answer.slice(2 + cell * WORD, 2 + (cell + 1) * WORD)}`) };
+  });
+}
+
+/** The reads as one eth_call at `block`; rejects with the node's own error, or when the answer does not fit. */
+export async function callBalances(client: PublicClient, reads: readonly BalanceRead[], block: bigint | 'latest'): Promise<ReadResult[]> {
+  const call = encodeBalanceCall(reads);
+  // No `to`: the node runs the creation code and answers what the constructor returns.
+  const answer = await client.request({ method: 'eth_call', params: [{ data: call.data }, block === 'latest' ? block : `0x${block.toString(16)}`] });
+  return decodeBalanceAnswer(answer, call);
+}
+
+function addressBody(address: string): string {
+  if (!ADDRESS.test(address)) throw new Error(`${address} is not an address`);
+  return address.slice(2).toLowerCase();
+}
+
+function word(value: bigint): string {
+  const hex = value.toString(16);
+  return ZEROS.slice(hex.length) + hex;
+}
+
+function bitCount(mask: bigint): number {
+  let count = 0;
+  for (let rest = mask; rest > 0n; rest &= rest - 1n) count++;
+  return count;
+}

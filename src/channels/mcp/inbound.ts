@@ -11,9 +11,16 @@ import {
 import type { PlainResponse } from '../../http/types.js';
 import { rpcFault } from './rpc-faults.js';
 
-/** As the SDK reads a body: UTF-8, a leading byte order mark dropped, bad bytes replaced. */
-const UTF8 = new TextDecoder();
-const EMPTY = new Uint8Array(0);
+/**
+ * The body as the SDK reads one (TextDecoder: UTF-8, a leading byte order mark dropped, bad bytes
+ * replaced), with Buffer's decoder, which replaces bad bytes the same way at a fraction of the cost
+ * per call; only the mark is dropped here.
+ */
+export function bodyText(body: Buffer | null): string {
+  if (body === null) return '';
+  const marked = body.length >= 3 && body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf;
+  return body.toString('utf8', marked ? 3 : 0);
+}
 
 /** Spec "Sending Messages to the Server": the client accepts both JSON and an event stream, and sends JSON. */
 export function refuseHeaders(headers: Record<string, string>): PlainResponse | undefined {
@@ -32,7 +39,7 @@ export function refuseHeaders(headers: Record<string, string>): PlainResponse | 
 export function readMessages(body: Buffer | null): { messages: JSONRPCMessage[] } | { fault: PlainResponse } {
   let raw: unknown;
   try {
-    raw = JSON.parse(UTF8.decode(body ?? EMPTY));
+    raw = JSON.parse(bodyText(body));
   } catch {
     return { fault: rpcFault('invalidJson') };
   }

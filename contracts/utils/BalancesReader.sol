@@ -5,9 +5,12 @@ pragma solidity ^0.8.24;
 
 /// @dev One eth_call reads many holders' balances: per holder a word of calldata names it and a word
 /// selects its tokens (bit t: tokens[t]), where aggregate3 takes about 180 bytes per balance.
-/// Returns, for each holder in order and each selected token in ascending index, the balance as a
-/// word, then one byte per balance: 1 when it was read, 0 when the token reverted or answered
-/// anything but one word. tokens[t] == address(0) reads the holder's native balance.
+/// Returns one byte per balance, for each holder in order and each selected token in ascending
+/// index: 1 when it was read, 0 when the token reverted or answered anything but one word; then
+/// the balances as words in the same order. tokens[t] == address(0) reads the native balance.
+/// The answer is returned as the contract's code would be, so it obeys what code obeys: at most
+/// 24,576 bytes (EIP-170; the caller sends at most 700 balances) and never a first byte 0xEF
+/// (EIP-3541), which the leading flags (0 or 1) rule out.
 contract BalancesReader {
     bytes4 private constant BALANCE_OF = 0x70a08231;
 
@@ -27,9 +30,9 @@ contract BalancesReader {
                 if ((selected[h] >> t) & 1 == 0) continue;
                 (bool ok, uint256 amount) = balanceOf(tokens[t], holders[h]);
                 assembly {
-                    mstore(add(add(out, 32), mul(cell, 32)), amount)
+                    mstore(add(add(out, 32), add(count, mul(cell, 32))), amount)
                 }
-                if (ok) out[count * 32 + cell] = 0x01;
+                if (ok) out[cell] = 0x01;
                 cell++;
             }
         }

@@ -11,6 +11,8 @@ export interface BalanceRead {
 
 /** Holders per call: each costs 64 bytes of calldata, so a call stays far below the 49,152-byte initcode limit (EIP-3860). */
 export const MAX_HOLDERS_PER_CALL = 600;
+/** Balances per call: the answer is returned as code is, 33 bytes a balance under EIP-170's 24,576. */
+export const MAX_BALANCES_PER_CALL = 700;
 /** Distinct tokens a call can select from: one bit each in a holder's selection word. */
 export const MAX_TOKENS_PER_CALL = 256;
 
@@ -52,6 +54,7 @@ export function encodeBalanceCall(reads: readonly BalanceRead[]): BalanceCall {
   });
   if (tokens.size > MAX_TOKENS_PER_CALL) throw new Error(`a balance call reads at most ${MAX_TOKENS_PER_CALL} tokens, not ${tokens.size}`);
   if (holders.size > MAX_HOLDERS_PER_CALL) throw new Error(`a balance call reads at most ${MAX_HOLDERS_PER_CALL} holders, not ${holders.size}`);
+  if (reads.length > MAX_BALANCES_PER_CALL) throw new Error(`a balance call reads at most ${MAX_BALANCES_PER_CALL} balances, not ${reads.length}`);
   // Cell numbers: the holders in order, each one's selected tokens ascending.
   const firstCell: number[] = [];
   let count = 0;
@@ -78,12 +81,13 @@ export function encodeBalanceCall(reads: readonly BalanceRead[]): BalanceCall {
 export function decodeBalanceAnswer(answer: Hex, call: Pick<BalanceCall, 'count' | 'cells'>): ReadResult[] {
   const { count, cells } = call;
   if (answer.length !== 2 + count * (WORD + 2)) throw new Error(`the balance reader answered ${(answer.length - 2) / 2} bytes for ${count} balances`);
-  const flagsAt = 2 + count * WORD;
+  // The flags first (a byte each), then the balances (a word each).
+  const balancesAt = 2 + count * 2;
   return cells.map((cell) => {
-    const flag = answer.slice(flagsAt + cell * 2, flagsAt + cell * 2 + 2);
+    const flag = answer.slice(2 + cell * 2, 4 + cell * 2);
     if (flag === '00') return { ok: false };
     if (flag !== '01') throw new Error(`the balance reader answered the flag ${flag}`);
-    return { ok: true, value: BigInt(`0x${answer.slice(2 + cell * WORD, 2 + (cell + 1) * WORD)}`) };
+    return { ok: true, value: BigInt(`0x${answer.slice(balancesAt + cell * WORD, balancesAt + (cell + 1) * WORD)}`) };
   });
 }
 

@@ -1,7 +1,7 @@
 // Contract reads from every caller in one event-loop turn, sent as one Multicall3 aggregate3 per block (ARCHITECTURE.md "Chain facts by block").
 import type { Address, PublicClient } from 'viem';
 import { ChainUnavailableError } from './errors.js';
-import { callBalances, MAX_HOLDERS_PER_CALL, MAX_TOKENS_PER_CALL } from './balance-reads.js';
+import { callBalances, MAX_BALANCES_PER_CALL, MAX_HOLDERS_PER_CALL, MAX_TOKENS_PER_CALL } from './balance-reads.js';
 import { callAggregate3, type ContractRead, type ReadResult } from './multicall.js';
 
 interface Queued {
@@ -148,7 +148,7 @@ export class ReadBatcher {
   }
 }
 
-/** The balance reads' indices cut so that no call names more than MAX_HOLDERS_PER_CALL holders or MAX_TOKENS_PER_CALL tokens. */
+/** The balance reads' indices cut so that no call reads more than MAX_BALANCES_PER_CALL balances of MAX_HOLDERS_PER_CALL holders and MAX_TOKENS_PER_CALL tokens. */
 function holderChunks(indices: number[], reads: ContractRead[]): number[][] {
   const chunks: number[][] = [];
   let current: number[] = [];
@@ -158,7 +158,9 @@ function holderChunks(indices: number[], reads: ContractRead[]): number[][] {
     const { holder, token } = reads[index].balance!;
     const key = holder.toLowerCase();
     const tokenKey = token === null ? null : token.toLowerCase();
-    if ((!holders.has(key) && holders.size >= MAX_HOLDERS_PER_CALL) || (!tokens.has(tokenKey) && tokens.size >= MAX_TOKENS_PER_CALL)) {
+    const full = current.length >= MAX_BALANCES_PER_CALL || (!holders.has(key) && holders.size >= MAX_HOLDERS_PER_CALL)
+      || (!tokens.has(tokenKey) && tokens.size >= MAX_TOKENS_PER_CALL);
+    if (full) {
       chunks.push(current);
       [current, holders, tokens] = [[], new Set(), new Set()];
     }

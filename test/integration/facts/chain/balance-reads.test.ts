@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { Address, PublicClient } from 'viem';
 import { BALANCES_READER_CODE } from '../../../../src/facts/chain/balances-reader-code.js';
-import { callBalances } from '../../../../src/facts/chain/balance-reads.js';
+import { callBalances, MAX_BALANCES_PER_CALL } from '../../../../src/facts/chain/balance-reads.js';
 import { balanceOfRead, callAggregate3, nativeBalanceRead, type ContractRead } from '../../../../src/facts/chain/multicall.js';
 import { createChainClient } from '../../../../src/facts/chain/public-client.js';
 import { MIN_BALANCE_HOLDERS, ReadBatcher } from '../../../../src/facts/chain/read-batcher.js';
@@ -78,6 +78,20 @@ describe('the deployless balance reader', () => {
     // One call for the balances of the MIN_BALANCE_HOLDERS holders, one for the rest.
     assert.equal(MIN_BALANCE_HOLDERS, 4);
     assert.equal(proxy.count('eth_call'), 2);
+  });
+
+  it('splits a burst past MAX_BALANCES_PER_CALL balances over calls, each answer still its own', async () => {
+    const block = await client.getBlockNumber();
+    const tokens = [devnet.contracts.serviceToken, devnet.contracts.stablecoin, ...devnet.registry.assets.filter((asset) => !asset.is_native).map((asset) => asset.contract_address as Address)];
+    const holders = [devnet.wallets[devnet.wallets.length - 1].address, ...Array.from({ length: Math.ceil(MAX_BALANCES_PER_CALL / tokens.length) }, (_, i) => `0x${(i + 1).toString(16).padStart(40, '0')}`)];
+    const reads = holders.flatMap((holder) => tokens.map((token) => balanceOfRead(token, holder)));
+    assert.ok(reads.length > MAX_BALANCES_PER_CALL);
+    const expected = await callAggregate3(client, devnet.contracts.multicall3, reads, block);
+    const batcher = new ReadBatcher(client, devnet.contracts.multicall3);
+    proxy.reset();
+    assert.deepEqual(await batcher.read(reads, 'a burst', block), expected);
+    await batcher.idle();
+    assert.deepEqual(proxy.calls.map((call) => call.to), ['', '']);
   });
 
   it('leaves the balances of fewer holders in the one aggregate3 call', async () => {

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { BALANCES_READER_CODE } from '../../../../src/facts/chain/balances-reader-code.js';
-import { decodeBalanceAnswer, encodeBalanceCall, MAX_HOLDERS_PER_CALL } from '../../../../src/facts/chain/balance-reads.js';
+import { decodeBalanceAnswer, encodeBalanceCall, MAX_BALANCES_PER_CALL, MAX_HOLDERS_PER_CALL } from '../../../../src/facts/chain/balance-reads.js';
 
 const A = `0x${'a'.repeat(40)}`;
 const B = `0x${'B'.repeat(40)}`;
@@ -27,10 +27,13 @@ describe('encodeBalanceCall', () => {
     ].join(''));
   });
 
-  it('refuses what is not an address, and more holders than a call may name', () => {
+  it('refuses what is not an address, and more holders or balances than a call may read', () => {
     assert.throws(() => encodeBalanceCall([{ token: T1, holder: '0x1234' }]), /0x1234 is not an address/);
     const many = Array.from({ length: MAX_HOLDERS_PER_CALL + 1 }, (_, i) => ({ token: T1, holder: `0x${(i + 1).toString(16).padStart(40, '0')}` }));
     assert.throws(() => encodeBalanceCall(many), /at most 600 holders/);
+    const twoTokens = many.slice(0, 351).flatMap((read) => [read, { ...read, token: T2 }]);
+    assert.equal(twoTokens.length, MAX_BALANCES_PER_CALL + 2);
+    assert.throws(() => encodeBalanceCall(twoTokens), /at most 700 balances/);
   });
 });
 
@@ -38,13 +41,13 @@ describe('decodeBalanceAnswer', () => {
   const call = { count: 2, cells: [1, 0, 1] };
 
   it('gives each read its balance, or not read where the flag is 0', () => {
-    assert.deepEqual(decodeBalanceAnswer(`0x${word(5n)}${word(2n ** 255n)}0100`, call), [{ ok: false }, { ok: true, value: 5n }, { ok: false }]);
-    assert.deepEqual(decodeBalanceAnswer(`0x${word(5n)}${word(7n)}0101`, call), [{ ok: true, value: 7n }, { ok: true, value: 5n }, { ok: true, value: 7n }]);
+    assert.deepEqual(decodeBalanceAnswer(`0x0100${word(5n)}${word(2n ** 255n)}`, call), [{ ok: false }, { ok: true, value: 5n }, { ok: false }]);
+    assert.deepEqual(decodeBalanceAnswer(`0x0101${word(5n)}${word(7n)}`, call), [{ ok: true, value: 7n }, { ok: true, value: 5n }, { ok: true, value: 7n }]);
   });
 
   it('throws on an answer of another length or a flag that is neither 0 nor 1', () => {
-    assert.throws(() => decodeBalanceAnswer(`0x${word(5n)}01`, call), /answered 33 bytes for 2 balances/);
+    assert.throws(() => decodeBalanceAnswer(`0x01${word(5n)}`, call), /answered 33 bytes for 2 balances/);
     assert.throws(() => decodeBalanceAnswer('0x', call), /answered 0 bytes/);
-    assert.throws(() => decodeBalanceAnswer(`0x${word(5n)}${word(7n)}0102`, call), /the flag 02/);
+    assert.throws(() => decodeBalanceAnswer(`0x0102${word(5n)}${word(7n)}`, call), /the flag 02/);
   });
 });

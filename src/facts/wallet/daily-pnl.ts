@@ -35,6 +35,8 @@ export class ChainDailyPnl implements DailyPnlReader {
   private readonly snapshots: ReadCache<number>;
   private readonly snapshotTtlMs: number;
   private readonly multicall3: Address;
+  /** The value of each holdings object at the block it was last valued at (valueAt). */
+  private readonly valued = new WeakMap<Float64Array, { hash: string; value: number }>();
 
   constructor(
     private readonly chain: ChainReads,
@@ -52,10 +54,10 @@ export class ChainDailyPnl implements DailyPnlReader {
 
   async pnlUsd(wallet: string, nowMs: number): Promise<number> {
     const holder = wallet.toLowerCase();
-    const day = new Date(nowMs).toISOString().slice(0, 10);
+    const day = utcDay(nowMs);
     const head = await this.chain.head.use();
     const amounts = await this.balances.get(holder, head, (at) => this.readBalances(holder, at));
-    const value = await this.valueUsd(amounts);
+    const value = await this.valueAt(amounts, head);
     const snapshot = await this.snapshots.get(`${holder}:${day}`, () => this.snapshot(holder, day, value, nowMs));
     return roundCents(value - snapshot);
   }
@@ -71,19 +73,37 @@ export class ChainDailyPnl implements DailyPnlReader {
     return parsed.value_usd;
   }
 
+  /**
+   * The holdings' value at `head`, worked out once per holdings and block: a wallet's balances are
+   * the same object until a block touches it, and prices are read per block, so a fleet's wallets
+   * are not valued again on every request of a block (issue 30). A value that left out an asset
+   * for want of a price is not kept: the next request may find the price.
+   */
+  private async valueAt(amounts: Float64Array, head: Head): Promise<number> {
+    const known = this.valued.get(amounts);
+    if (known !== undefined && known.hash === head.hash) return known.value;
+    const { value, complete } = await this.valueUsd(amounts);
+    if (complete) this.valued.set(amounts, { hash: head.hash, value });
+    return value;
+  }
+
   /** Registry assets at their current prices, then the settlement asset at 1 USD (the last amount, when there is one). */
-  private async valueUsd(amounts: Float64Array): Promise<number> {
+  private async valueUsd(amounts: Float64Array): Promise<{ value: number; complete: boolean }> {
     const assets = this.registry.assets;
     let total = amounts.length > assets.length ? amounts[assets.length] : 0;
     const priced = await Promise.all(assets.map((asset, index) => (amounts[index] === 0 ? 0 : this.value(asset, amounts[index]))));
-    for (const usd of priced) total += usd;
-    return roundCents(total);
+    let complete = true;
+    for (const usd of priced) {
+      if (usd === null) complete = false;
+      else total += usd;
+    }
+    return { value: roundCents(total), complete };
   }
 
-  /** ARCHITECTURE.md "Prices that disagree": holdings are valued at the lower price read, the one that shows the larger loss. */
-  private async value(asset: RegistryAsset, amount: number): Promise<number> {
+  /** ARCHITECTURE.md "Prices that disagree": holdings are valued at the lower price read, the one that shows the larger loss; null without a price. */
+  private async value(asset: RegistryAsset, amount: number): Promise<number | null> {
     const price = await this.prices.quote(asset);
-    return price.source === 'unavailable' ? 0 : amount * lowerPrice(price);
+    return price.source === 'unavailable' ? null : amount * lowerPrice(price);
   }
 
   /** Every registry asset's balance then the settlement asset's, in whole units, as of `head`. */
@@ -108,6 +128,20 @@ export class ChainDailyPnl implements DailyPnlReader {
     return amounts;
   }
 }
+
+/** The UTC day of the last instant asked, kept while instants fall in it: the date is written once a day, not per request. */
+let lastDay = { start: 0, end: 0, text: '' };
+
+/** `YYYY-MM-DD` of the UTC day holding `nowMs`. */
+export function utcDay(nowMs: number): string {
+  if (nowMs < lastDay.start || nowMs >= lastDay.end) {
+    const start = nowMs - (((nowMs % DAY_MS) + DAY_MS) % DAY_MS);
+    lastDay = { start, end: start + DAY_MS, text: new Date(start).toISOString().slice(0, 10) };
+  }
+  return lastDay.text;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 function roundCents(value: number): number {
   return Math.round(value * 100) / 100;

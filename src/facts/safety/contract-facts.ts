@@ -68,13 +68,13 @@ export function proxySlots(first: FirstRound, scan: BytecodeScan): ProxySlots {
   return { implementation, beacon, admin, clone: scan.cloneOf };
 }
 
-export function contractFacts(first: FirstRound, second: SecondRoundFacts): ContractFacts {
+/** `scan`: the token's code as planCheck scanned it, so a cold check scans it once. */
+export function contractFacts(first: FirstRound, second: SecondRoundFacts, scan: BytecodeScan | null = first.code === '0x' ? null : scanBytecode(first.code)): ContractFacts {
   const none: OwnerFacts = { kind: 'none', address: null, threshold: null, signers: null, delaySeconds: null };
   const base = { address: first.token, decimals: first.decimals, cap: first.cap, totalSupply: first.totalSupply };
-  if (first.code === '0x') {
+  if (first.code === '0x' || scan === null) {
     return { ...base, hasCode: false, capabilities: new Map(), selfdestruct: false, delegatecall: false, proxy: null, owner: none, decimals: null };
   }
-  const scan = scanBytecode(first.code);
   const proxy = proxyOf(proxySlots(first, scan), second.beaconImplementation);
   const running = second.implementationCode ? mergeScans(scan, scanBytecode(second.implementationCode)) : scan;
   return {

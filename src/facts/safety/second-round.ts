@@ -2,7 +2,7 @@
 import { encodeFunctionData, getAddress, numberToHex, type Address, type Hex, type PublicClient } from 'viem';
 import { ChainUnavailableError, orOnRevert } from '../chain/errors.js';
 import type { Venue } from '../registry/registry.js';
-import { scanBytecode } from './bytecode.js';
+import { scanBytecode, type BytecodeScan } from './bytecode.js';
 import { ownerFactsAbi, proxySlots, type SecondRoundFacts } from './contract-facts.js';
 import type { FirstRound } from './first-round.js';
 import { ownerCalls, traceRequest } from './outside-calls.js';
@@ -18,6 +18,8 @@ export interface CheckPlan {
   powers: PowerProbe | null;
   trace: unknown[];
   reads: { owner: Address | null; implementation: Address | null; beacon: Address | null };
+  /** The token's code scanned once, for the plan and for contractFacts; null without code. */
+  scan: BytecodeScan | null;
 }
 
 export interface SecondRound {
@@ -45,6 +47,7 @@ export function planCheck(first: FirstRound, venue: Venue | null): CheckPlan {
     bundle, pool, gas, powers,
     trace: traceRequest(token, override?.slot ?? null, override?.amount ?? 10n ** BigInt(decimals), gas),
     reads: { owner, implementation: slots?.implementation ?? slots?.clone ?? null, beacon: slots?.implementation ? null : (slots?.beacon ?? null) },
+    scan,
   };
 }
 

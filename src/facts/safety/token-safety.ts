@@ -105,7 +105,7 @@ export class TokenSafetyChecker {
     }
     const plan = planCheck(first, registry.venue);
     const second = await runSecondRound(client, plan, address);
-    const facts = contractFacts(first, second.facts);
+    const facts = contractFacts(first, second.facts, plan.scan);
     const { sell, unchecked } = readCheck(plan, second, facts);
     const traced = readableTrace(second.trace, first.marks.found !== null);
     const outside = traced === null ? null : outsideCalls(traced, address, registryAddresses(registry), ownersAnswered(second.legs ?? new Map()));

@@ -172,11 +172,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   if (!validate(raw)) throw new ConfigError(describeProblems(validate.errors ?? [], original));
   checkRedisChoice(raw as RawConfig);
   // Chains spread over Redis slots; the file log is one file, one chain.
-  const redis = Boolean(raw.REDIS_URL || raw.REDIS_CLUSTER_NODES);
-  if (Number(raw.AUDIT_PARTITIONS ?? 1) > 1 && (raw.AUDIT_STORE ?? (redis ? 'redis' : 'file')) !== 'redis') {
+  if (Number(raw.AUDIT_PARTITIONS ?? 1) > 1 && auditStoreOf(raw as RawConfig) !== 'redis') {
     throw new ConfigError([`AUDIT_PARTITIONS=${String(raw.AUDIT_PARTITIONS)}: partitioned audit chains need AUDIT_STORE=redis (the file log keeps one chain)`]);
   }
   return Object.freeze(resolveConfig(raw as RawConfig));
+}
+
+/** The variable that names the shared Redis (a cluster's seeds or one server), or null without one. */
+function sharedRedis(raw: RawConfig): 'REDIS_CLUSTER_NODES' | 'REDIS_URL' | null {
+  return raw.REDIS_CLUSTER_NODES ? 'REDIS_CLUSTER_NODES' : raw.REDIS_URL ? 'REDIS_URL' : null;
+}
+
+/** AUDIT_STORE, or its default: Redis beside a shared Redis, else the file log. */
+function auditStoreOf(raw: RawConfig): 'file' | 'redis' {
+  return raw.AUDIT_STORE ?? (sharedRedis(raw) ? 'redis' : 'file');
 }
 
 /** One shared Redis at most, and the stores that need one have one. */
@@ -184,7 +193,7 @@ function checkRedisChoice(raw: RawConfig): void {
   if (raw.REDIS_URL && raw.REDIS_CLUSTER_NODES) {
     throw new ConfigError(['REDIS_CLUSTER_NODES and REDIS_URL are both set: the shared store is one Redis or one Redis Cluster; unset one']);
   }
-  const redis = raw.REDIS_CLUSTER_NODES ? 'REDIS_CLUSTER_NODES' : raw.REDIS_URL ? 'REDIS_URL' : null;
+  const redis = sharedRedis(raw);
   if (raw.AUDIT_STORE === 'redis' && !redis) throw new ConfigError(['AUDIT_STORE=redis: needs REDIS_URL or REDIS_CLUSTER_NODES']);
   if (raw.STORE === 'redis' && !redis) throw new ConfigError(['STORE=redis: needs REDIS_URL or REDIS_CLUSTER_NODES']);
   // Instances sharing a Redis must share its revocations and policies: a store of their own would split them.
@@ -199,7 +208,7 @@ function resolveConfig(raw: RawConfig): Config {
     rpcWsUrl: raw.RPC_WS_URL ?? null,
     redisUrl: raw.REDIS_URL ?? null,
     redisClusterNodes: raw.REDIS_CLUSTER_NODES ? Object.freeze(raw.REDIS_CLUSTER_NODES.split(',').map((node) => node.trim())) : null,
-    store: raw.REDIS_URL || raw.REDIS_CLUSTER_NODES ? 'redis' : (raw.STORE ?? 'lmdb'),
+    store: sharedRedis(raw) ? 'redis' : (raw.STORE ?? 'lmdb'),
     dataDir: resolve(raw.DATA_DIR ?? './data'),
     registryFile: raw.REGISTRY_FILE ? resolve(raw.REGISTRY_FILE) : null,
     jwtSecret: raw.JWT_SECRET ?? null,
@@ -212,7 +221,7 @@ function resolveConfig(raw: RawConfig): Config {
     workers: raw.WORKERS ?? Math.max(1, availableParallelism()),
     maxBodyBytes: raw.MAX_BODY_BYTES ?? 64 * 1024,
     // Instances sharing a Redis share one audit chain unless told otherwise.
-    auditStore: raw.AUDIT_STORE ?? (raw.REDIS_URL || raw.REDIS_CLUSTER_NODES ? 'redis' : 'file'),
+    auditStore: auditStoreOf(raw),
     auditFsync: raw.AUDIT_FSYNC ?? 'batch',
     // A cluster has replicas by design, so a verdict waits for one; a single Redis may have none.
     auditReplicas: Object.freeze({

@@ -65,7 +65,8 @@ export function keyIdOf(rawPublicKey: Uint8Array): string {
   return crypto.createHash('sha256').update(rawPublicKey).digest('hex').slice(0, 16);
 }
 
-function signedBytes(unsigned: UnsignedCheckpoint): Buffer {
+/** The RFC 8785 bytes a checkpoint (of one chain or of a partitioned log) is signed and hashed over. */
+export function signedBytes(unsigned: object): Buffer {
   const text = canonicalize(unsigned);
   if (text === undefined) throw new Error('a checkpoint has no JSON form');
   return Buffer.from(text, 'utf8');
@@ -93,6 +94,11 @@ export function checkCheckpoint(value: unknown, key: PublishedKey): ProofFault {
   const shape = shapeFault(value);
   if (shape) return shape;
   const { signature, ...unsigned } = value as Checkpoint;
+  return signatureFault(unsigned, signature, key);
+}
+
+/** Null when `key` is the published Ed25519 key the checkpoint names and `signature` verifies over its unsigned body's bytes. */
+export function signatureFault(unsigned: { key_id: string }, signature: string, key: PublishedKey): ProofFault {
   if (unsigned.key_id !== key.key_id) return `the checkpoint names key ${unsigned.key_id}, the published key is ${key.key_id}`;
   const raw = Buffer.from(key.public_key, 'base64');
   if (key.alg !== 'Ed25519' || raw.length !== 32 || keyIdOf(raw) !== key.key_id) return 'the published key is not an Ed25519 key with that key_id';

@@ -1,9 +1,7 @@
 // One signed checkpoint over K audit chains: each chain's head is a leaf, the root of those K leaves is signed
 // (ARCHITECTURE.md "Partitioned audit chains"). Pure: the service signs with it, a verifier checks with it.
-import * as crypto from 'node:crypto';
-import canonicalize from 'canonicalize';
 import { sha256Hex } from '../record/sha256.js';
-import { CheckpointSigner, keyIdOf, type PublishedKey } from './checkpoint.js';
+import { CheckpointSigner, signatureFault, signedBytes, type PublishedKey } from './checkpoint.js';
 import { MerkleTree, leafHash } from './merkle.js';
 import { checkInclusion, type ProofFault } from './proof-check.js';
 
@@ -33,19 +31,12 @@ export interface PartitionedCheckpoint {
 
 export type UnsignedPartitionedCheckpoint = Omit<PartitionedCheckpoint, 'signature' | 'key_id'>;
 
-const SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 const HEX64 = /^[0-9a-f]{64}$/;
-
-function canonicalBytes(value: unknown): Buffer {
-  const text = canonicalize(value);
-  if (text === undefined) throw new Error('a checkpoint has no JSON form');
-  return Buffer.from(text, 'utf8');
-}
 
 /** A chain head's leaf data: SHA-256 of the RFC 8785 JSON of `{chain, tree_size, root_hash, last_hash}` (64 hex). */
 export function chainLeafData(head: ChainHead): string {
   const { chain, tree_size, root_hash, last_hash } = head;
-  return sha256Hex(canonicalBytes({ chain, tree_size, root_hash, last_hash }));
+  return sha256Hex(signedBytes({ chain, tree_size, root_hash, last_hash }));
 }
 
 /** The leaf hash of chain `head` under the root: SHA-256(0x00 || its 32 leaf-data bytes), as record leaves are. */
@@ -74,7 +65,7 @@ export function signPartitioned(signer: CheckpointSigner, body: Omit<UnsignedPar
     partitions: body.chains.length, tree_size: body.chains.reduce((sum, head) => sum + head.tree_size, 0),
     root_hash: partitionRoot(body.chains), timestamp: body.timestamp, chains: body.chains, key_id: signer.published.key_id,
   };
-  return { ...unsigned, signature: signer.signBytes(canonicalBytes(unsigned)) };
+  return { ...unsigned, signature: signer.signBytes(signedBytes(unsigned)) };
 }
 
 function chainsFault(chains: unknown): ProofFault {
@@ -109,12 +100,7 @@ export function checkPartitionedCheckpoint(value: unknown, key: PublishedKey): P
   const shape = shapeFault(value);
   if (shape) return shape;
   const { signature, ...unsigned } = value as PartitionedCheckpoint;
-  if (unsigned.key_id !== key.key_id) return `the checkpoint names key ${unsigned.key_id}, the published key is ${key.key_id}`;
-  const raw = Buffer.from(key.public_key, 'base64');
-  if (key.alg !== 'Ed25519' || raw.length !== 32 || keyIdOf(raw) !== key.key_id) return 'the published key is not an Ed25519 key with that key_id';
-  const publicKey = crypto.createPublicKey({ key: Buffer.concat([SPKI_PREFIX, raw]), format: 'der', type: 'spki' });
-  const ok = crypto.verify(null, canonicalBytes(unsigned), publicKey, Buffer.from(signature, 'base64'));
-  return ok ? null : 'the checkpoint signature does not verify with the published key';
+  return signatureFault(unsigned, signature, key);
 }
 
 /** A record's proof on a partitioned log, as GET /api/v1/audit/proof/{seq}?chain=p answers it. */

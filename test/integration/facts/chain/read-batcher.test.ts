@@ -1,12 +1,20 @@
-// The read batcher on a real devnet: reads queued while calls are out gather into the next call, and each caller gets its own results.
+// The read batcher on a real devnet: reads queued while calls are out gather into the next call, each caller gets its own
+// results, and balances go through the deployless balance reader, whose committed creation code is its source's.
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import type { Address, PublicClient } from 'viem';
-import { balanceOfRead } from '../../../../src/facts/chain/multicall.js';
+import { BALANCES_READER_CODE } from '../../../../src/facts/chain/balances-reader-code.js';
+import { callBalances, MAX_BALANCES_PER_CALL } from '../../../../src/facts/chain/balance-reads.js';
+import { balanceOfRead, callAggregate3, nativeBalanceRead, type ContractRead } from '../../../../src/facts/chain/multicall.js';
 import { createChainClient } from '../../../../src/facts/chain/public-client.js';
-import { ReadBatcher } from '../../../../src/facts/chain/read-batcher.js';
+import { MIN_BALANCE_HOLDERS, ReadBatcher } from '../../../../src/facts/chain/read-batcher.js';
+import { compileContracts } from '../../../../src/tools/devnet/compile.js';
 import { startDevnet, type Devnet } from '../../../../src/tools/devnet/devnet.js';
 import { CountingProxy } from '../../../support/chain-support.js';
+
+const ROOT = fileURLToPath(new URL('../../../../../', import.meta.url));
 
 let devnet: Devnet;
 let proxy: CountingProxy;
@@ -51,5 +59,81 @@ describe('ReadBatcher', () => {
     })));
     assert.deepEqual(results.map(([result]) => result.value), direct);
     assert.ok(direct[0] > 0n, 'the funded wallet holds service tokens');
+  });
+});
+
+/** A funded demo wallet, two that hold nothing, every registry token, the native coin, and two "tokens" that cannot answer balanceOf. */
+function mixedReads(): ContractRead[] {
+  const holders = [devnet.wallets[devnet.wallets.length - 1].address, `0x${'0'.repeat(39)}7`, devnet.wallets[0].address, devnet.wallets[1].address];
+  const tokens = [devnet.contracts.serviceToken, devnet.contracts.stablecoin, ...devnet.registry.assets.filter((asset) => !asset.is_native).map((asset) => asset.contract_address as Address)];
+  const reads: ContractRead[] = [];
+  for (const holder of holders) {
+    for (const token of tokens) reads.push(balanceOfRead(token, holder));
+    reads.push(nativeBalanceRead(devnet.contracts.multicall3, holder));
+    // No code there (an account), and a contract without balanceOf: neither is a balance.
+    reads.push(balanceOfRead(devnet.deployer, holder), balanceOfRead(devnet.contracts.poolManager, holder));
+  }
+  // The same balance asked twice gets the same answer twice.
+  reads.push(balanceOfRead(devnet.contracts.serviceToken, holders[0]));
+  return reads;
+}
+
+describe('the deployless balance reader', () => {
+  it('is committed as the creation code its source compiles to', async () => {
+    const { artifacts } = await compileContracts({ root: ROOT, cacheDir: process.env.DEVNET_CACHE_DIR ?? join(ROOT, '.cache', 'solc') });
+    assert.equal(BALANCES_READER_CODE, artifacts.BalancesReader.bytecode, 'contracts/utils/BalancesReader.sol changed: run `npm run build && node scripts/balances-reader-code.mjs`');
+  });
+
+  it('answers every balance as aggregate3 does, a failed read as not read, in one eth_call', async () => {
+    const block = await client.getBlockNumber();
+    const reads = mixedReads();
+    const expected = await callAggregate3(client, devnet.contracts.multicall3, reads, block);
+    proxy.reset();
+    const answered = await callBalances(client, reads.map((read) => read.balance!), block);
+    assert.equal(proxy.count('eth_call'), 1);
+    assert.deepEqual(answered, expected);
+    assert.ok(expected.some((result) => result.ok && (result.value as bigint) > 0n), 'some balance is not zero');
+    assert.equal(expected.filter((result) => !result.ok).length, 8, 'the account and the contract without balanceOf, for each holder');
+  });
+
+  it('goes through the read batcher beside other reads, each caller its own results', async () => {
+    const block = await client.getBlockNumber();
+    const reads = mixedReads();
+    const other: ContractRead = { address: devnet.contracts.multicall3, abi: [{ type: 'function', name: 'getBlockNumber', stateMutability: 'view', inputs: [], outputs: [{ type: 'uint256' }] }], functionName: 'getBlockNumber' };
+    const expected = await callAggregate3(client, devnet.contracts.multicall3, [...reads, other], block);
+    const batcher = new ReadBatcher(client, devnet.contracts.multicall3);
+    proxy.reset();
+    const [first, second] = await Promise.all([batcher.read(reads.slice(0, 7), 'first', block), batcher.read([...reads.slice(7), other], 'second', block)]);
+    await batcher.idle();
+    assert.deepEqual([...first, ...second], expected);
+    assert.deepEqual(second.at(-1), { ok: true, value: block });
+    // One call for the balances of the MIN_BALANCE_HOLDERS holders, one for the rest.
+    assert.equal(MIN_BALANCE_HOLDERS, 4);
+    assert.equal(proxy.count('eth_call'), 2);
+  });
+
+  it('splits a burst past MAX_BALANCES_PER_CALL balances over calls, each answer still its own', async () => {
+    const block = await client.getBlockNumber();
+    const tokens = [devnet.contracts.serviceToken, devnet.contracts.stablecoin, ...devnet.registry.assets.filter((asset) => !asset.is_native).map((asset) => asset.contract_address as Address)];
+    const holders = [devnet.wallets[devnet.wallets.length - 1].address, ...Array.from({ length: Math.ceil(MAX_BALANCES_PER_CALL / tokens.length) }, (_, i) => `0x${(i + 1).toString(16).padStart(40, '0')}`)];
+    const reads = holders.flatMap((holder) => tokens.map((token) => balanceOfRead(token, holder)));
+    assert.ok(reads.length > MAX_BALANCES_PER_CALL);
+    const expected = await callAggregate3(client, devnet.contracts.multicall3, reads, block);
+    const batcher = new ReadBatcher(client, devnet.contracts.multicall3);
+    proxy.reset();
+    assert.deepEqual(await batcher.read(reads, 'a burst', block), expected);
+    await batcher.idle();
+    assert.deepEqual(proxy.calls.map((call) => call.to), ['', '']);
+  });
+
+  it('leaves the balances of fewer holders in the one aggregate3 call', async () => {
+    const block = await client.getBlockNumber();
+    const reads = mixedReads().filter((read) => read.balance!.holder === devnet.wallets[0].address);
+    const expected = await callAggregate3(client, devnet.contracts.multicall3, reads, block);
+    const batcher = new ReadBatcher(client, devnet.contracts.multicall3);
+    proxy.reset();
+    assert.deepEqual(await batcher.read(reads, 'one holder', block), expected);
+    await batcher.idle();
+    assert.deepEqual(proxy.calls.map((call) => call.to), [devnet.contracts.multicall3.toLowerCase()]);
   });
 });

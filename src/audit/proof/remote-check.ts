@@ -156,11 +156,31 @@ async function trustedFrontier(base: string, from: Checkpoint, to: Checkpoint): 
   ]) as Array<Record<string, unknown>>;
   if (consistency.first !== from.tree_size || consistency.second !== to.tree_size) refuse('the consistency proof is for other sizes');
   const proof = Array.isArray(consistency.proof) ? (consistency.proof as string[]) : refuse('the consistency proof has no proof');
-  const inconsistent = checkConsistency(from.tree_size, to.tree_size, from.root_hash, to.root_hash, proof);
-  if (inconsistent) refuse(`consistency with the trusted checkpoint: ${inconsistent}`);
-  const leaf = leafHash(from.last_hash).toString('hex');
-  const path = Array.isArray(last.audit_path) ? (last.audit_path as string[]) : refuse('the last leaf\'s proof has no audit_path');
-  const fault = checkInclusion(leaf, from.tree_size - 1, from.tree_size, path, from.root_hash);
-  if (fault) refuse(`the trusted checkpoint's last record: ${fault}`);
-  return TreeFrontier.fromLastLeaf(from.tree_size, leaf, path);
+  return trustedEdge(from, to, proof, last.audit_path, '');
+}
+
+/** What a tree edge is rebuilt from: a signed head of one chain's tree. */
+export interface TreeHead {
+  tree_size: number;
+  root_hash: string;
+  last_hash: string;
+}
+
+/**
+ * The trusted tree's complete subtrees, once `consistency` proves the latest head extends it and
+ * `lastPath` proves its last record under its own root; `label` names the chain in a refusal
+ * (remote-partition-extend.ts checks each chain of a partitioned log with it).
+ */
+export function trustedEdge(trusted: TreeHead, latest: Omit<TreeHead, 'last_hash'>, consistency: string[], lastPath: unknown, label: string): TreeFrontier {
+  const prefix = label === '' ? '' : `${label}: `;
+  if (trusted.tree_size === 0) return TreeFrontier.empty();
+  if (trusted.tree_size < latest.tree_size) {
+    const inconsistent = checkConsistency(trusted.tree_size, latest.tree_size, trusted.root_hash, latest.root_hash, consistency);
+    if (inconsistent) refuse(`${prefix}consistency with the trusted checkpoint: ${inconsistent}`);
+  }
+  const leaf = leafHash(trusted.last_hash).toString('hex');
+  const path = Array.isArray(lastPath) ? (lastPath as string[]) : refuse(`${prefix}the last leaf's proof has no audit_path`);
+  const fault = checkInclusion(leaf, trusted.tree_size - 1, trusted.tree_size, path, trusted.root_hash);
+  if (fault) refuse(`${prefix}the trusted checkpoint's last record: ${fault}`);
+  return TreeFrontier.fromLastLeaf(trusted.tree_size, leaf, path);
 }

@@ -4,13 +4,11 @@
 import { PATHS } from '../../catalogue/published-facts.js';
 import type { PublishedKey } from './checkpoint.js';
 import { ZERO_HASH } from '../record/audit-log.js';
-import { EMPTY_ROOT, leafHash, leafHashBinary } from './merkle.js';
+import { EMPTY_ROOT, leafHashBinary } from './merkle.js';
 import { checkPartitionedCheckpoint, type ChainHead, type PartitionedCheckpoint } from './partition-root.js';
-import { TreeFrontier, checkConsistency, checkInclusion } from './proof-check.js';
-import { checkLines, getJson, publishedKey, refuse, type ExtendOptions } from './remote-check.js';
+import { TreeFrontier } from './proof-check.js';
+import { checkLines, getJson, publishedKey, refuse, trustedEdge, type ExtendOptions } from './remote-check.js';
 import { ExportLines } from './service-reads.js';
-
-/** RFC 9162 section 2.1.1: the root of an empty tree. */
 
 export interface ExtendedChain {
   chain: number;
@@ -108,15 +106,7 @@ async function trustedEdges(base: string, from: PartitionedCheckpoint, to: Parti
       refuse(`the consistency proof of chain ${head.chain} is for other sizes`);
     }
     if (head.tree_size === 0) return TreeFrontier.empty();
-    if (head.tree_size < next.tree_size) {
-      const fault = checkConsistency(head.tree_size, next.tree_size, head.root_hash, next.root_hash, proof.proof as string[]);
-      if (fault) refuse(`chain ${head.chain}: consistency with the trusted checkpoint: ${fault}`);
-    }
     const last = await getJson(base, `${PATHS.auditProof}/${head.tree_size}?chain=${head.chain}&tree_size=${from.tree_size}`) as { audit_path?: unknown };
-    const path = Array.isArray(last.audit_path) ? (last.audit_path as string[]) : refuse(`chain ${head.chain}: the last leaf's proof has no audit_path`);
-    const leaf = leafHash(head.last_hash).toString('hex');
-    const fault = checkInclusion(leaf, head.tree_size - 1, head.tree_size, path, head.root_hash);
-    if (fault) refuse(`chain ${head.chain}: the trusted checkpoint's last record: ${fault}`);
-    return TreeFrontier.fromLastLeaf(head.tree_size, leaf, path);
+    return trustedEdge(head, next, proof.proof as string[], last.audit_path, `chain ${head.chain}`);
   }));
 }

@@ -55,6 +55,28 @@ function dieMidway(dir: string, records: AuditRecord[], lines: Buffer[], applied
   index.table.close();
 }
 
+/** The index over the first 40 lines, handed lines 41..60 as batches of `size` records, none of their heads written yet. */
+function indexWithTail(dir: string, records: AuditRecord[], lines: Buffer[], size: number) {
+  const stat = statSync(join(dir, 'audit.log'), { bigint: true });
+  const goodEnd = lines.slice(0, 40).reduce((sum, line) => sum + line.length, 0);
+  const { index } = openIndex({ dir, logPath: join(dir, 'audit.log'), goodEnd, identity: { size: Number(stat.size), mtimeNs: stat.mtimeNs, ino: stat.ino }, durable: false });
+  const last = new Map<string, number>();
+  records.slice(0, 40).forEach((r) => last.set(r.wallet, r.seq));
+  let offset = goodEnd;
+  for (let from = 40; from < 60; from += size) {
+    const batch = records.slice(from, from + size);
+    const prevs = batch.map((r) => {
+      const prev = last.get(r.wallet) ?? 0;
+      last.set(r.wallet, r.seq);
+      return prev;
+    });
+    const lengths = batch.map((r) => lines[r.seq - 1].length);
+    index.arrive({ firstOffset: offset, lengths, wallets: batch.map((r) => r.wallet), hashes: batch.map((r) => r.hash), prevs });
+    offset += lengths.reduce((sum, length) => sum + length, 0);
+  }
+  return index;
+}
+
 /** What a user sees once the log is open again: the head, newest-first listings, and chains that continue. */
 async function assertRecovered(log: FileAuditLog, records: AuditRecord[]): Promise<void> {
   assert.deepEqual(await log.head(), { seq: 60, hash: records[59].hash });
@@ -76,6 +98,26 @@ describe('audit index recovery', () => {
       await log.close();
     });
   }
+
+  it('writes each wallet\'s newest head once for all the batches waiting, then marks them all applied', async () => {
+    const { dir, records, lines } = await logWithoutIndex();
+    // Twenty records of three wallets in five batches: one run, three slot writes.
+    const index = indexWithTail(dir, records, lines, 4);
+    const marked = index.table.applied;
+    assert.equal(index.applyHeads(2), true, 'two of the three wallets written, the run not done');
+    assert.equal(index.table.applied, marked);
+    assert.equal(index.applyHeads(1), false, 'the third wallet completes the run: nothing waits');
+    assert.equal(index.table.applied, 60);
+    for (const wallet of [WALLET_A, WALLET_B, WALLET_C].map((w) => w.toLowerCase())) {
+      const newest = records.filter((r) => r.wallet === wallet).at(-1)!;
+      assert.deepEqual(index.heads([wallet]), [[newest.seq, newest.hash]]);
+    }
+    index.records.close();
+    index.table.close();
+    const log = await FileAuditLog.open(dir, { fsync: 'always', recentWallets: 1 });
+    await assertRecovered(log, records);
+    await log.close();
+  });
 
   it('rebuilds a damaged wallet table from the log instead of refusing to start', async () => {
     const { dir, records, lines } = await logWithoutIndex();

@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import type { RedisTarget } from '../../src/store/redis-connection.js';
-import { startRedisServer, type RedisServer } from './redis-server.js';
+import { freePort, startRedisServer, type RedisServer } from './redis-server.js';
 import { pollUntil } from './wait-until.js';
 
 const run = promisify(execFile);
@@ -38,6 +38,22 @@ export interface RedisCluster {
 /** Short enough that a killed primary's replica takes over within seconds; long enough for a busy machine. */
 const NODE_TIMEOUT_MS = 2_000;
 const NODE_ARGS = ['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', String(NODE_TIMEOUT_MS)];
+/** Starts of one node, each on newly chosen ports, before giving up: another process may take a port between the choice and the bind. */
+const NODE_START_TRIES = 3;
+
+/**
+ * A cluster node on a free port, its bus on another (`--cluster-port`): by default the bus is the
+ * port + 10,000, which nothing reserved, and past 55,535 does not exist; a run of CI failed on it.
+ */
+async function startClusterNode(): Promise<RedisServer> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startRedisServer(undefined, { args: [...NODE_ARGS, '--cluster-port', String(await freePort())] });
+    } catch (error) {
+      if (attempt >= NODE_START_TRIES || !/Address already in use/.test(String(error))) throw error;
+    }
+  }
+}
 
 /** `CLUSTER SLOTS` row: start, end, then [host, port, id] of the primary and of each replica. */
 type SlotRow = [number, number, ...Array<[string, number, string]>];
@@ -78,7 +94,13 @@ async function nodeOk(node: RedisServer): Promise<boolean> {
  */
 export async function startRedisCluster(): Promise<RedisCluster> {
   const nodes: RedisServer[] = [];
-  for (let i = 0; i < 6; i++) nodes.push(await startRedisServer(undefined, { args: NODE_ARGS }));
+  try {
+    for (let i = 0; i < 6; i++) nodes.push(await startClusterNode());
+  } catch (error) {
+    // The nodes already started hold the test process open: a node that cannot start must not leave them.
+    await Promise.all(nodes.map((node) => node.stop()));
+    throw error;
+  }
   const addresses = nodes.map((node) => `127.0.0.1:${node.port}`);
   const byPort = new Map(nodes.map((node) => [node.port, node]));
   const cluster: RedisCluster = {
@@ -92,7 +114,7 @@ export async function startRedisCluster(): Promise<RedisCluster> {
     shardOf: (key) => shardOf(nodes, byPort, key),
     addReplica: async (key) => {
       const { primary } = await shardOf(nodes, byPort, key);
-      const node = await startRedisServer(undefined, { args: NODE_ARGS });
+      const node = await startClusterNode();
       nodes.push(node);
       byPort.set(node.port, node);
       const id = String(await onNode(primary, (client) => client.cluster('MYID')));

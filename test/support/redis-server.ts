@@ -73,7 +73,14 @@ export async function startRedisServer(port?: number, options: RedisServerOption
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const removeDir = () => owned && rmSync(dir, { recursive: true, force: true });
-  await waitForReady(child);
+  try {
+    await waitForReady(child);
+  } catch (error) {
+    // A server that never became ready (or exited) must not outlive the attempt: it would hold the test process open.
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    removeDir();
+    throw error;
+  }
   child.stdout?.resume();
   return {
     url: `redis://127.0.0.1:${port}`,

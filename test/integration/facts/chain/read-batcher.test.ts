@@ -8,7 +8,9 @@ import type { Address, PublicClient } from 'viem';
 import { BALANCES_READER_CODE } from '../../../../src/facts/chain/balances-reader-code.js';
 import { callBalances, MAX_BALANCES_PER_CALL } from '../../../../src/facts/chain/balance-reads.js';
 import { balanceOfRead, callAggregate3, nativeBalanceRead, type ContractRead } from '../../../../src/facts/chain/multicall.js';
+import { ChainUnavailableError } from '../../../../src/facts/chain/errors.js';
 import { createChainClient } from '../../../../src/facts/chain/public-client.js';
+import { freePort } from '../../../../src/tools/devnet/free-port.js';
 import { MIN_BALANCE_HOLDERS, ReadBatcher } from '../../../../src/facts/chain/read-batcher.js';
 import { compileContracts } from '../../../../src/tools/devnet/compile.js';
 import { startDevnet, type Devnet } from '../../../../src/tools/devnet/devnet.js';
@@ -124,6 +126,18 @@ describe('the deployless balance reader', () => {
     assert.deepEqual(await batcher.read(reads, 'a burst', block), expected);
     await batcher.idle();
     assert.deepEqual(proxy.calls.map((call) => call.to), ['', '']);
+  });
+
+  it('rejects every caller when the node does not answer the balance reader, never answering a balance', async () => {
+    const dead = createChainClient(`http://127.0.0.1:${await freePort()}`, 500);
+    const batcher = new ReadBatcher(dead, devnet.contracts.multicall3);
+    const reads = mixedReads();
+    assert.ok(new Set(reads.map((read) => read.balance!.holder)).size >= MIN_BALANCE_HOLDERS);
+    const answers = await Promise.allSettled([batcher.read(reads.slice(0, 7), 'first', 1n), batcher.read(reads.slice(7), 'second', 1n)]);
+    for (const answer of answers) {
+      assert.equal(answer.status, 'rejected');
+      assert.ok((answer as PromiseRejectedResult).reason instanceof ChainUnavailableError);
+    }
   });
 
   it('leaves the balances of fewer holders in the one aggregate3 call', async () => {

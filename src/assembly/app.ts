@@ -222,7 +222,7 @@ async function buildRoutes(
     ]),
     ...tokenSafetyRoutes({ checker: facts.safety, limiter, log }),
     ...simulateBalanceRoutes(facts.balances, log),
-    ...auditRoutes({ verifier, limiter, log, partitions: backend.partitions }),
+    ...auditRoutes({ verifier, limiter, log }),
     ...auditProofRoutes({ tree: proofs.tree, key: proofs.key, limiter, log }),
     ...mcpRoutes({ sessions, limiter, limits: config.mcpSessions }),
     ...a2aChannel({ entry: analyze, registry: chain.registry, safety: facts.safety, log }, limiter, () => site.url, now),

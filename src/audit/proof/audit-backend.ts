@@ -46,6 +46,5 @@ export interface OpenAuditBackend {
 
 export interface PartitionedBackend {
   chains: readonly VerifiableAuditLog[];
-  chainOf(wallet: string): number;
   openCheckpoints(key: PublishedKey): Promise<PartitionedCheckpointStore>;
 }

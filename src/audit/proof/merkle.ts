@@ -83,14 +83,15 @@ class Level {
   }
 }
 
+/** The root of a tree with no leaves: SHA-256 of nothing (RFC 9162 section 2.1.1), hex. */
+export const EMPTY_ROOT = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
+
 /**
  * An append-only tree that keeps every aligned complete subtree's hash: level h holds the
  * hashes of leaves [j * 2^h, (j + 1) * 2^h). An append adds one leaf and at most log2(n)
  * parents; a root, inclusion or consistency proof for any earlier size reads O(log n) stored
  * hashes and computes at most O(log n) more, so no proof ever re-reads the log.
  */
-/** The root of a tree with no leaves: SHA-256 of nothing (RFC 9162 section 2.1.1), hex. */
-export const EMPTY_ROOT = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 
 export class MerkleTree {
   private readonly levels: Level[] = [new Level()];

@@ -18,8 +18,6 @@ export interface PartitionedConsistencyProof {
   chains: Array<{ chain: number; first: number; second: number; proof: string[] }>;
 }
 
-/** RFC 9162 section 2.1.1: the root of an empty tree. */
-
 export class PartitionedTree {
   private readonly trees: ChainTree[];
   private readonly signing: CheckpointSigning<PartitionedCheckpoint>;

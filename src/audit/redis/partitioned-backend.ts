@@ -18,7 +18,6 @@ export async function openPartitionedBackend(config: Readonly<Config>, context: 
     threads: () => ({}),
     partitions: {
       chains: log.chains,
-      chainOf: (wallet) => log.chainOf(wallet),
       openCheckpoints: (key) => RedisPartitionedCheckpoints.connect(target, log.chains, key),
     },
   };

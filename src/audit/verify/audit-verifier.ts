@@ -4,6 +4,7 @@ import { GENESIS, type ChainAnchor, type ChainEnd, type VerifyReport } from './c
 import type { LinkField } from './chunk-scan.js';
 import { lineChunks, linesPerChunk } from './chunk-sources.js';
 import { clampLimit } from '../record/list-limit.js';
+import { partitionOf } from '../record/partition.js';
 import { canonicalBytes, normalizeWallet, parseLine } from '../record/record.js';
 import { sha256Hex } from '../record/sha256.js';
 import { verifyChunks } from './verify-chunks.js';
@@ -25,13 +26,26 @@ export class AuditVerifier {
     this.chains = chains ?? [log];
   }
 
+  /** The newest `limit` records of the log's one chain; a partitioned log is verified by verifyChains. */
+  async verifyGlobal(limit: number): Promise<VerifyReport> {
+    if (this.chains.length > 1) throw new Error(`the audit log keeps ${this.chains.length} chains: verify them with verifyChains`);
+    return this.counted(await this.verifyChain(limit, this.log));
+  }
+
+  /** The newest `limit` records of every chain (one on an unpartitioned log), side by side on the pool: one verification. */
+  async verifyChains(limit: number): Promise<VerifyReport[]> {
+    const reports = await Promise.all(this.chains.map((chain) => this.verifyChain(limit, chain)));
+    this.runs.total += 1;
+    if (reports.some((report) => !report.healthy)) this.runs.broken += 1;
+    return reports;
+  }
+
   /**
-   * The newest `limit` records of the global chain, each re-hashed and linked to
-   * the one before; the first links to its predecessor when there is one, and the
-   * last must be the head the store reports (a cut tail shows nowhere else). On a partitioned log,
-   * `chain` names which chain.
+   * The newest `limit` records of one chain, each re-hashed and linked to the one before; the first
+   * links to its predecessor when there is one, and the last must be the head the store reports (a
+   * cut tail shows nowhere else).
    */
-  async verifyGlobal(limit: number, chain: VerifiableAuditLog = this.log): Promise<VerifyReport> {
+  private async verifyChain(limit: number, chain: VerifiableAuditLog): Promise<VerifyReport> {
     const head = await chain.head();
     const count = clampLimit(limit, head.seq);
     const from = head.seq - count + 1;
@@ -43,10 +57,21 @@ export class AuditVerifier {
   /** The wallet's newest `limit` records on its own chain (`wallet_prev_hash`). */
   async verifyWallet(wallet: string, limit: number): Promise<VerifyReport> {
     const count = clampLimit(limit, Number.MAX_SAFE_INTEGER);
-    if (count === 0) return this.run([], 'wallet_prev_hash', GENESIS);
+    if (count === 0) return this.counted(await this.run([], 'wallet_prev_hash', GENESIS));
     const lines = await this.log.readWalletLines(normalizeWallet(wallet), count + 1);
     const anchor = lines.length > count ? anchorOf(lines.shift() ?? null, 0) : GENESIS;
-    return this.run(lines, 'wallet_prev_hash', anchor);
+    return this.counted(await this.run(lines, 'wallet_prev_hash', anchor));
+  }
+
+  /** The chain that holds a wallet's records: always 0 on an unpartitioned log. */
+  chainOf(wallet: string): number {
+    return partitionOf(wallet, this.chains.length);
+  }
+
+  private counted(report: VerifyReport): VerifyReport {
+    this.runs.total += 1;
+    if (!report.healthy) this.runs.broken += 1;
+    return report;
   }
 
   close(): Promise<void> {
@@ -57,10 +82,7 @@ export class AuditVerifier {
     // A record the store cannot produce is skipped: the record after it then fails its link (and seq).
     const present = lines.filter((line): line is Buffer => line !== null);
     const chunks = lineChunks(present, linesPerChunk(present.length, this.pool.threads));
-    const report = await verifyChunks(this.pool, chunks, { field, anchor, head });
-    this.runs.total += 1;
-    if (!report.healthy) this.runs.broken += 1;
-    return report;
+    return verifyChunks(this.pool, chunks, { field, anchor, head });
   }
 }
 

@@ -13,13 +13,11 @@ import {
   AuditExportQuery, AuditFactsQuery, AuditGlobalResponse, AuditQuery, AuditVerifyGlobalResponse, AuditVerifyResponse, AuditWalletResponse, WalletPath,
 } from '../../schemas/resources.js';
 import { unavailable } from './unavailable.js';
-import { chainHeaders, chosenChain, verifyEveryChain } from './audit-partitions.js';
+import { chainHeaders, chosenChain, everyChainReport } from './audit-partitions.js';
 import { compileValidator, numericParams, type Validated, type ValidationIssue } from '../../schemas/validator.js';
 
 export interface AuditRouteDeps {
   verifier: AuditVerifier;
-  /** On a partitioned log only: which chain holds a wallet (ARCHITECTURE.md "Partitioned audit chains"). */
-  partitions?: { chainOf(wallet: string): number } | null;
   limiter: RateLimiter;
   log: Logger;
 }
@@ -108,15 +106,15 @@ async function verifyWallet(deps: AuditRouteDeps, request: PlainRequest): Promis
   const report = await deps.verifier.verifyWallet(parsed.wallet, parsed.limit);
   const body: Static<typeof AuditVerifyResponse> = { wallet: parsed.wallet, ...verdictOf(report) };
   // A wallet's records are all in one chain, which a partitioned log names.
-  const { partitions } = deps;
-  return json(200, partitions ? { ...body, chain: partitions.chainOf(parsed.wallet) } : body);
+  return json(200, deps.verifier.chains.length > 1 ? { ...body, chain: deps.verifier.chainOf(parsed.wallet) } : body);
 }
 
 async function verifyGlobal(deps: AuditRouteDeps, request: PlainRequest): Promise<PlainResponse> {
   const parsed = parse(request, false);
   if (!parsed.ok) return parsed.response;
-  if (deps.verifier.chains.length > 1) return json(200, await verifyEveryChain(deps.verifier, parsed.limit));
-  const body: Static<typeof AuditVerifyGlobalResponse> = verdictOf(await deps.verifier.verifyGlobal(parsed.limit));
+  const reports = await deps.verifier.verifyChains(parsed.limit);
+  if (reports.length > 1) return json(200, everyChainReport(reports));
+  const body: Static<typeof AuditVerifyGlobalResponse> = verdictOf(reports[0]);
   return json(200, body);
 }
 

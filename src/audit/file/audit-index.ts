@@ -33,7 +33,7 @@ export type Head = [pos: number, hash: string];
 /** Wallet heads held in memory before they are in the table: about 250 bytes each. */
 export const PENDING_LIMIT = 16_384;
 /** Pending heads at which a run starts without waiting for the thread's timer (index thread: HEADS_RUN_MS). */
-export const RUN_AT = PENDING_LIMIT / 4;
+const RUN_AT = PENDING_LIMIT / 4;
 
 interface Job {
   /** Position of the batch's last line: the table's mark once its heads are in. */
@@ -47,9 +47,8 @@ interface Run {
   heads: Array<[wallet: string, head: Head]>;
   /** How many of them are in the table. */
   done: number;
-  /** The batches it covers (the oldest in `jobs`) and the heads they held. */
+  /** The batches it covers: the oldest in `jobs`. */
   jobs: number;
-  covered: number;
   /** Position of the last batch's last line: the table's mark once the run is in. */
   last: number;
 }
@@ -137,7 +136,7 @@ export class AuditIndex {
   applyHeads(limit: number): boolean {
     for (let left = limit; left > 0 && (this.run !== null || this.jobs.length > 0);) {
       const run = (this.run ??= this.startRun());
-      for (; left > 0 && run.done < run.heads.length; left--, run.done++) {
+      for (; left > 0 && run.done < run.heads.length; left--, run.done++, this.pendingCount--) {
         const [wallet, [pos, hash]] = run.heads[run.done];
         this.table.put(walletKey(wallet), pos, Buffer.from(hash, 'hex'));
       }
@@ -145,13 +144,15 @@ export class AuditIndex {
       this.table.markApplied(run.last);
       for (const [wallet, [pos]] of run.heads) if (this.pending.get(wallet)?.[0] === pos) this.pending.delete(wallet);
       this.jobs.splice(0, run.jobs);
-      this.pendingCount -= run.covered;
       this.run = null;
     }
     return this.headsPending;
   }
 
-  /** Every batch waiting, each wallet's newest head once: entries then heads then mark, as recovery expects. */
+  /**
+   * Every batch waiting, each wallet's newest head once: entries then heads then mark, as recovery
+   * expects. From here the pending count holds the run's heads still to write, not the batches'.
+   */
   private startRun(): Run {
     const newest = new Map<string, Head>();
     let covered = 0;
@@ -159,7 +160,8 @@ export class AuditIndex {
       for (const [wallet, head] of job.heads) newest.set(wallet, head);
       covered += job.heads.length;
     }
-    return { heads: [...newest], done: 0, jobs: this.jobs.length, covered, last: this.jobs[this.jobs.length - 1].last };
+    this.pendingCount += newest.size - covered;
+    return { heads: [...newest], done: 0, jobs: this.jobs.length, last: this.jobs[this.jobs.length - 1].last };
   }
 
   /** Raw entries (ENTRY_BYTES each) for positions first .. first + n - 1. */

@@ -3,7 +3,7 @@ import { parseBlocked } from '../facts/wallet/wallet-policy.js';
 import { dangerKey, policyKey, safetyKey } from '../store/keys.js';
 import type { DailyPnlReader } from '../facts/wallet/daily-pnl.js';
 import type { PriceProvider } from '../facts/prices/price-provider.js';
-import { UNAVAILABLE } from '../facts/prices/price-provider.js';
+import { deepFreeze, UNAVAILABLE } from '../facts/prices/price-provider.js';
 import { assetFact, type Registry } from '../facts/registry/registry.js';
 import type { RiskInput, SafetyFact, Tier, TierPolicy, TradeInput } from '../risk/types.js';
 import type { CacheStore } from '../store/cache-store.js';
@@ -73,7 +73,7 @@ function safetyFact(danger: string | null, latest: string | null): SafetyFact {
   const key = `${danger ?? ''}\u0000${latest ?? ''}`;
   let fact = SAFETY_FACTS.get(key);
   if (fact === undefined) {
-    fact = deepFrozen(parsedSafetyFact(danger, latest));
+    fact = deepFreeze(parsedSafetyFact(danger, latest));
     if (SAFETY_FACTS.size >= SAFETY_FACTS_MAX) SAFETY_FACTS.clear();
     SAFETY_FACTS.set(key, fact);
   }
@@ -87,12 +87,7 @@ function safetyFact(danger: string | null, latest: string | null): SafetyFact {
  */
 const SAFETY_FACTS = new Map<string, SafetyFact>();
 const SAFETY_FACTS_MAX = 4_096;
-const UNCHECKED: SafetyFact = deepFrozen({ severity: 'unchecked', flaggedDanger: false, riskFactors: [], checkedAt: null });
-
-function deepFrozen(fact: SafetyFact): SafetyFact {
-  Object.freeze(fact.riskFactors);
-  return Object.freeze(fact);
-}
+const UNCHECKED: SafetyFact = deepFreeze({ severity: 'unchecked', flaggedDanger: false, riskFactors: [], checkedAt: null });
 
 function parsedSafetyFact(danger: string | null, latest: string | null): SafetyFact {
   if (danger !== null) return { severity: 'danger', flaggedDanger: true, riskFactors: parseFactors(danger), checkedAt: checkedAtOf(danger) };

@@ -21,7 +21,8 @@ interface ShapeNode {
 const SHAPES: ShapeNode = { next: new Map(), order: null };
 const MAX_SHAPE_NODES = 10_000;
 let shapeNodes = 0;
-const SURROGATE = /[\ud800-\udfff]/;
+/** Any UTF-16 surrogate, paired or lone: RFC 8785 writers leave such text to the general library. */
+export const SURROGATE = /[\ud800-\udfff]/;
 
 /** The keys of `object` in RFC 8785 order. */
 export function keyOrder(object: object): KeyOrder {

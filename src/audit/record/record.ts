@@ -2,7 +2,7 @@
 import canonicalize from 'canonicalize';
 import type { AuditEntry, AuditRecord, StoredFacts } from './audit-log.js';
 import type { Sha256Hex } from './sha256.js';
-import { keyOrder } from './key-order.js';
+import { keyOrder, SURROGATE } from './key-order.js';
 
 /** A stored line is `<64 hex hash> <canonical JSON>`; the JSON starts here. */
 export const LINE_BODY_OFFSET = 65;
@@ -85,7 +85,6 @@ function libraryCanonicalJson(body: AuditRecordBody): string {
 // 3.2.2.2 escapes only quote, backslash and controls). Any surrogate, paired or lone, sends the
 // record to the library, which refuses lone ones as JCS requires.
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
-const SURROGATE = /[\ud800-\udfff]/;
 
 /** A string as JSON.stringify writes it (RFC 8785's form too), quoted as it is when nothing in it needs an escape. */
 export function jsonString(value: string): string {

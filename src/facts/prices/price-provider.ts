@@ -34,7 +34,8 @@ export class FactMemo<T> {
 
 const NONE = Object.freeze({});
 
-function deepFreeze<T>(value: T): T {
+/** Freezes a value and everything in it, so recorded-facts.ts can write its text once. */
+export function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.values(value).forEach(deepFreeze);
     Object.freeze(value);

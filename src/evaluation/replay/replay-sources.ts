@@ -30,7 +30,7 @@ export async function openReplaySource(location: string, from: number, to: numbe
  */
 async function everyChain(base: string, from: number, to: number): Promise<ReplaySource> {
   const first = await fetchText(base, PATHS.auditExport, from, 1);
-  if (first.chains <= 1) return serviceSource(base, from, to);
+  if (first.chains <= 1) return serviceSource(base, from, to, undefined, first);
   const sources = await Promise.all(Array.from({ length: first.chains }, (_, chain) => serviceSource(base, from, to, chain)));
   async function* items(): AsyncGenerator<ReplayItem> {
     for (const source of sources) yield* source.items;
@@ -38,9 +38,12 @@ async function everyChain(base: string, from: number, to: number): Promise<Repla
   return { name: `${base} (${first.chains} chains)`, total: sources.reduce((sum, source) => sum + (source.total ?? 0), 0), items: items() };
 }
 
-/** Pages of GET /api/v1/audit/export and /api/v1/audit/facts, side by side; of chain `chain` on a partitioned log. */
-async function serviceSource(base: string, from: number, to: number, chain?: number): Promise<ReplaySource> {
-  const first = await fetchText(base, PATHS.auditExport, from, 1, chain);
+/**
+ * Pages of GET /api/v1/audit/export and /api/v1/audit/facts, side by side; of chain `chain` on a partitioned log.
+ * `first`: the export's page at `from` when the caller read it already (it names the head).
+ */
+async function serviceSource(base: string, from: number, to: number, chain?: number, first?: ExportPage): Promise<ReplaySource> {
+  first ??= await fetchText(base, PATHS.auditExport, from, 1, chain);
   const head = Number(first.head);
   if (!Number.isSafeInteger(head)) throw new Error(`${base} did not answer with an audit head; is it this service?`);
   const last = Math.min(to, head);
@@ -60,7 +63,13 @@ async function serviceSource(base: string, from: number, to: number, chain?: num
   return { name: chain === undefined ? base : `${base} chain ${chain}`, total: Math.max(0, last - from + 1), items: items() };
 }
 
-async function fetchText(base: string, path: string, from: number, limit: number, chain?: number): Promise<{ text: string; head: string | null; chains: number }> {
+interface ExportPage {
+  text: string;
+  head: string | null;
+  chains: number;
+}
+
+async function fetchText(base: string, path: string, from: number, limit: number, chain?: number): Promise<ExportPage> {
   const which = chain === undefined ? '' : `&chain=${chain}`;
   const response = await fetchAuditPage(new URL(`${path}?from_seq=${from}&limit=${limit}${which}`, base));
   return { text: await response.text(), head: response.headers.get('x-audit-head-seq'), chains: Number(response.headers.get('x-audit-chains') ?? 1) };

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { DEVNET_SCENARIOS, parseBenchArgs, type BenchArgs } from './args.js';
 import { runBaseline } from './baseline.js';
 import { formatComparison } from './compare.js';
-import { chooseGenerator } from './measure.js';
+import { chooseGenerator, DEFAULT_WARM_SECONDS } from './measure.js';
 import { clockTicksPerSecond } from './proc-stat.js';
 import { readResults, writeResults, type BenchResults } from './results.js';
 import { measureEcho, runResults, runScenarios, type RunSetup } from './run-scenarios.js';
@@ -20,6 +20,7 @@ interface Settings {
   previous: BenchResults | null;
   seconds: number;
   connections: number;
+  warmSeconds: number;
   /** Microseconds of CPU a second echo burns per request; 0 leaves that row out. */
   burnUs: number;
 }
@@ -34,7 +35,8 @@ function settings(): Settings {
   const args = parseBenchArgs(process.argv.slice(2));
   if (process.env.BENCH_DEVNET === '0') for (const id of DEVNET_SCENARIOS) args.only.delete(id);
   const previous = args.compare === null ? null : readResults(args.compare);
-  return { args, previous, seconds: whole('BENCH_SECONDS', 10, 1), connections: whole('BENCH_CONNECTIONS', 64, 1), burnUs: whole('BENCH_BURN_US', 0, 0) };
+  return { args, previous, seconds: whole('BENCH_SECONDS', 10, 1), connections: whole('BENCH_CONNECTIONS', 64, 1),
+    warmSeconds: whole('BENCH_WARM_SECONDS', DEFAULT_WARM_SECONDS, 0), burnUs: whole('BENCH_BURN_US', 0, 0) };
 }
 
 /** One run of this checkout: the echo (and the burning echo), the selected rows, the table, the JSON file, the comparison. */
@@ -58,7 +60,7 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const generator = await chooseGenerator(setup.connections, setup.seconds);
-  const run: RunSetup = { only: setup.args.only, generator, connections: setup.connections, ticksPerSecond: clockTicksPerSecond(), seconds: setup.seconds };
+  const run: RunSetup = { only: setup.args.only, generator, connections: setup.connections, ticksPerSecond: clockTicksPerSecond(), seconds: setup.seconds, warmSeconds: setup.warmSeconds };
   if (setup.args.baseline === null) await runOnce(setup, run);
   else await runBaseline(setup.args.baseline, setup.args.runs, run, RESULTS_DIR);
 }

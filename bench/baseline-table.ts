@@ -1,7 +1,7 @@
 // The side-by-side table of `--baseline`: per scenario, the medians of both builds' runs and the change from the baseline.
 import { change } from './compare.js';
 import type { BenchResults, PaidResult, ScenarioResult } from './results.js';
-import { CPU_COLUMNS, CPU_LEGEND, ratio, renderTable, thousands, us } from './table.js';
+import { CPU_COLUMNS, CPU_LEGEND, ratio, renderTable, thousands, us, warmedFor } from './table.js';
 
 /** One build's runs: its short commit and what each round measured. */
 export interface Side {
@@ -74,7 +74,7 @@ export function formatBaseline(ref: string, before: Side, after: Side): string {
   const lines = [
     `npm run bench --baseline ${ref}: ${before.commit} (baseline) against ${after.commit}, ${first.date}, node ${first.node}`,
     `${before.runs.length} round${before.runs.length === 1 ? '' : 's'}, the baseline first in the odd-numbered ones and ${after.commit} first in the others, with one echo per round for both; medians of the rounds`,
-    `load generator: ${first.generatorLabel}, ${first.seconds} s per scenario; uWS echo median ${thousands(median(echo(after)) ?? NaN)} req/s`,
+    `load generator: ${first.generatorLabel}, ${first.seconds} s per scenario${warmedFor(first)}; uWS echo median ${thousands(median(echo(after)) ?? NaN)} req/s`,
     `CPU: us per request over the timed run, from /proc at ${first.clockTicksPerSecond} ticks/s;`,
     CPU_LEGEND,
     'change: from the baseline to this checkout, in percent of the baseline',

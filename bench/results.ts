@@ -12,6 +12,7 @@ import type { CpuPerRequest } from './proc-stat.js';
  *   node            process.version of the bench (the services run on the same node)
  *   generator       "wrk" or "autocannon"; generatorLabel, e.g. "wrk -t1 -c64"
  *   connections     concurrent connections of every load run; seconds: length of each measured run
+ *   warmSeconds     load each row had before its measured run, after its warm-up requests (absent in files written before it was added)
  *   clockTicksPerSecond  `getconf CLK_TCK`, the unit /proc's CPU times were read in
  *   loadAverage     { start: [1, 5, 15 min], end: [1, 5, 15 min] }
  *   scenarios       rows of the table, in order, each:
@@ -67,6 +68,7 @@ export interface BenchResults {
   generatorLabel: string;
   connections: number;
   seconds: number;
+  warmSeconds?: number;
   clockTicksPerSecond: number;
   loadAverage: { start: number[]; end: number[] };
   scenarios: ScenarioResult[];

@@ -20,19 +20,21 @@ export interface RunSetup {
   connections: number;
   ticksPerSecond: number;
   seconds: number;
+  /** Seconds of load before each row's measured run (BENCH_WARM_SECONDS). */
+  warmSeconds: number;
 }
 
 /** One run as the table and the JSON file hold it: `measurements` start with the echo; the load average is read now, at its end. */
 export function runResults(commit: string, setup: RunSetup, started: { date: string; load: number[] }, measurements: Measurement[], paid: PaidResult | null): BenchResults {
   return {
     schema: RESULTS_SCHEMA, commit, date: started.date, node: process.version,
-    generator: setup.generator.name, generatorLabel: setup.generator.label, connections: setup.connections, seconds: setup.seconds,
+    generator: setup.generator.name, generatorLabel: setup.generator.label, connections: setup.connections, seconds: setup.seconds, warmSeconds: setup.warmSeconds,
     clockTicksPerSecond: setup.ticksPerSecond, loadAverage: { start: started.load, end: loadAverage() },
     scenarios: scenarioRows(measurements), paid,
   };
 }
 
-const measureRow = (setup: RunSetup) => (scenario: Scenario) => measure(scenario, setup.generator, setup.ticksPerSecond, setup.connections);
+const measureRow = (setup: RunSetup) => (scenario: Scenario) => measure(scenario, setup.generator, setup.ticksPerSecond, setup.connections, setup.warmSeconds);
 
 /** A trivial uWS echo (burning `burnUs` of CPU per request when asked) under the load every row gets. */
 export async function measureEcho(setup: RunSetup, burnUs: number): Promise<Measurement> {

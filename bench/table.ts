@@ -51,7 +51,7 @@ const loads = (values: number[]) => values.map((value) => value.toFixed(2)).join
 export function formatResults(results: BenchResults): string {
   const lines = [
     `npm run bench: commit ${results.commit}, ${results.date}, node ${results.node}`,
-    `load generator: ${results.generatorLabel}, ${results.seconds} s per scenario, the same for the echo and every row`,
+    `load generator: ${results.generatorLabel}, ${results.seconds} s per scenario${warmedFor(results)}, the same for the echo and every row`,
     `load average ${loads(results.loadAverage.start)} at start, ${loads(results.loadAverage.end)} at end`,
     `CPU columns: us per request over the timed run, from /proc at ${results.clockTicksPerSecond} ticks/s;`,
     CPU_LEGEND,
@@ -62,4 +62,9 @@ export function formatResults(results: BenchResults): string {
     lines.push('', `x402 on the devnet: ${results.paid.calls} calls on each path, one at a time, a new wallet each`, paidTable(results.paid));
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** ", each after N s of warm-up load" for a run that recorded its warm-up, nothing for one from before. */
+export function warmedFor(results: Pick<BenchResults, 'warmSeconds'>): string {
+  return results.warmSeconds === undefined ? '' : `, each after ${results.warmSeconds} s of warm-up load`;
 }

@@ -49,4 +49,11 @@ describe('formatResults', () => {
       '',
     ].join('\n'));
   });
+
+  it('names the warm-up load a run recorded, and says nothing of it for a file from before', () => {
+    const echo = row('echo', 50_000, 1, 1.5, { label: 'uWS echo' });
+    const header = (extra: Parameters<typeof results>[1]) => formatResults(results([echo], extra)).split('\n')[1];
+    assert.equal(header({ warmSeconds: 5 }), 'load generator: wrk -t1 -c64 (bench/analyze.lua), 10 s per scenario, each after 5 s of warm-up load, the same for the echo and every row');
+    assert.equal(header({}), 'load generator: wrk -t1 -c64 (bench/analyze.lua), 10 s per scenario, the same for the echo and every row');
+  });
 });

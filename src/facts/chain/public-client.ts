@@ -1,5 +1,6 @@
 // The viem public client every chain read goes through, devnet or real node alike.
 import { createPublicClient, defineChain, http, type PublicClient } from 'viem';
+import { keepAliveFetch, type RpcFetch } from './rpc-fetch.js';
 
 /** Robinhood Chain as the service sees it; the RPC address comes from configuration. */
 export function robinhoodChain(rpcUrl: string) {
@@ -17,17 +18,19 @@ export function robinhoodChain(rpcUrl: string) {
  * `refuse` (the embedded devnet's supervisor) names a reason while the node must not be
  * read, e.g. while it is being redeployed: reads then fail at once, as on a dead node.
  * `batch` sends the requests made in the same tick as one JSON-RPC batch (one round trip).
+ * Requests go through keepAliveFetch (rpc-fetch.ts), not the global fetch.
  */
 export function createChainClient(rpcUrl: string, timeoutMs = 2_000, refuse?: () => string | null, batch = false): PublicClient {
   return createPublicClient({
     chain: robinhoodChain(rpcUrl),
-    transport: http(rpcUrl, { timeout: timeoutMs, retryCount: 0, batch, fetchFn: refuse ? gatedFetch(refuse) : undefined }),
+    transport: http(rpcUrl, { timeout: timeoutMs, retryCount: 0, batch, fetchFn: gatedFetch(keepAliveFetch(), refuse) as unknown as typeof fetch }),
   }) as PublicClient;
 }
 
-function gatedFetch(refuse: () => string | null): typeof fetch {
-  return (input, init) => {
+function gatedFetch(send: RpcFetch, refuse?: () => string | null): RpcFetch {
+  if (refuse === undefined) return send;
+  return (url, init) => {
     const reason = refuse();
-    return reason === null ? fetch(input, init) : Promise.reject(new Error(reason));
+    return reason === null ? send(url, init) : Promise.reject(new Error(reason));
   };
 }

@@ -20,6 +20,7 @@ const WORD = 64;
 const ZEROS = '0'.repeat(WORD);
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const NATIVE = '0'.repeat(40);
+const HEX = '0123456789abcdef';
 
 /** The call's arguments and, for each read, which cell of the answer holds it. */
 export interface BalanceCall {
@@ -38,18 +39,20 @@ export interface BalanceCall {
 export function encodeBalanceCall(reads: readonly BalanceRead[]): BalanceCall {
   const tokens = new Map<string, number>();
   const holders = new Map<string, number>();
-  const selected: bigint[] = [];
+  // Each holder's token indices, first named first; a bit set of up to 256 tokens is kept as this list, not a bigint.
+  const chosen: number[][] = [];
+  const bodies = new Map<string, string>();
   const picks = reads.map(({ token, holder }) => {
-    const tokenText = token === null ? NATIVE : addressBody(token);
-    const holderText = addressBody(holder);
+    const tokenText = token === null ? NATIVE : addressBody(token, bodies);
+    const holderText = addressBody(holder, bodies);
     let t = tokens.get(tokenText);
     if (t === undefined) tokens.set(tokenText, (t = tokens.size));
     let h = holders.get(holderText);
     if (h === undefined) {
       holders.set(holderText, (h = holders.size));
-      selected.push(0n);
+      chosen.push([]);
     }
-    selected[h] |= 1n << BigInt(t);
+    if (!chosen[h].includes(t)) chosen[h].push(t);
     return [h, t] as const;
   });
   if (tokens.size > MAX_TOKENS_PER_CALL) throw new Error(`a balance call reads at most ${MAX_TOKENS_PER_CALL} tokens, not ${tokens.size}`);
@@ -58,23 +61,33 @@ export function encodeBalanceCall(reads: readonly BalanceRead[]): BalanceCall {
   // Cell numbers: the holders in order, each one's selected tokens ascending.
   const firstCell: number[] = [];
   let count = 0;
-  for (const mask of selected) {
+  for (const list of chosen) {
+    list.sort((a, b) => a - b);
     firstCell.push(count);
-    count += bitCount(mask);
+    count += list.length;
   }
-  const cells = picks.map(([h, t]) => firstCell[h] + bitCount(selected[h] & ((1n << BigInt(t)) - 1n)));
+  const cells = picks.map(([h, t]) => firstCell[h] + chosen[h].indexOf(t));
   const tokenWords = [...tokens.keys()].map((body) => ZEROS.slice(40) + body);
   const holderWords = [...holders.keys()].map((body) => ZEROS.slice(40) + body);
-  const selectedWords = selected.map((mask) => word(mask));
+  const selectedWords = chosen.map(selectionWord);
   // Three dynamic arrays: three offsets, then each array as its length and its words.
   const tokensAt = 3 * 32;
   const holdersAt = tokensAt + 32 * (1 + tokenWords.length);
   const selectedAt = holdersAt + 32 * (1 + holderWords.length);
-  const data = BALANCES_READER_CODE + word(BigInt(tokensAt)) + word(BigInt(holdersAt)) + word(BigInt(selectedAt))
-    + word(BigInt(tokenWords.length)) + tokenWords.join('')
-    + word(BigInt(holderWords.length)) + holderWords.join('')
-    + word(BigInt(selectedWords.length)) + selectedWords.join('');
+  const data = BALANCES_READER_CODE + word(tokensAt) + word(holdersAt) + word(selectedAt)
+    + word(tokenWords.length) + tokenWords.join('')
+    + word(holderWords.length) + holderWords.join('')
+    + word(selectedWords.length) + selectedWords.join('');
   return { data: data as Hex, count, cells };
+}
+
+/** A holder's selection word: bit t set for each token index t, as 64 hex digits. */
+export function selectionWord(tokenIndices: readonly number[]): string {
+  const nibbles = new Array<number>(WORD).fill(0);
+  for (const t of tokenIndices) nibbles[WORD - 1 - (t >> 2)] |= 1 << (t & 3);
+  let text = '';
+  for (const nibble of nibbles) text += HEX[nibble];
+  return text;
 }
 
 /** The answer's balances, one per read as `cells` maps them; throws when the answer is not `count` balances and flags. */
@@ -99,18 +112,18 @@ export async function callBalances(client: PublicClient, reads: readonly Balance
   return decodeBalanceAnswer(answer, call);
 }
 
-function addressBody(address: string): string {
-  if (!ADDRESS.test(address)) throw new Error(`${address} is not an address`);
-  return address.slice(2).toLowerCase();
+/** The address's 40 hex digits in lower case, each address checked once per call (a holder is named once per token). */
+function addressBody(address: string, known: Map<string, string>): string {
+  let body = known.get(address);
+  if (body === undefined) {
+    if (!ADDRESS.test(address)) throw new Error(`${address} is not an address`);
+    known.set(address, (body = address.slice(2).toLowerCase()));
+  }
+  return body;
 }
 
-function word(value: bigint): string {
+/** A small whole number (an offset or a length) as one ABI word. */
+function word(value: number): string {
   const hex = value.toString(16);
   return ZEROS.slice(hex.length) + hex;
-}
-
-function bitCount(mask: bigint): number {
-  let count = 0;
-  for (let rest = mask; rest > 0n; rest &= rest - 1n) count++;
-  return count;
 }

@@ -1,8 +1,9 @@
 // The balance reader's call and answer coded by hand: which cell each read gets, and answers that do not fit.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import { BALANCES_READER_CODE } from '../../../../src/facts/chain/balances-reader-code.js';
-import { decodeBalanceAnswer, encodeBalanceCall, MAX_BALANCES_PER_CALL, MAX_HOLDERS_PER_CALL } from '../../../../src/facts/chain/balance-reads.js';
+import { decodeBalanceAnswer, encodeBalanceCall, MAX_BALANCES_PER_CALL, MAX_HOLDERS_PER_CALL, MAX_TOKENS_PER_CALL, selectionWord } from '../../../../src/facts/chain/balance-reads.js';
 
 const A = `0x${'a'.repeat(40)}`;
 const B = `0x${'B'.repeat(40)}`;
@@ -34,6 +35,16 @@ describe('encodeBalanceCall', () => {
     const twoTokens = many.slice(0, 351).flatMap((read) => [read, { ...read, token: T2 }]);
     assert.equal(twoTokens.length, MAX_BALANCES_PER_CALL + 2);
     assert.throws(() => encodeBalanceCall(twoTokens), /at most 700 balances/);
+  });
+});
+
+describe('selectionWord', () => {
+  it('is the 256-bit word with bit t set for each token index t, whatever their order or repeats', () => {
+    fc.assert(fc.property(fc.array(fc.integer({ min: 0, max: MAX_TOKENS_PER_CALL - 1 }), { maxLength: 40 }), (indices) => {
+      const mask = indices.reduce((bits, t) => bits | (1n << BigInt(t)), 0n);
+      assert.equal(selectionWord(indices), word(mask));
+    }));
+    assert.equal(selectionWord([255, 0]), `8${'0'.repeat(62)}1`);
   });
 });
 

@@ -9,9 +9,9 @@ import { a2aChannel } from '../channels/a2a/channel.js';
 import { policyRoutes } from '../channels/rest/policy.js';
 import { simulateBalanceRoutes } from '../channels/rest/simulate-balance.js';
 import { tokenSafetyRoutes } from '../channels/rest/token-safety.js';
-import { createMcpServer } from '../channels/mcp/server.js';
+import { createMcpServer, directToolCall } from '../channels/mcp/server.js';
 import { McpSessions } from '../channels/mcp/sessions.js';
-import type { McpToolDeps } from '../channels/mcp/tool-handlers.js';
+import { toolHandlers, type McpToolDeps } from '../channels/mcp/tool-handlers.js';
 import { AccessTokens } from '../auth/access-tokens.js';
 import { loadJwtSecret } from '../auth/jwt-secret.js';
 import { SignIn } from '../auth/sign-in.js';
@@ -205,7 +205,8 @@ async function buildRoutes(
     log,
   };
   const identity = { name: SERVICE.name, version: VERSIONS.service };
-  const sessions = closers.add(new McpSessions(config.mcpSessions, () => createMcpServer(identity, mcp), now), (s) => s.closeAll());
+  const tools = toolHandlers(mcp);
+  const sessions = closers.add(new McpSessions(config.mcpSessions, () => createMcpServer(identity, mcp, tools), now, directToolCall(tools, log)), (s) => s.closeAll());
   return [
     ...rootRoutes({ chainId: chain.registry.chainId, store: config.store, auditKey: proofs.key, permitSigner: permitSignerDocument(permits) }),
     ...permitSignerRoutes(permits),

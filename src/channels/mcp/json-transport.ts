@@ -1,6 +1,6 @@
 // One MCP session's transport: a POST's JSON-RPC messages go to the SDK server, and the responses it sends come back as one JSON answer.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type MessageExtraInfo, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type JSONRPCRequest, type MessageExtraInfo, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { json } from '../../http/responses.js';
 import type { PlainRequest, PlainResponse } from '../../http/types.js';
 import { isInitialize, isRequest, readMessages, refuseHeaders } from './inbound.js';
@@ -12,6 +12,8 @@ export interface JsonTransportOptions {
   offeredVersion: (asked: string) => string;
   onSessionStarted: (id: string) => void;
   onSessionEnded: (id: string) => void;
+  /** The result of a request answered without the SDK server (server.ts directToolCall), or undefined to hand it over. */
+  direct?: (request: JSONRPCRequest) => Promise<unknown> | undefined;
 }
 
 /** One POST's requests, waiting for the server to answer each of them. */
@@ -89,9 +91,31 @@ export class JsonTransport implements Transport {
       const protocolVersion = this.options.offeredVersion(initialize.params.protocolVersion);
       messages = [{ ...initialize, params: { ...initialize.params, protocolVersion } }];
     }
+    if (messages.length === 1 && !initialize && isRequest(messages[0])) {
+      const answered = this.answerDirectly(messages[0]);
+      if (answered) return answered;
+    }
     const extra: MessageExtraInfo = { requestInfo: { headers: request.headers } };
     if (!messages.some(isRequest)) return this.dispatch(messages, extra) ?? { status: 202 };
     return this.exchange(messages, extra);
+  }
+
+  /**
+   * One request the session answers itself, as the SDK's Protocol would send its answer: the
+   * result, or for a handler that throws an internal error (-32603) with its message.
+   */
+  private answerDirectly(message: JSONRPCRequest): Promise<PlainResponse> | undefined {
+    const result = this.options.direct?.(message);
+    if (result === undefined) return undefined;
+    const headers = { 'mcp-session-id': this.sessionId! };
+    return result.then(
+      (answer) => json(200, { result: answer, jsonrpc: '2.0', id: message.id }, headers),
+      (error: unknown) => {
+        this.onerror?.(error as Error);
+        const message_ = error instanceof Error ? error.message : String(error);
+        return json(200, { jsonrpc: '2.0', id: message.id, error: { code: ErrorCode.InternalError, message: message_ || 'Internal error' } }, headers);
+      },
+    );
   }
 
   /** Spec "Session Management": the session starts with the answer to the one initialize request. */

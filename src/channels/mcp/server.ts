@@ -1,7 +1,7 @@
 // One MCP protocol server per session, built on the SDK's low-level Server with our JSON Schemas.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { callTool, toolHandlers, type McpToolDeps } from './tool-handlers.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import { callTool, toolHandlers, type McpToolDeps, type ToolHandlers } from './tool-handlers.js';
 import { listedTools } from '../../schemas/mcp-tools.js';
 import { VERSIONS } from '../../catalogue/published-facts.js';
 
@@ -14,7 +14,7 @@ export interface ServerIdentity {
   version: string;
 }
 
-export function createMcpServer(identity: ServerIdentity, deps: McpToolDeps): Server {
+export function createMcpServer(identity: ServerIdentity, deps: McpToolDeps, handlers: ToolHandlers = toolHandlers(deps)): Server {
   const server = new Server(
     { name: identity.name, version: identity.version },
     {
@@ -24,10 +24,31 @@ export function createMcpServer(identity: ServerIdentity, deps: McpToolDeps): Se
     },
   );
   const tools = listedTools();
-  const handlers = toolHandlers(deps);
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
   server.setRequestHandler(CallToolRequestSchema, (request) => callTool(handlers, request.params.name, request.params.arguments, deps.log));
   return server;
+}
+
+/** A tools/call request's result, answered without the SDK server; undefined for a request it does not take. */
+export type DirectToolCall = (request: JSONRPCRequest) => Promise<CallToolResult> | undefined;
+
+/**
+ * The plain tools/call, answered as the server's own handler answers it (callTool with the same
+ * handlers), without the SDK's Protocol: its zod parses of the request and of the result, and
+ * its per-request bookkeeping, were about a fifth of an MCP call's event loop (issue 30). Taken
+ * only when the SDK would do nothing else: params with a name and, if any, arguments that are an
+ * object, and no `_meta` (progress) or `task` (task-augmented execution). Anything else, and
+ * every other method, goes to the SDK server (json-transport.ts).
+ */
+export function directToolCall(handlers: ToolHandlers, log: McpToolDeps['log']): DirectToolCall {
+  return (request) => {
+    if (request.method !== 'tools/call') return undefined;
+    const params = request.params as Record<string, unknown> | undefined;
+    if (params === undefined || typeof params.name !== 'string' || '_meta' in params || 'task' in params) return undefined;
+    const args = params.arguments;
+    if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) return undefined;
+    return callTool(handlers, params.name, args, log);
+  };
 }
 
 /**

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { JsonTransport } from './json-transport.js';
-import { offeredProtocolVersion } from './server.js';
+import { offeredProtocolVersion, type DirectToolCall } from './server.js';
 
 export interface SessionLimits {
   perIp: number;
@@ -27,6 +27,8 @@ export class McpSessions {
     private readonly limits: SessionLimits,
     private readonly createServer: () => Server,
     private readonly now: () => number,
+    /** Plain tools/call requests, answered without the session's SDK server. */
+    private readonly direct?: DirectToolCall,
   ) {
     // Unref'd: an idle sweep never keeps the process alive.
     this.sweeper = setInterval(() => void this.sweep(), Math.min(30_000, Math.max(1_000, limits.idleMs / 4)));
@@ -105,6 +107,7 @@ export class McpSessions {
       onSessionEnded: (id) => {
         this.sessions.delete(id);
       },
+      direct: this.direct,
     });
     await server.connect(transport);
     return { transport, server };

@@ -17,12 +17,14 @@ export interface McpToolDeps extends CapabilityDeps {
 }
 
 type ToolHandler = (args: Record<string, unknown>) => Promise<CallToolResult>;
+/** Each tool's handler by name; built once and shared by every session. */
+export type ToolHandlers = Map<string, ToolHandler>;
 
 const validators = new Map<string, Validator<Record<string, unknown>>>(
   TOOL_DEFINITIONS.map((tool) => [tool.name, compileValidator(tool.inputSchema, 'body') as Validator<Record<string, unknown>>]),
 );
 
-export function toolHandlers(deps: McpToolDeps): Map<string, ToolHandler> {
+export function toolHandlers(deps: McpToolDeps): ToolHandlers {
   return new Map<string, ToolHandler>([
     ['evaluate_trade', (args) => evaluateTrade(deps.entry, args as McpTradeRequest)],
     ['evaluate_trade_paid', (args) => evaluateTradePaid(deps.paid, args as PaidTradeInput)],
@@ -34,7 +36,7 @@ export function toolHandlers(deps: McpToolDeps): Map<string, ToolHandler> {
 }
 
 /** Validates the arguments with the same compiled schema the tool lists, then runs the handler. */
-export async function callTool(handlers: Map<string, ToolHandler>, name: string, args: unknown, log: Logger): Promise<CallToolResult> {
+export async function callTool(handlers: ToolHandlers, name: string, args: unknown, log: Logger): Promise<CallToolResult> {
   const handler = handlers.get(name);
   const validate = validators.get(name);
   if (!handler || !validate) return failure(`unknown tool ${name}`, { code: 'not_found' });

@@ -141,6 +141,32 @@ describe('MCP messages on a session', () => {
     assert.equal(called.json.result.structuredContent.assets[0].symbol, running.service.registry.assets[0].symbol);
   });
 
+  it('answers a plain tools/call itself exactly as the SDK server answers one it handles (with _meta), byte for byte', async () => {
+    const headers = await session();
+    const call = (params: Record<string, unknown>) => post({ jsonrpc: '2.0', id: 9, method: 'tools/call', params }, headers);
+    for (const params of [
+      { name: 'get_supported_assets', arguments: {} },
+      { name: 'get_supported_assets' },
+      { name: 'no_such_tool', arguments: {} },
+      { name: 'check_token_safety', arguments: { contract_address: 'not an address' } },
+    ]) {
+      const direct = await call(params);
+      const viaSdk = await call({ ...params, _meta: {} });
+      assert.equal(direct.status, 200);
+      assert.equal(direct.text, viaSdk.text, `${JSON.stringify(params)}: the same answer both ways`);
+    }
+  });
+
+  it('hands the SDK server a tools/call it must check itself: its schema refuses a name that is no string, arguments that are no object', async () => {
+    const headers = await session();
+    for (const [params, expected] of [[{ name: 7 }, /expected string/], [{ name: 'get_supported_assets', arguments: [1] }, /expected record/]] as const) {
+      const answered = await post({ jsonrpc: '2.0', id: 4, method: 'tools/call', params }, headers);
+      assert.equal(answered.status, 200);
+      assert.equal(answered.json.error.code, -32603, `${JSON.stringify(params)}: ${answered.text}`);
+      assert.match(answered.json.error.message, expected);
+    }
+  });
+
   it('reads a body with a byte order mark as the SDK does', async () => {
     const headers = await session();
     const answered = await post(`\ufeff${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' })}`, headers);

@@ -1,7 +1,7 @@
 // The request log's bound: a reader that stops reading makes lines drop, counted, instead of piling up in memory.
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -33,6 +33,33 @@ describe('serviceLog', () => {
       const dropped = Number(spawnSync(process.execPath, ['--input-type=module', '-e', WRITER, SERVICE_LOG, fifo], { timeout: 20_000 }).stdout.toString());
       // About 150 bytes a line: 1 MiB keeps some 7,000 of them, the rest are dropped.
       assert.ok(dropped > 5_000 && dropped < 20_000, `${dropped} of 20,000 lines dropped`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('serviceLog order', () => {
+  it('keeps request lines and events in the order they came, and writes all of them on flush', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'service-log-'));
+    try {
+      const path = join(dir, 'stderr');
+      const { serviceLog } = await import(SERVICE_LOG);
+      const logs = serviceLog(openSync(path, 'w'));
+      const request = (requestId: string, status = 200) => ({ route: '/api/v1/analyze/free', method: 'POST', status, ms: 1, requestId, ip: '127.0.0.1' });
+      logs.request(request('r1'));
+      logs.request(request('r2'));
+      logs.line('an event');
+      logs.request(request('r3', 503));
+      for (let i = 0; i < 300; i++) logs.request(request(`bulk-${i}`));
+      logs.request(request('last'));
+      logs.flush();
+      const lines = readFileSync(path, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { req_id?: string; msg: string; level: string });
+      const named = lines.map((line) => line.req_id ?? line.msg);
+      assert.deepEqual(named.slice(0, 4), ['r1', 'r2', 'an event', 'r3']);
+      assert.equal(lines[3].level, 'error');
+      assert.equal(named.length, 305);
+      assert.equal(named.at(-1), 'last');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

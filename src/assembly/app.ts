@@ -176,7 +176,7 @@ function edgeOptions(config: Readonly<Config>, log: Logger, observed: Observed, 
       log(`error: ${request.method} ${request.path}: ${(error as Error).stack ?? error}`, 'error'),
     observe: (o: Observation) => {
       observed.metrics.request(o.route, o.method, o.status, o.ms);
-      observed.latency.record(`${o.method} ${o.route}`, o.ms);
+      observed.latency.record(o.method, o.route, o.ms);
       requestLog?.(o);
     },
   };

@@ -18,27 +18,27 @@ export interface ServiceGauges {
 const BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /**
- * Label children are looked up once and kept, so a request costs a map lookup and two
- * increments, not prom-client's label hashing.
+ * Requests are counted here, by route, method and status in nested maps, and handed to
+ * prom-client when it is scraped; the latency histogram's child is looked up once per route.
+ * A prom-client child still hashes its labels on every increment (issue 30).
  */
 export class Metrics {
   readonly registry = new Registry();
-  private readonly requests: Counter<'route' | 'method' | 'status'>;
   private readonly latency: Histogram<'route'>;
-  private readonly decisions: Counter<'channel' | 'decision'>;
+  private readonly decisions: Tally;
   private readonly errors: Counter<'channel' | 'code'>;
   private readonly rateLimited: Counter<'route'>;
   private readonly payments: Counter<'outcome' | 'reason'>;
-  private readonly requestChildren = new Map<string, { inc(): void }>();
+  private readonly requests: Tally;
   private readonly latencyChildren = new Map<string, { observe(value: number): void }>();
 
   constructor(gauges: ServiceGauges) {
     const registers = [this.registry];
     // The process and Node runtime figures every Prometheus client exports (CPU, memory, event-loop lag, GC, handles).
     collectDefaultMetrics({ register: this.registry });
-    this.requests = new Counter({ name: 'guardrail_http_requests_total', help: 'HTTP requests by route, method and status', labelNames: ['route', 'method', 'status'], registers });
+    this.requests = new Tally('guardrail_http_requests_total', 'HTTP requests by route, method and status', ['route', 'method', 'status'], registers);
     this.latency = new Histogram({ name: 'guardrail_http_request_duration_seconds', help: 'Time from request to response written, by route', labelNames: ['route'], buckets: BUCKETS, registers });
-    this.decisions = new Counter({ name: 'guardrail_decisions_total', help: 'Verdicts by channel and decision', labelNames: ['channel', 'decision'], registers });
+    this.decisions = new Tally('guardrail_decisions_total', 'Verdicts by channel and decision', ['channel', 'decision'], registers);
     this.errors = new Counter({ name: 'guardrail_evaluation_errors_total', help: 'Evaluations that failed closed, by channel and code (chain_unavailable counts RPC failures)', labelNames: ['channel', 'code'], registers });
     this.rateLimited = new Counter({ name: 'guardrail_rate_limited_total', help: 'Requests refused with 429, by route', labelNames: ['route'], registers });
     this.payments = new Counter({ name: 'guardrail_payments_total', help: 'x402 payments by outcome (settled, refused, failed) and reason', labelNames: ['outcome', 'reason'], registers });
@@ -61,13 +61,7 @@ export class Metrics {
   }
 
   request(route: string, method: string, status: number, ms: number): void {
-    const key = `${route} ${method} ${status}`;
-    let counter = this.requestChildren.get(key);
-    if (!counter) {
-      counter = this.requests.labels(route, method, String(status));
-      this.requestChildren.set(key, counter);
-    }
-    counter.inc();
+    this.requests.inc(route, method, status);
     let histogram = this.latencyChildren.get(route);
     if (!histogram) {
       histogram = this.latency.labels(route);
@@ -78,7 +72,7 @@ export class Metrics {
   }
 
   decision(channel: string, decision: string): void {
-    this.decisions.labels(channel, decision).inc();
+    this.decisions.inc(channel, decision);
   }
 
   evaluationError(channel: string, code: string): void {
@@ -95,5 +89,49 @@ export class Metrics {
 
   get contentType(): string {
     return this.registry.contentType;
+  }
+}
+
+type Tallies = Map<string | number, Tallies | { n: number }>;
+
+/**
+ * A counter kept in nested maps, a level per label, and handed to prom-client when it is
+ * scraped: an increment is a map lookup per label, where a prom-client child hashes its labels
+ * on every increment (issue 30). Label values are kept as given (a status as a number) and
+ * written as text.
+ */
+class Tally {
+  private readonly root: Tallies = new Map();
+
+  constructor(name: string, help: string, private readonly labelNames: readonly string[], registers: Registry[]) {
+    const tally = this;
+    new Counter({
+      name, help, labelNames: [...labelNames], registers,
+      collect() {
+        this.reset();
+        tally.each(tally.root, [], (labels, n) => this.inc(labels, n));
+      },
+    });
+  }
+
+  inc(...values: Array<string | number>): void {
+    let level = this.root;
+    for (let i = 0; i < values.length - 1; i++) {
+      let next = level.get(values[i]) as Tallies | undefined;
+      if (next === undefined) level.set(values[i], (next = new Map()));
+      level = next;
+    }
+    const last = values[values.length - 1];
+    const count = level.get(last) as { n: number } | undefined;
+    if (count === undefined) level.set(last, { n: 1 });
+    else count.n += 1;
+  }
+
+  private each(level: Tallies, values: Array<string | number>, visit: (labels: Record<string, string>, n: number) => void): void {
+    for (const [value, below] of level) {
+      const path = [...values, value];
+      if (path.length < this.labelNames.length) this.each(below as Tallies, path, visit);
+      else visit(Object.fromEntries(this.labelNames.map((name, i) => [name, String(path[i])])), (below as { n: number }).n);
+    }
   }
 }

@@ -12,8 +12,8 @@ export interface JsonTransportOptions {
   offeredVersion: (asked: string) => string;
   onSessionStarted: (id: string) => void;
   onSessionEnded: (id: string) => void;
-  /** The result of a request answered without the SDK server (server.ts directToolCall), or undefined to hand it over. */
-  direct?: (request: JSONRPCRequest) => Promise<unknown> | undefined;
+  /** The result, as JSON text, of a request answered without the SDK server (server.ts directToolCall), or undefined to hand it over. */
+  direct?: (request: JSONRPCRequest) => Promise<string> | undefined;
 }
 
 /** One POST's requests, waiting for the server to answer each of them. */
@@ -109,7 +109,7 @@ export class JsonTransport implements Transport {
     if (result === undefined) return undefined;
     const headers = { 'mcp-session-id': this.sessionId! };
     return result.then(
-      (answer) => json(200, { result: answer, jsonrpc: '2.0', id: message.id }, headers),
+      (answer): PlainResponse => ({ status: 200, headers, raw: { contentType: 'application/json', text: `{"result":${answer},"jsonrpc":"2.0","id":${JSON.stringify(message.id)}}` } }),
       (error: unknown) => {
         this.onerror?.(error as Error);
         const message_ = error instanceof Error ? error.message : String(error);

@@ -1,7 +1,8 @@
 // One MCP protocol server per session, built on the SDK's low-level Server with our JSON Schemas.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { callTool, toolHandlers, type McpToolDeps, type ToolHandlers } from './tool-handlers.js';
+import { resultJson } from './tool-results.js';
 import { listedTools } from '../../schemas/mcp-tools.js';
 import { VERSIONS } from '../../catalogue/published-facts.js';
 
@@ -29,8 +30,8 @@ export function createMcpServer(identity: ServerIdentity, deps: McpToolDeps, han
   return server;
 }
 
-/** A tools/call request's result, answered without the SDK server; undefined for a request it does not take. */
-export type DirectToolCall = (request: JSONRPCRequest) => Promise<CallToolResult> | undefined;
+/** A tools/call request's result as JSON text, answered without the SDK server; undefined for a request it does not take. */
+export type DirectToolCall = (request: JSONRPCRequest) => Promise<string> | undefined;
 
 /**
  * The plain tools/call, answered as the server's own handler answers it (callTool with the same
@@ -47,7 +48,7 @@ export function directToolCall(handlers: ToolHandlers, log: McpToolDeps['log']):
     if (params === undefined || typeof params.name !== 'string' || '_meta' in params || 'task' in params) return undefined;
     const args = params.arguments;
     if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) return undefined;
-    return callTool(handlers, params.name, args, log);
+    return callTool(handlers, params.name, args, log).then(resultJson);
   };
 }
 

@@ -12,7 +12,9 @@ const TOOL_VERDICT_FIELDS: ReadonlySet<string> = new Set(Object.keys(VerdictOutp
 
 /** Keeps the verdict's fields the schema lists, in the verdict's order, so the output is what the tool declares. */
 function toolVerdict(verdict: Verdict): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(verdict).filter(([field]) => TOOL_VERDICT_FIELDS.has(field)));
+  const kept: Record<string, unknown> = {};
+  for (const field in verdict) if (TOOL_VERDICT_FIELDS.has(field)) kept[field] = verdict[field as keyof Verdict];
+  return kept;
 }
 
 /** MCP is always Tier 1 and shares the per-wallet window with REST (spec "Limits"). */

@@ -24,6 +24,22 @@ const MAX_PENDING_BYTES = 1024 * 1024;
 const CHUNK_CHARS = 16 * 1024;
 
 /**
+ * Every log's last writes, run when the process exits however it exits (an uncaught exception
+ * too): the lines still gathered here are the ones before the crash. pino's own exit hook flushes
+ * only what its stream holds, and runs first.
+ */
+const atExit = new Set<() => void>();
+let exitHooked = false;
+function onExit(flush: () => void): void {
+  atExit.add(flush);
+  if (exitHooked) return;
+  exitHooked = true;
+  process.once('exit', () => {
+    for (const each of atExit) each();
+  });
+}
+
+/**
  * pino on its own asynchronous destination (sonic-boom). Request lines gather here and go to the
  * stream 16 KiB at a time, and at least every tenth of a second: sonic-boom measures the bytes of
  * its whole pending buffer on every write, so one write per line cost more as the buffer grew
@@ -54,6 +70,14 @@ export function serviceLog(destination = 2): ServiceLog {
     handOver();
     stream.flush();
   }, 100).unref();
+  onExit(() => {
+    handOver();
+    try {
+      stream.flushSync();
+    } catch {
+      // A pipe that cannot take more now (EAGAIN): at exit there is no later.
+    }
+  });
   return {
     line: (text, level = 'info') => {
       handOver();

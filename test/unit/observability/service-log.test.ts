@@ -39,6 +39,21 @@ describe('serviceLog', () => {
   });
 });
 
+describe('serviceLog at a crash', () => {
+  it('writes the request lines it was gathering when an uncaught exception ends the process', () => {
+    const crasher = `
+      const { serviceLog } = await import(process.argv[1]);
+      const logs = serviceLog(2);
+      for (let i = 0; i < 3; i += 1) logs.request({ route: '/api/v1/analyze/free', method: 'POST', status: 200, ms: 1, requestId: 'before-crash-' + i, ip: '127.0.0.1' });
+      setImmediate(() => { throw new Error('crash'); });
+    `;
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', crasher, SERVICE_LOG], { timeout: 20_000 });
+    assert.notEqual(child.status, 0, 'the process died of its exception');
+    const written = child.stderr.toString();
+    for (let i = 0; i < 3; i += 1) assert.match(written, new RegExp(`"req_id":"before-crash-${i}"`));
+  });
+});
+
 describe('serviceLog order', () => {
   it('keeps request lines and events in the order they came, and writes all of them on flush', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'service-log-'));

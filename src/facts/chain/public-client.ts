@@ -23,7 +23,8 @@ export function robinhoodChain(rpcUrl: string) {
 export function createChainClient(rpcUrl: string, timeoutMs = 2_000, refuse?: () => string | null, batch = false): PublicClient {
   return createPublicClient({
     chain: robinhoodChain(rpcUrl),
-    transport: http(rpcUrl, { timeout: timeoutMs, retryCount: 0, batch, fetchFn: gatedFetch(keepAliveFetch(), refuse) as unknown as typeof fetch }),
+    // keepAliveFetch holds an answer to viem's own 10 MiB cap as it reads; with viem's check too, viem would encode each answer again to measure it.
+    transport: http(rpcUrl, { timeout: timeoutMs, retryCount: 0, batch, fetchFn: gatedFetch(keepAliveFetch(), refuse) as unknown as typeof fetch, maxResponseBodySize: false }),
   }) as PublicClient;
 }
 

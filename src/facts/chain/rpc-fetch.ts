@@ -8,7 +8,7 @@ export interface RpcResponse {
   status: number;
   statusText: string;
   headers: { get(name: string): string | null };
-  /** Always null: the body is read whole, and viem then takes it through text(). */
+  /** Always null: the body is read whole (up to the cap), and viem takes it through text(). */
   body: null;
   text(): Promise<string>;
 }

@@ -111,6 +111,14 @@ describe('chain reads on keepAliveFetch', () => {
     await assert.rejects(read(createChainClient(url, 200)), ChainUnavailableError);
   });
 
+  it('fail closed when the node stalls halfway through its answer: the client times out mid-body', async () => {
+    handle = (_request, _body, response) => {
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+      response.write('{"jsonrpc":"2.0","id":1,'); // and nothing more
+    };
+    await assert.rejects(read(createChainClient(url, 200)), ChainUnavailableError);
+  });
+
   it('fail closed when the node answers something that is not JSON-RPC', async () => {
     handle = (_request, _body, response) => {
       response.writeHead(200, { 'content-type': 'text/html' });

@@ -1,6 +1,6 @@
 // One MCP session's transport: a POST's JSON-RPC messages go to the SDK server, and the responses it sends come back as one JSON answer.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type JSONRPCRequest, type MessageExtraInfo, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type JSONRPCRequest, type MessageExtraInfo, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { json } from '../../http/responses.js';
 import type { PlainRequest, PlainResponse } from '../../http/types.js';
 import { isInitialize, isRequest, readMessages, refuseHeaders } from './inbound.js';
@@ -101,21 +101,15 @@ export class JsonTransport implements Transport {
   }
 
   /**
-   * One request the session answers itself, as the SDK's Protocol would send its answer: the
-   * result, or for a handler that throws an internal error (-32603) with its message.
+   * One request the session answers itself, its result as the SDK's Protocol sends one. The tool
+   * call answers every failure as a tool error result (tool-handlers.ts callTool), so it does not
+   * reject; if it ever did, the edge would answer 500 and log it.
    */
   private answerDirectly(message: JSONRPCRequest): Promise<PlainResponse> | undefined {
     const result = this.options.direct?.(message);
     if (result === undefined) return undefined;
     const headers = { 'mcp-session-id': this.sessionId! };
-    return result.then(
-      (answer): PlainResponse => ({ status: 200, headers, raw: { contentType: 'application/json', text: `{"result":${answer},"jsonrpc":"2.0","id":${JSON.stringify(message.id)}}` } }),
-      (error: unknown) => {
-        this.onerror?.(error as Error);
-        const message_ = error instanceof Error ? error.message : String(error);
-        return json(200, { jsonrpc: '2.0', id: message.id, error: { code: ErrorCode.InternalError, message: message_ || 'Internal error' } }, headers);
-      },
-    );
+    return result.then((answer) => ({ status: 200, headers, raw: { contentType: 'application/json', text: `{"result":${answer},"jsonrpc":"2.0","id":${JSON.stringify(message.id)}}` } }));
   }
 
   /** Spec "Session Management": the session starts with the answer to the one initialize request. */

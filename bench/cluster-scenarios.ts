@@ -21,6 +21,8 @@ interface Setup {
   connections: number;
   seconds: number;
   ticksPerSecond: number;
+  /** Seconds of load on both instances before the timed run (measure.ts DEFAULT_WARM_SECONDS). */
+  warmSeconds: number;
 }
 
 export async function runClusterScenarios(build: ServiceBuild, setup: Setup): Promise<Measurement[]> {
@@ -48,11 +50,16 @@ async function measureInstances(build: ServiceBuild, cluster: RedisCluster, part
     for (let i = 0; i < 2; i++) services.push(await startService(build, env, 60_000));
     const plans = services.map((service, i) => ({ ...offlinePlan(`${service.base}${PATHS.analyzeFree}`, 0), walletOffset: 1 + i * SECOND_WALLETS }));
     for (const plan of plans) await checkedWarmUp(plan, label, generator);
+    if (setup.warmSeconds > 0) {
+      // New wallets past the warm-up requests', both instances at once, as the timed run loads them.
+      const warm = await Promise.all(plans.map((plan) => generator.run({ ...plan, walletOffset: plan.walletOffset + WARM_OFFSET + WARM_REQUESTS }, setup.warmSeconds)));
+      reportErrors(`${label}, warm-up`, combined(warm));
+    }
     const before = readAll(services, cluster);
     const runs = await Promise.all(plans.map((plan) => generator.run(plan)));
     const after = readAll(services, cluster);
     const run = combined(runs);
-    if (run.non2xx + run.socketErrors > 0) process.stderr.write(`  ${label}: ${run.non2xx} non-2xx answers and ${run.socketErrors} socket errors under load\n`);
+    reportErrors(label, run);
     const cpu = summed(services.map((service, i) => cpuUsPerRequest(before.services[i], after.services[i], service.subject.threadKinds(), run.requests, setup.ticksPerSecond)));
     const redisUs = (ticks: number) => ((ticks / setup.ticksPerSecond) * 1e6) / Math.max(1, run.requests);
     const spent = after.redis.map((ticks, i) => ticks - before.redis[i]);
@@ -70,7 +77,15 @@ async function checkedWarmUp(plan: LoadPlan, label: string, generator: LoadGener
   const answer = await fetch(plan.url, { method: 'POST', headers: first.headers, body: first.body });
   const wrong = restVerdict(answer.status, await answer.text());
   if (wrong) throw new Error(`${label}: ${wrong} (answer ${answer.status})`);
-  await warmUp({ ...plan, walletOffset: plan.walletOffset + 1_800_000_000 }, 1_000, generator.name === 'wrk' ? 32 : 16);
+  await warmUp({ ...plan, walletOffset: plan.walletOffset + WARM_OFFSET }, WARM_REQUESTS, generator.name === 'wrk' ? 32 : 16);
+}
+
+/** Warm-up wallets start this far past an instance's measured ones, so those stay new. */
+const WARM_OFFSET = 1_800_000_000;
+const WARM_REQUESTS = 1_000;
+
+function reportErrors(label: string, run: LoadRun): void {
+  if (run.non2xx + run.socketErrors > 0) process.stderr.write(`  ${label}: ${run.non2xx} non-2xx answers and ${run.socketErrors} socket errors under load\n`);
 }
 
 /** Both instances' threads, and each redis-server's CPU ticks (the busiest is the primary of the busiest slot). */

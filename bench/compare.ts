@@ -1,6 +1,6 @@
 // `npm run bench -- --compare old.json`: each scenario of an earlier run beside this one's, with the change.
 import type { BenchResults, ScenarioResult } from './results.js';
-import { ratio, renderTable, thousands } from './table.js';
+import { ratio, renderTable, thousands, warmedFor } from './table.js';
 
 /** The relative change from `before` to `after` as "+3.2%"; "-" when there is nothing to divide by. */
 export function change(before: number, after: number): string {
@@ -36,9 +36,13 @@ export function comparisonTable(before: BenchResults, after: BenchResults): stri
 
 /** The comparison as printed: which runs, a warning when they were not measured alike, the table. */
 export function formatComparison(before: BenchResults, beforePath: string, after: BenchResults): string {
-  const lines = [`compared with ${beforePath}: commit ${before.commit}, ${before.date}, ${before.generatorLabel}, ${before.seconds} s per scenario`];
+  const lines = [`compared with ${beforePath}: commit ${before.commit}, ${before.date}, ${before.generatorLabel}, ${before.seconds} s per scenario${warmedFor(before)}`];
   if (before.generatorLabel !== after.generatorLabel) {
     lines.push(`the load generators differ (${before.generatorLabel} then ${after.generatorLabel}): compare the ratios, not req/s or latency`);
+  }
+  if (before.warmSeconds !== after.warmSeconds) {
+    const warm = (results: BenchResults) => (results.warmSeconds === undefined ? 'warm-up requests only' : `${results.warmSeconds} s of warm-up load`);
+    lines.push(`the warm-ups differ (${warm(before)} then ${warm(after)}): part of any change is the warm-up's, not the code's`);
   }
   lines.push('', comparisonTable(before, after));
   return `${lines.join('\n')}\n`;

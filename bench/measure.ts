@@ -69,7 +69,8 @@ export async function measure(scenario: Scenario, generator: LoadGenerator, tick
     // A plan of new wallets goes on past the requests warmUp() sent, so its wallets stay new; a fleet goes round again.
     const { plan, requests } = scenario.warmUp;
     const warm = await generator.run(plan.walletCycle === 0 ? { ...plan, walletOffset: plan.walletOffset + requests } : plan, warmSeconds);
-    if (warm.non2xx + warm.socketErrors > 0) throw new Error(`${scenario.label}: ${warm.non2xx} non-2xx answers and ${warm.socketErrors} socket errors in the warm-up`);
+    // Reported as the timed run's are: a stray timeout under load does not end the bench.
+    if (warm.non2xx + warm.socketErrors > 0) process.stderr.write(`  ${scenario.label}: ${warm.non2xx} non-2xx answers and ${warm.socketErrors} socket errors in the warm-up\n`);
   }
   const { run, cpu } = await metered(scenario.subject, ticksPerSecond, () => generator.run(scenario.plan));
   if (run.non2xx + run.socketErrors > 0) {

@@ -38,4 +38,13 @@ describe('formatComparison', () => {
   it('says nothing of generators when both runs used the same', () => {
     assert.equal(formatComparison(before, 'old.json', before).split('\n')[1], '');
   });
+
+  it('names the earlier run\'s warm-up, and warns when the two runs warmed up differently', () => {
+    const warmed = { ...before, warmSeconds: 5 };
+    const lines = formatComparison(before, 'old.json', warmed).split('\n');
+    assert.equal(lines[1], 'the warm-ups differ (warm-up requests only then 5 s of warm-up load): part of any change is the warm-up\'s, not the code\'s');
+    const same = formatComparison(warmed, 'old.json', warmed).split('\n');
+    assert.match(same[0], /10 s per scenario, each after 5 s of warm-up load$/);
+    assert.equal(same[1], '');
+  });
 });

@@ -13,6 +13,7 @@ import { AuditIndex, walletKey, type IndexBatch } from './audit-index.js';
 import { forEachLineSync, quickParse } from './file-scan.js';
 import { RecordIndex, type IndexHeader, type LogIdentity } from './record-index.js';
 import { parseLine } from '../record/record.js';
+import { isSha256Hex } from '../record/sha256.js';
 import { WalletTable } from './wallet-table.js';
 
 export interface IndexInit {
@@ -43,7 +44,6 @@ export interface IndexReady extends IndexReport {
 }
 
 const CATCH_UP_BATCH = 8192;
-const HEX64 = /^[0-9a-f]{64}$/;
 
 function currentBootId(): string {
   try {
@@ -87,7 +87,7 @@ function replay(fd: number, index: AuditIndex): void {
     pos++;
     const tail = quickParse(data, start, end);
     const hash = data.toString('latin1', start, start + 64);
-    if (tail !== null && HEX64.test(hash)) table.put(walletKey(tail.wallet), pos, Buffer.from(hash, 'hex'), true);
+    if (tail !== null && isSha256Hex(hash)) table.put(walletKey(tail.wallet), pos, Buffer.from(hash, 'hex'), true);
   });
   table.markApplied(records.count);
 }
@@ -102,7 +102,7 @@ function catchUp(fd: number, index: AuditIndex, goodEnd: number): number {
     if (batch.lengths.length === 0) batch.firstOffset = position;
     const tail = quickParse(data, start, end);
     const hash = data.toString('latin1', start, start + 64);
-    const readable = tail !== null && HEX64.test(hash);
+    const readable = tail !== null && isSha256Hex(hash);
     // The open scan's rule since before the index: a line that does not parse, or sits at the wrong seq, is suspect.
     if (!readable || tail.seq !== records.count + batch.lengths.length + 1) index.suspectLines++;
     batch.lengths.push(end - start + 1);

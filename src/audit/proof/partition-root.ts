@@ -1,6 +1,6 @@
 // One signed checkpoint over K audit chains: each chain's head is a leaf, the root of those K leaves is signed
 // (ARCHITECTURE.md "Partitioned audit chains"). Pure: the service signs with it, a verifier checks with it.
-import { sha256Hex } from '../record/sha256.js';
+import { isSha256Hex, sha256Hex } from '../record/sha256.js';
 import { CheckpointSigner, signatureFault, signedBytes, type PublishedKey } from './checkpoint.js';
 import { MerkleTree, leafHash } from './merkle.js';
 import { checkInclusion, type ProofFault } from './proof-check.js';
@@ -31,7 +31,6 @@ export interface PartitionedCheckpoint {
 
 export type UnsignedPartitionedCheckpoint = Omit<PartitionedCheckpoint, 'signature' | 'key_id'>;
 
-const HEX64 = /^[0-9a-f]{64}$/;
 
 /** A chain head's leaf data: SHA-256 of the RFC 8785 JSON of `{chain, tree_size, root_hash, last_hash}` (64 hex). */
 export function chainLeafData(head: ChainHead): string {
@@ -75,7 +74,7 @@ function chainsFault(chains: unknown): ProofFault {
     if (keys !== 'chain,last_hash,root_hash,tree_size') return `chain head ${p} has fields ${keys}`;
     if (head.chain !== p) return `chain head ${p} names chain ${String(head.chain)}`;
     if (!Number.isSafeInteger(head.tree_size) || (head.tree_size as number) < 0) return `chain ${p}'s tree_size is not a count`;
-    if (!HEX64.test(String(head.root_hash)) || !HEX64.test(String(head.last_hash))) return `chain ${p}'s hashes are not 64 lower-case hex digits`;
+    if (!isSha256Hex(String(head.root_hash)) || !isSha256Hex(String(head.last_hash))) return `chain ${p}'s hashes are not 64 lower-case hex digits`;
   }
   return null;
 }

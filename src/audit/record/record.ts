@@ -1,13 +1,12 @@
 // Pure audit-record sealing and parsing: RFC 8785 canonical bytes, hash, log line.
 import canonicalize from 'canonicalize';
 import type { AuditEntry, AuditRecord, StoredFacts } from './audit-log.js';
-import type { Sha256Hex } from './sha256.js';
+import { isSha256Hex, type Sha256Hex } from './sha256.js';
 import { keyOrder, SURROGATE } from './key-order.js';
 
 /** A stored line is `<64 hex hash> <canonical JSON>`; the JSON starts here. */
 export const LINE_BODY_OFFSET = 65;
 const NEWLINE = 0x0a;
-const HEX64 = /^[0-9a-f]{64}$/;
 
 /** The record without its hash: exactly the fields ARCHITECTURE.md "Audit record" names. */
 export type AuditRecordBody = Omit<AuditRecord, 'hash' | 'chain'>;
@@ -44,7 +43,7 @@ function checkEntry(entry: AuditEntry): void {
 function checkLinks(seq: number, ts: number, prevHash: string, walletPrevHash: string): void {
   if (!Number.isSafeInteger(seq) || seq < 1) throw new AuditRecordError(`audit seq must be a positive integer, got ${seq}`);
   if (!Number.isSafeInteger(ts)) throw new AuditRecordError(`audit ts must be integer milliseconds, got ${ts}`);
-  if (!HEX64.test(prevHash) || !HEX64.test(walletPrevHash)) throw new AuditRecordError('audit links must be 64 lower-case hex');
+  if (!isSha256Hex(prevHash) || !isSha256Hex(walletPrevHash)) throw new AuditRecordError('audit links must be 64 lower-case hex');
 }
 
 /** Assembles the hashed fields; key order is irrelevant because canonicalization sorts. */
@@ -228,7 +227,7 @@ function checkBody(value: unknown): AuditRecordBody {
   const fields = Object.keys(body).length;
   if (body.payment !== undefined) checkPayment(body.payment);
   const format2 = body.format !== undefined || body.facts_hash !== undefined;
-  if (format2 && (body.format !== 2 || typeof body.facts_hash !== 'string' || !HEX64.test(body.facts_hash))) {
+  if (format2 && (body.format !== 2 || typeof body.facts_hash !== 'string' || !isSha256Hex(body.facts_hash))) {
     throw new AuditRecordError('audit line format or facts_hash malformed');
   }
   if (fields !== 13 + (body.payment === undefined ? 0 : 1) + (format2 ? 2 : 0)) throw new AuditRecordError('audit line has unexpected fields');
@@ -253,7 +252,7 @@ export function parseLine(line: Uint8Array | string): AuditRecord {
   let text = typeof line === 'string' ? line : Buffer.from(line.buffer, line.byteOffset, line.byteLength).toString('utf8');
   if (text.endsWith('\n')) text = text.slice(0, -1);
   const hash = text.slice(0, 64);
-  if (!HEX64.test(hash) || text[64] !== ' ') throw new AuditRecordError('audit line does not start with a hash and a space');
+  if (!isSha256Hex(hash) || text[64] !== ' ') throw new AuditRecordError('audit line does not start with a hash and a space');
   let value: unknown;
   try {
     value = JSON.parse(text.slice(LINE_BODY_OFFSET));

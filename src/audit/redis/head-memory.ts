@@ -3,6 +3,7 @@ import { open, readFile, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { syncDirectory } from '../record/sync-directory.js';
 import { ZERO_HASH, type AuditHead } from '../record/audit-log.js';
+import { isSha256Hex } from '../record/sha256.js';
 
 /** The remembered epoch and the highest head seen in it. */
 export interface RememberedHead extends AuditHead {
@@ -117,7 +118,7 @@ function parseRemembered(text: string, file: string): RememberedHead {
     const value = JSON.parse(text) as Partial<RememberedHead>;
     const epochOk = value.epoch === null || typeof value.epoch === 'string';
     const seqOk = Number.isSafeInteger(value.seq) && (value.seq as number) >= 0;
-    const hashOk = typeof value.hash === 'string' && /^[0-9a-f]{64}$/.test(value.hash);
+    const hashOk = typeof value.hash === 'string' && isSha256Hex(value.hash);
     if (epochOk && seqOk && hashOk) return { epoch: value.epoch as string | null, seq: value.seq as number, hash: value.hash as string };
   } catch {
     // Reported below with the file name.

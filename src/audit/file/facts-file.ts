@@ -91,17 +91,18 @@ export class FactsFile {
   /** The bytes to append for these lines, and the index entries they bring. */
   async append(lines: FactsLine[]): Promise<void> {
     if (lines.length === 0) return;
-    const parts: string[] = [];
+    const parts: Buffer[] = [];
     const marks: Array<[number, number]> = [];
     let offset = this.end;
     for (const facts of lines) {
       const { seq } = facts;
-      const line = factsLineText(facts);
+      // Each line encoded once: its length in bytes comes with it.
+      const line = Buffer.from(factsLineText(facts), 'utf8');
       if (seq > this.lastSeq && (seq % INDEX_EVERY === 0 || this.entries + marks.length === 0)) marks.push([seq, offset]);
       parts.push(line);
-      offset += Buffer.byteLength(line);
+      offset += line.length;
     }
-    const data = Buffer.from(parts.join(''), 'utf8');
+    const data = parts.length === 1 ? parts[0] : Buffer.concat(parts, offset - this.end);
     for (let done = 0; done < data.length;) {
       const { bytesWritten } = await this.fh.write(data, done, data.length - done, this.end + done);
       done += bytesWritten;

@@ -88,7 +88,8 @@ describe('start-up', () => {
       assert.equal(run.code, 0);
       const line = run.output.split('\n').find((text) => text.includes('chain: node'));
       assert.ok(line, run.output);
-      assert.match(line, new RegExp(`"  chain: node ${node}: the node did not answer the head poll \\(HTTP request failed: fetch failed\\); evaluations fail closed until it answers"`));
+      // The cause names the refused address (node's error), never the URL's credentials or path.
+      assert.match(line, new RegExp(`"  chain: node ${node}: the node did not answer the head poll \\(HTTP request failed: connect ECONNREFUSED ${node.slice(7)}\\); evaluations fail closed until it answers"`));
       assert.doesNotMatch(run.output, /secret|key-in-path/);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });

@@ -85,35 +85,29 @@ class RollingWindow {
  */
 class RouteWindows {
   private readonly fine: RollingWindow;
+  /** The longer windows; the fine window's newest slice is the one not yet added into them. */
   private readonly coarse: RollingWindow[];
-  /** Start of the newest fine slice not yet added into the coarse windows, or null. */
-  private open: number | null = null;
 
   constructor() {
     [this.fine, ...this.coarse] = WINDOWS.map((spec) => new RollingWindow(spec));
   }
 
   record(micros: number, now: number): void {
-    const start = this.fine.sliceStart(now);
-    if (this.open !== null && this.open !== start) this.roll();
-    this.open = start;
+    const open = this.fine.newest();
+    if (open !== null && open.start !== this.fine.sliceStart(now)) {
+      for (const window of this.coarse) window.absorb(open.histogram, open.start);
+    }
     this.fine.record(micros, now);
   }
 
   summaries(now: number): Record<WindowSpec['name'], LatencySummary> {
-    const open = this.open === null ? null : this.fine.newest()!.histogram;
+    const open = this.fine.newest();
     const out = { [this.fine.spec.name]: summarize(this.fine.merged(now)) } as Record<WindowSpec['name'], LatencySummary>;
     for (const window of this.coarse) {
-      const pending = open !== null && window.holds(window.sliceStart(this.open!), now) ? open : undefined;
+      const pending = open !== null && window.holds(window.sliceStart(open.start), now) ? open.histogram : undefined;
       out[window.spec.name] = summarize(window.merged(now, pending));
     }
     return out;
-  }
-
-  private roll(): void {
-    const finished = this.fine.newest()!;
-    for (const window of this.coarse) window.absorb(finished.histogram, finished.start);
-    this.open = null;
   }
 }
 

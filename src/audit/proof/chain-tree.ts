@@ -2,6 +2,7 @@
 // store for the rest (a start, another instance); the single chain's AuditTree and the partitioned tree both
 // sign from it (ARCHITECTURE.md "Checkpoints and proofs", "Partitioned audit chains").
 import type { AuditHead, AuditLineSource, AuditRecord } from '../record/audit-log.js';
+import { isSha256Hex } from '../record/sha256.js';
 import { TreeThread } from './tree-thread.js';
 
 export type TreeSource = AuditLineSource & {
@@ -27,7 +28,6 @@ export interface ChainTreeHooks {
 }
 
 const CATCH_UP_LINES = 10_000;
-const HEX64 = /^[0-9a-f]{64}$/;
 
 export class ChainTree {
   private readonly thread = new TreeThread();
@@ -122,7 +122,7 @@ export class ChainTree {
       for (const [i, line] of lines.entries()) {
         if (this.thread.size !== from + i - 1) break;
         const hash = line.toString('latin1', 0, 64);
-        if (!HEX64.test(hash)) throw new Error(`record ${from + i} does not start with a hash`);
+        if (!isSha256Hex(hash)) throw new Error(`record ${from + i} does not start with a hash`);
         this.push(hash);
       }
       // Lets appends and requests run between chunks of a long catch-up.

@@ -3,6 +3,7 @@
 import * as crypto from 'node:crypto';
 import canonicalize from 'canonicalize';
 import type { ProofFault } from './proof-check.js';
+import { isSha256Hex } from '../record/sha256.js';
 
 /**
  * The tree's size and root at one moment, with the record that ends it, signed. `tree_size`
@@ -72,7 +73,6 @@ export function signedBytes(unsigned: object): Buffer {
   return Buffer.from(text, 'utf8');
 }
 
-const HEX64 = /^[0-9a-f]{64}$/;
 
 /** What a checkpoint must look like before its signature is worth checking. */
 function shapeFault(value: unknown): ProofFault {
@@ -83,8 +83,8 @@ function shapeFault(value: unknown): ProofFault {
   if (!Number.isSafeInteger(c.tree_size) || (c.tree_size as number) < 1) return 'tree_size is not a positive integer';
   if (c.last_seq !== c.tree_size) return 'last_seq differs from tree_size';
   if (!Number.isSafeInteger(c.timestamp)) return 'timestamp is not integer milliseconds';
-  if (typeof c.root_hash !== 'string' || !HEX64.test(c.root_hash)) return 'root_hash is not 64 lower-case hex digits';
-  if (typeof c.last_hash !== 'string' || !HEX64.test(c.last_hash)) return 'last_hash is not 64 lower-case hex digits';
+  if (typeof c.root_hash !== 'string' || !isSha256Hex(c.root_hash)) return 'root_hash is not 64 lower-case hex digits';
+  if (typeof c.last_hash !== 'string' || !isSha256Hex(c.last_hash)) return 'last_hash is not 64 lower-case hex digits';
   if (typeof c.signature !== 'string' || typeof c.key_id !== 'string') return 'signature and key_id must be strings';
   return null;
 }

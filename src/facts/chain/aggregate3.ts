@@ -64,6 +64,7 @@ export function decodeAggregate3(data: Hex): Result3[] {
   return results;
 }
 
-function word(value: number): string {
+/** A small whole number (an offset, a length, a count) as one ABI word: 64 hex digits. */
+export function word(value: number): string {
   return value.toString(16).padStart(WORD, '0');
 }

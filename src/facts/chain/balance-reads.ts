@@ -1,6 +1,7 @@
 // Balances of many holders in one deployless eth_call of contracts/utils/BalancesReader.sol (ARCHITECTURE.md "Chain facts by block").
 import type { Hex, PublicClient } from 'viem';
 import { BALANCES_READER_CODE } from './balances-reader-code.js';
+import { word } from './aggregate3.js';
 import type { ReadResult } from './multicall.js';
 
 /** One balance: of `token` (null: the native coin) held by `holder` (0x and 40 hex). */
@@ -122,8 +123,3 @@ function addressBody(address: string, known: Map<string, string>): string {
   return body;
 }
 
-/** A small whole number (an offset or a length) as one ABI word. */
-function word(value: number): string {
-  const hex = value.toString(16);
-  return ZEROS.slice(hex.length) + hex;
-}

@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import type { Devnet } from '../tools/devnet/devnet.js';
 import type { DevnetSupervisor } from '../tools/devnet/supervisor.js';
 import { loadRegistryFile, registryFromFile, type Registry } from '../facts/registry/registry.js';
-import { createChainClient } from '../facts/chain/public-client.js';
+import { chainClients } from '../facts/chain/public-client.js';
 import { openChainReads, webSocketUrlOf, type ChainReads } from '../facts/chain/chain-reads.js';
 
 export interface ChainContext {
@@ -34,8 +34,7 @@ export async function attachChain(config: Readonly<Config>, log: (line: string) 
     if (!config.registryFile) throw new Error('RPC_URL needs REGISTRY_FILE: the canonical addresses and feeds of that chain');
     const registry = await loadRegistryFile(config.registryFile);
     // A real node is not ours to restart: the client simply reads again once it answers.
-    const client = createChainClient(config.rpcUrl);
-    const batchClient = createChainClient(config.rpcUrl, undefined, undefined, true);
+    const { client, batchClient } = chainClients(config.rpcUrl);
     const reads = await openChainReads(client, registry, { wsUrl: config.rpcWsUrl, log });
     return { registry, client, batchClient, reads, rpcUrl: config.rpcUrl, devnet: null, supervisor: null, close: async () => reads.close() };
   }
@@ -50,8 +49,7 @@ export async function attachChain(config: Readonly<Config>, log: (line: string) 
   const devnet = supervisor.current;
   const registry = registryFromFile(devnet.registry);
   // While the supervisor restarts anvil the client refuses every read, so evaluations fail closed.
-  const client = createChainClient(devnet.rpcUrl, undefined, () => supervisor.downReason());
-  const batchClient = createChainClient(devnet.rpcUrl, undefined, () => supervisor.downReason(), true);
+  const { client, batchClient } = chainClients(devnet.rpcUrl, () => supervisor.downReason());
   // anvil streams new heads on its HTTP port; a restarted anvil takes the same port, and the watch reconnects to it.
   const reads = await openChainReads(client, registry, { wsUrl: webSocketUrlOf(devnet.rpcUrl), refuse: () => supervisor.downReason(), log });
   return {

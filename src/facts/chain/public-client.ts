@@ -18,14 +18,22 @@ export function robinhoodChain(rpcUrl: string) {
  * `refuse` (the embedded devnet's supervisor) names a reason while the node must not be
  * read, e.g. while it is being redeployed: reads then fail at once, as on a dead node.
  * `batch` sends the requests made in the same tick as one JSON-RPC batch (one round trip).
- * Requests go through keepAliveFetch (rpc-fetch.ts), not the global fetch.
+ * Requests go through `send`, a keepAliveFetch (rpc-fetch.ts), not the global fetch.
  */
-export function createChainClient(rpcUrl: string, timeoutMs = 2_000, refuse?: () => string | null, batch = false): PublicClient {
+export function createChainClient(
+  rpcUrl: string, timeoutMs = 2_000, refuse?: () => string | null, batch = false, send: RpcFetch = keepAliveFetch(),
+): PublicClient {
   return createPublicClient({
     chain: robinhoodChain(rpcUrl),
     // keepAliveFetch holds an answer to viem's own 10 MiB cap as it reads; with viem's check too, viem would encode each answer again to measure it.
-    transport: http(rpcUrl, { timeout: timeoutMs, retryCount: 0, batch, fetchFn: gatedFetch(keepAliveFetch(), refuse) as unknown as typeof fetch, maxResponseBodySize: false }),
+    transport: http(rpcUrl, { timeout: timeoutMs, retryCount: 0, batch, fetchFn: gatedFetch(send, refuse) as unknown as typeof fetch, maxResponseBodySize: false }),
   }) as PublicClient;
+}
+
+/** The service's two clients of one node, plain and batching, on one pool of kept-alive sockets. */
+export function chainClients(rpcUrl: string, refuse?: () => string | null): { client: PublicClient; batchClient: PublicClient } {
+  const send = keepAliveFetch();
+  return { client: createChainClient(rpcUrl, undefined, refuse, false, send), batchClient: createChainClient(rpcUrl, undefined, refuse, true, send) };
 }
 
 function gatedFetch(send: RpcFetch, refuse?: () => string | null): RpcFetch {

@@ -206,7 +206,7 @@ async function buildRoutes(
   };
   const identity = { name: SERVICE.name, version: VERSIONS.service };
   const tools = toolHandlers(mcp);
-  const sessions = closers.add(new McpSessions(config.mcpSessions, () => createMcpServer(identity, mcp, tools), now, directToolCall(tools, log)), (s) => s.closeAll());
+  const sessions = closers.add(new McpSessions(config.mcpSessions, () => createMcpServer(identity, tools, log), now, directToolCall(tools, log)), (s) => s.closeAll());
   return [
     ...rootRoutes({ chainId: chain.registry.chainId, store: config.store, auditKey: proofs.key, permitSigner: permitSignerDocument(permits) }),
     ...permitSignerRoutes(permits),

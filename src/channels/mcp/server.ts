@@ -1,7 +1,7 @@
 // One MCP protocol server per session, built on the SDK's low-level Server with our JSON Schemas.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
-import { callTool, toolHandlers, type McpToolDeps, type ToolHandlers } from './tool-handlers.js';
+import { callTool, type McpToolDeps, type ToolHandlers } from './tool-handlers.js';
 import { resultJson } from './tool-results.js';
 import { listedTools } from '../../schemas/mcp-tools.js';
 import { VERSIONS } from '../../catalogue/published-facts.js';
@@ -15,7 +15,8 @@ export interface ServerIdentity {
   version: string;
 }
 
-export function createMcpServer(identity: ServerIdentity, deps: McpToolDeps, handlers: ToolHandlers = toolHandlers(deps)): Server {
+/** One session's SDK server over the tools' handlers, which every session shares. */
+export function createMcpServer(identity: ServerIdentity, handlers: ToolHandlers, log: McpToolDeps['log']): Server {
   const server = new Server(
     { name: identity.name, version: identity.version },
     {
@@ -26,7 +27,7 @@ export function createMcpServer(identity: ServerIdentity, deps: McpToolDeps, han
   );
   const tools = listedTools();
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
-  server.setRequestHandler(CallToolRequestSchema, (request) => callTool(handlers, request.params.name, request.params.arguments, deps.log));
+  server.setRequestHandler(CallToolRequestSchema, (request) => callTool(handlers, request.params.name, request.params.arguments, log));
   return server;
 }
 

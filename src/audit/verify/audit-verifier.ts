@@ -35,8 +35,7 @@ export class AuditVerifier {
   /** The newest `limit` records of every chain (one on an unpartitioned log), side by side on the pool: one verification. */
   async verifyChains(limit: number): Promise<VerifyReport[]> {
     const reports = await Promise.all(this.chains.map((chain) => this.verifyChain(limit, chain)));
-    this.runs.total += 1;
-    if (reports.some((report) => !report.healthy)) this.runs.broken += 1;
+    this.count(reports.every((report) => report.healthy));
     return reports;
   }
 
@@ -69,9 +68,14 @@ export class AuditVerifier {
   }
 
   private counted(report: VerifyReport): VerifyReport {
-    this.runs.total += 1;
-    if (!report.healthy) this.runs.broken += 1;
+    this.count(report.healthy);
     return report;
+  }
+
+  /** One verification run in the metrics, broken unless every chain it read was healthy. */
+  private count(healthy: boolean): void {
+    this.runs.total += 1;
+    if (!healthy) this.runs.broken += 1;
   }
 
   close(): Promise<void> {

@@ -1,4 +1,7 @@
 // The service's log: pino JSON lines on stderr, one per answered request and one per event.
+import { fstatSync, writeSync } from 'node:fs';
+import { Socket } from 'node:net';
+import type { Writable } from 'node:stream';
 import { pino, type Logger as Pino } from 'pino';
 import type { LogLevel } from '../catalogue/failures.js';
 import type { Observation } from '../http/server.js';
@@ -25,8 +28,7 @@ const CHUNK_CHARS = 16 * 1024;
 
 /**
  * Every log's last writes, run when the process exits however it exits (an uncaught exception
- * too): the lines still gathered here are the ones before the crash. pino's own exit hook flushes
- * only what its stream holds, and runs first.
+ * too): the lines still gathered here are the ones before the crash.
  */
 const atExit = new Set<() => void>();
 let exitHooked = false;
@@ -39,65 +41,92 @@ function onExit(flush: () => void): void {
   });
 }
 
+/** Where log text goes: written in the order given, or dropped and counted. */
+interface LogSink {
+  write(text: string): void;
+  dropped(): number;
+}
+
+/** How many lines a chunk of log text holds (an event line without its newline counts as one). */
+function linesIn(text: string): number {
+  let lines = 0;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lines++;
+  return Math.max(1, lines);
+}
+
 /**
- * pino on its own asynchronous destination (sonic-boom). Request lines gather here and go to the
- * stream 16 KiB at a time, and at least every tenth of a second: sonic-boom measures the bytes of
- * its whole pending buffer on every write, so one write per line cost more as the buffer grew
- * (issue 30). A 5xx request line and every event are written at once, after the lines before them.
+ * The log's file descriptor, written on the event loop in the order of the calls, so no write can
+ * overtake another and an exit writes what is left. (pino's asynchronous destination wrote from
+ * libuv's threadpool, where a flush at exit could overtake a write still in flight.)
+ * - A pipe or socket (a shell pipe, a container's log driver, journald, a parent process) is a
+ *   libuv stream, which the runtime makes non-blocking: each write goes to the kernel at once, and
+ *   what the reader has not taken waits in memory. A reader that stops reading therefore stalls
+ *   nothing; past MAX_PENDING_BYTES waiting, the next writes are dropped and counted.
+ * - A file, a terminal or /dev/null takes a synchronous write, as Node's own stderr does.
+ * A write that fails (the reader gone, EPIPE) counts its lines as dropped; the service goes on.
+ */
+function logSink(fd: number): LogSink {
+  let dropped = 0;
+  const kind = fstatSync(fd);
+  if (kind.isFIFO() || kind.isSocket()) {
+    // stderr is the runtime's own stream on that descriptor; a second libuv handle on it would clash.
+    const stream: Writable = fd === 2 ? process.stderr : new Socket({ fd, readable: false, writable: true }).unref();
+    let failed = false;
+    stream.on('error', () => {
+      failed = true;
+    });
+    return {
+      write: (text) => {
+        if (failed || stream.writableLength + text.length > MAX_PENDING_BYTES) dropped += linesIn(text);
+        else stream.write(text);
+      },
+      dropped: () => dropped,
+    };
+  }
+  return {
+    write: (text) => {
+      try {
+        writeSync(fd, text);
+      } catch {
+        dropped += linesIn(text);
+      }
+    },
+    dropped: () => dropped,
+  };
+}
+
+/**
+ * pino for events, on the sink above. Request lines gather here and go to the sink 16 KiB at a
+ * time, and at least every tenth of a second: a write per line cost more than the line (issue 30).
+ * A 5xx request line and every event are written at once, after the lines before them.
  * Only the fields below are logged, so a bearer token, an admin token, a payment signature or the
  * JWT secret cannot reach the log. At 16,000 requests a second the lines cost about a tenth of
  * the throughput on two cores (README "Benchmarks"); REQUEST_LOG=off leaves them out.
  */
 export function serviceLog(destination = 2): ServiceLog {
-  const stream = pino.destination({ dest: destination, sync: false, minLength: 4096, maxLength: MAX_PENDING_BYTES });
-  let dropped = 0;
-  stream.on('drop', (data: string) => {
-    // A dropped write is a chunk of request lines or one event line: count its lines.
-    let lines = 0;
-    for (let at = data.indexOf('\n'); at !== -1; at = data.indexOf('\n', at + 1)) lines++;
-    dropped += Math.max(1, lines);
-  });
+  const sink = logSink(destination);
   let pending = '';
   const handOver = () => {
     if (pending === '') return;
-    stream.write(pending);
+    sink.write(pending);
     pending = '';
   };
   // process.pid is a getter into the runtime: read once, not per request line.
   const pid = process.pid;
-  const logger: Pino = pino({ base: { pid }, formatters: { level: (label) => ({ level: label }) } }, stream);
-  setInterval(() => {
-    handOver();
-    stream.flush();
-  }, 100).unref();
-  onExit(() => {
-    handOver();
-    try {
-      stream.flushSync();
-    } catch {
-      // A pipe that cannot take more now (EAGAIN): at exit there is no later.
-    }
-  });
+  const logger: Pino = pino({ base: { pid }, formatters: { level: (label) => ({ level: label }) } }, { write: sink.write });
+  setInterval(handOver, 100).unref();
+  onExit(handOver);
   return {
     line: (text, level = 'info') => {
       handOver();
       logger[level](text);
-      stream.flush();
     },
     request: (o) => {
       pending += requestLine(o, Date.now(), pid);
-      if (o.status >= 500) {
-        handOver();
-        stream.flush();
-      } else if (pending.length >= CHUNK_CHARS) {
-        handOver();
-      }
+      if (o.status >= 500 || pending.length >= CHUNK_CHARS) handOver();
     },
-    dropped: () => dropped,
-    flush: () => {
-      handOver();
-      stream.flushSync();
-    },
+    dropped: sink.dropped,
+    flush: handOver,
   };
 }
 

@@ -1,6 +1,6 @@
 // The request log's bound: a reader that stops reading makes lines drop, counted, instead of piling up in memory.
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,32 +10,57 @@ import { fileURLToPath } from 'node:url';
 const SERVICE_LOG = fileURLToPath(new URL('../../../src/observability/service-log.js', import.meta.url));
 
 /**
- * In a process of its own, since the logger keeps retrying the full pipe while its process
- * lives: 20,000 request lines into a FIFO opened read-write and non-blocking, which nobody
- * drains; it prints how many were dropped.
+ * In a process of its own: 20,000 request lines and an event through `serviceLog(fd)`, and then
+ * how many were dropped, on stdout; then the process exits.
  */
 const WRITER = `
   import { constants, openSync, writeSync } from 'node:fs';
   const { serviceLog } = await import(process.argv[1]);
-  const logs = serviceLog(openSync(process.argv[2], constants.O_RDWR | constants.O_NONBLOCK));
+  const target = process.argv[2];
+  const logs = target === 'stderr' ? serviceLog() : serviceLog(openSync(target, constants.O_RDWR | constants.O_NONBLOCK));
   const line = { route: '/api/v1/analyze/free', method: 'POST', status: 200, ms: 1.5, requestId: 'x-1', ip: '127.0.0.1' };
   for (let i = 0; i < 20000; i += 1) logs.request(line);
-  // pino flushes at exit, which would wait on the undrained pipe for ever: end the process outright.
-  setImmediate(() => { writeSync(1, String(logs.dropped())); process.kill(process.pid, 'SIGKILL'); });
+  logs.line('after the requests');
+  writeSync(1, String(logs.dropped()));
+  process.exit(0);
 `;
 
+interface WriterRun { status: number | null; dropped: number }
+
+/** The writer's outcome once it exits; its stderr is a pipe nobody reads. */
+function runWriter(target: string): Promise<WriterRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', WRITER, SERVICE_LOG, target], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stderr.pause();
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
+    const deadline = setTimeout(() => { child.kill('SIGKILL'); reject(new Error('the writer did not exit within 20 s')); }, 20_000);
+    child.on('exit', (status) => {
+      clearTimeout(deadline);
+      resolve({ status, dropped: Number(stdout) });
+    });
+  });
+}
+
 describe('serviceLog', () => {
-  it('drops and counts request lines once 1 MiB waits on a reader that does not read', () => {
+  // About 150 bytes a line: 1 MiB keeps some 7,000 of them, the rest are dropped; the writes and the exit wait on nobody.
+  it('drops and counts request lines once 1 MiB waits on a FIFO nobody reads, and still exits', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'service-log-'));
     try {
       const fifo = join(dir, 'stderr');
       execFileSync('mkfifo', [fifo]);
-      const dropped = Number(spawnSync(process.execPath, ['--input-type=module', '-e', WRITER, SERVICE_LOG, fifo], { timeout: 20_000 }).stdout.toString());
-      // About 150 bytes a line: 1 MiB keeps some 7,000 of them, the rest are dropped.
-      assert.ok(dropped > 5_000 && dropped < 20_000, `${dropped} of 20,000 lines dropped`);
+      const run = await runWriter(fifo);
+      assert.equal(run.status, 0);
+      assert.ok(run.dropped > 5_000 && run.dropped < 20_000, `${run.dropped} of 20,001 lines dropped`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('does the same on its own stderr when the parent process does not read it', async () => {
+    const run = await runWriter('stderr');
+    assert.equal(run.status, 0);
+    assert.ok(run.dropped > 5_000 && run.dropped < 20_000, `${run.dropped} of 20,001 lines dropped`);
   });
 });
 

@@ -5,6 +5,7 @@ import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import { fileURLToPath } from 'node:url';
 
 const SERVICE_LOG = fileURLToPath(new URL('../../../src/observability/service-log.js', import.meta.url));
@@ -124,5 +125,15 @@ describe('requestLine', () => {
       logger[requestLevel(o.status) as 'info']({ req_id: o.requestId, method: o.method, route: o.route, status: o.status, ms: Math.round(o.ms * 1000) / 1000, ip: o.ip }, 'request');
       assert.equal(requestLine(o, 1700000000000, 42), written);
     }
+  });
+});
+
+describe('millisText', () => {
+  it('writes what String(Math.round(ms * 1000) / 1000) writes', async () => {
+    const { millisText } = await import(SERVICE_LOG);
+    for (const ms of [0, 0.0004, 0.0005, 0.001, 0.01, 0.1, 1, 1.5, 1.23456, 3.0004, 12, 99.9999, 1000.001, 86_400_000.123]) {
+      assert.equal(millisText(ms), String(Math.round(ms * 1000) / 1000), String(ms));
+    }
+    fc.assert(fc.property(fc.double({ min: 0, max: 1e9, noNaN: true }), (ms) => millisText(ms) === String(Math.round(ms * 1000) / 1000)));
   });
 });

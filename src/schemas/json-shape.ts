@@ -15,6 +15,7 @@ export const MAX_ECHO_CHARS = INPUT_LIMITS.maxEchoChars;
  * lone UTF-16 surrogate (`"\ud800"`), which RFC 8785 cannot canonicalize.
  */
 export function shapeProblem(value: unknown, where: Where): ValidationIssue | null {
+  if (flatAndSound(value)) return null;
   const stack: { value: unknown; path: (string | number)[] }[] = [{ value, path: [] }];
   while (stack.length > 0) {
     const { value: node, path } = stack.pop()!;
@@ -29,6 +30,22 @@ export function shapeProblem(value: unknown, where: Where): ValidationIssue | nu
     }
   }
   return null;
+}
+
+/**
+ * Most bodies are one object of strings, numbers, booleans and nulls: seen sound in one pass,
+ * without the walk's path for each member (issue 30). Anything else, or any doubt, takes the walk,
+ * which also names the problem.
+ */
+function flatAndSound(value: unknown): boolean {
+  if (MAX_JSON_DEPTH < 1 || value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key) || !isWellFormed(key)) return false;
+    const member = (value as Record<string, unknown>)[key];
+    if (typeof member === 'object' && member !== null) return false;
+    if (typeof member === 'number' ? !Number.isFinite(member) : typeof member === 'string' && !isWellFormed(member)) return false;
+  }
+  return true;
 }
 
 function isWellFormed(text: string): boolean {

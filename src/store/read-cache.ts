@@ -18,6 +18,12 @@ export class ReadCache<V> {
 
   constructor(private readonly ttlMs: number, private readonly now: () => number, private readonly maxEntries = 100_000) {}
 
+  /** The kept value when it has not expired, as `get` would answer it at once. */
+  peek(key: string): V | undefined {
+    const cached = this.values.get(key);
+    return cached && cached.expiresAt > this.now() ? cached.value : undefined;
+  }
+
   get(key: string, read: () => Promise<V>): Promise<V> {
     const cached = this.values.get(key);
     if (cached && cached.expiresAt > this.now()) return Promise.resolve(cached.value);

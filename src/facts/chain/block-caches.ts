@@ -50,15 +50,21 @@ export class WalletFactCache<V> {
     return this.entries.size;
   }
 
-  /** `wallet` lowercase. */
-  get(wallet: string, head: Head, read: (head: Head) => Promise<V>): Promise<V> {
+  /** The wallet's facts when they are kept (`wallet` lowercase), as `get` would answer them at once; marks them used. */
+  peek(wallet: string): V | undefined {
     const cached = this.entries.get(wallet);
     if (cached !== undefined) {
       // Most recently used last: Map keeps insertion order, so eviction takes the first key.
       this.entries.delete(wallet);
       this.entries.set(wallet, cached);
-      return Promise.resolve(cached);
     }
+    return cached;
+  }
+
+  /** `wallet` lowercase. */
+  get(wallet: string, head: Head, read: (head: Head) => Promise<V>): Promise<V> {
+    const cached = this.peek(wallet);
+    if (cached !== undefined) return Promise.resolve(cached);
     // A caller holding an older head than the one applied reads at its own head, shares nothing and keeps nothing.
     if (head.number < this.latest) return read(head);
     const running = this.pending.get(wallet);

@@ -52,9 +52,25 @@ export class ChainDailyPnl implements DailyPnlReader {
     this.snapshotTtlMs = options.snapshotTtlMs ?? 26 * 60 * 60 * 1000;
   }
 
-  async pnlUsd(wallet: string, nowMs: number): Promise<number> {
+  /**
+   * At once when the head is current and the wallet's holdings, their value at that head and the
+   * day's snapshot are all kept: a fleet's wallets repeat, and each of the four steps below would
+   * otherwise cost a turn of promises per request (issue 30). Otherwise the steps run in turn.
+   */
+  pnlUsd(wallet: string, nowMs: number): Promise<number> {
     const holder = wallet.toLowerCase();
     const day = utcDay(nowMs);
+    const head = this.chain.head.current();
+    const amounts = head === null ? undefined : this.balances.peek(holder);
+    const known = amounts === undefined ? undefined : this.valued.get(amounts);
+    if (known !== undefined && known.hash === head!.hash) {
+      const snapshot = this.snapshots.peek(`${holder}:${day}`);
+      if (snapshot !== undefined) return Promise.resolve(roundCents(known.value - snapshot));
+    }
+    return this.pnlInSteps(holder, day, nowMs);
+  }
+
+  private async pnlInSteps(holder: string, day: string, nowMs: number): Promise<number> {
     const head = await this.chain.head.use();
     const amounts = await this.balances.get(holder, head, (at) => this.readBalances(holder, at));
     const value = await this.valueAt(amounts, head);

@@ -6,17 +6,29 @@ import type { ChainHead, Head, Touched } from './chain-head.js';
  * reads again for everyone (concurrent callers share the read). A failed read is not kept.
  */
 export class PerBlockCache<V> {
-  private readonly entries = new Map<string, { block: bigint; value: Promise<V> }>();
+  private readonly entries = new Map<string, { block: bigint; value: Promise<V>; settled?: { value: V } }>();
 
   get(key: string, head: Head, read: (head: Head) => Promise<V>): Promise<V> {
     const entry = this.entries.get(key);
     if (entry && entry.block === head.number) return entry.value;
     const value = read(head);
-    this.entries.set(key, { block: head.number, value });
-    value.catch(() => {
-      if (this.entries.get(key)?.value === value) this.entries.delete(key);
-    });
+    const kept: { block: bigint; value: Promise<V>; settled?: { value: V } } = { block: head.number, value };
+    this.entries.set(key, kept);
+    value.then(
+      (settled) => {
+        kept.settled = { value: settled };
+      },
+      () => {
+        if (this.entries.get(key) === kept) this.entries.delete(key);
+      },
+    );
     return value;
+  }
+
+  /** The value read for `key` at `head`, once that read has answered; undefined while it runs or when none was made. */
+  peek(key: string, head: Head): { value: V } | undefined {
+    const entry = this.entries.get(key);
+    return entry !== undefined && entry.block === head.number ? entry.settled : undefined;
   }
 }
 

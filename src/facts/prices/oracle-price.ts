@@ -49,6 +49,14 @@ export class OraclePriceProvider implements PriceProvider {
     return this.cache.get(feed.toLowerCase(), head, () => this.read(getAddress(feed), head));
   }
 
+  /** This block's reading once it has answered (`{ value: null }`: the asset has no feed or the feed gave none); undefined while unknown. */
+  knownReading(asset: RegistryAsset): { value: OracleReading | null } | undefined {
+    const feed = asset.price_feed;
+    if (feed === null) return { value: null };
+    const head = this.chain.head.current();
+    return head === null ? undefined : this.cache.peek(feed.toLowerCase(), head);
+  }
+
   async quote(asset: RegistryAsset): Promise<PriceFact> {
     const reading = await this.reading(asset);
     return reading ? this.memo.get(reading, null, () => ({ usd: reading.usd, source: 'oracle', stale: reading.stale, deviationBps: null, origin: reading.origin })) : UNAVAILABLE;

@@ -15,6 +15,14 @@ export class OracleWithVenueCheck implements PriceProvider {
 
   constructor(private readonly oracle: OraclePriceProvider, private readonly venue: VenuePriceProvider | null) {}
 
+  /** The fact from this block's two readings, once both have answered. */
+  known(asset: RegistryAsset): PriceFact | undefined {
+    const o = this.oracle.knownReading(asset);
+    const v = this.venue ? this.venue.knownReading(asset) : { value: null };
+    if (o === undefined || v === undefined) return undefined;
+    return this.memo.get(o.value, v.value, () => combineReadings(o.value, v.value)) ?? UNAVAILABLE;
+  }
+
   async quote(asset: RegistryAsset): Promise<PriceFact> {
     const [oracle, venue] = await Promise.allSettled([
       this.oracle.reading(asset),

@@ -38,6 +38,14 @@ export class VenuePriceProvider implements PriceProvider {
     return this.cache.get(poolId, head, () => this.read(poolId, tokenIsCurrency0, asset.decimals, head));
   }
 
+  /** This block's reading once it has answered (`{ value: null }`: no pool, or one without liquidity); undefined while unknown. */
+  knownReading(asset: RegistryAsset): { value: VenueReading | null } | undefined {
+    const pool = this.poolOf(asset.contract_address);
+    if (pool === null) return { value: null };
+    const head = this.chain.head.current();
+    return head === null ? undefined : this.cache.peek(pool.poolId, head);
+  }
+
   private poolOf(token: string): { poolId: `0x${string}`; tokenIsCurrency0: boolean } | null {
     const known = this.pools.get(token);
     if (known !== undefined) return known;

@@ -197,10 +197,16 @@ const ASSET: RegistryAsset = {
   symbol: 'TSLA', contract_address: TOKEN, decimals: 18, is_native: false, price_feed: OWNER, default_price_usd: 300,
 };
 
-function composition(oracle: OracleReading | null | Error, venue: VenueReading | null | Error) {
+/**
+ * The chained prices over stub readers. `atHand`: the readers also say what this block's readings
+ * are without a read (a failed read is never kept, so it is never at hand), as after the block's
+ * first request.
+ */
+function composition(oracle: OracleReading | null | Error, venue: VenueReading | null | Error, atHand = false) {
   const answer = <T>(value: T | Error) => (value instanceof Error ? Promise.reject(value) : Promise.resolve(value));
-  const o = { reading: () => answer(oracle) } as unknown as OraclePriceProvider;
-  const v = { reading: () => answer(venue) } as unknown as VenuePriceProvider;
+  const known = <T>(value: T | Error) => (atHand && !(value instanceof Error) ? { value } : undefined);
+  const o = { reading: () => answer(oracle), knownReading: () => known(oracle) } as unknown as OraclePriceProvider;
+  const v = { reading: () => answer(venue), knownReading: () => known(venue) } as unknown as VenuePriceProvider;
   return new ChainedPriceProvider([new OracleWithVenueCheck(o, v), new DefaultPriceProvider()]);
 }
 
@@ -242,6 +248,19 @@ describe('price composition', () => {
     assert.deepEqual(await composition(down(), null).quote(ASSET), UNAVAILABLE);
     // One source answered: its price stands.
     assert.equal((await composition(down(), { usd: 99, liquidity: 1n, poolId: '0xpool' }).quote(ASSET)).source, 'venue_v4');
+  });
+
+  it('answers the same whether this block\'s readings are at hand or read', async () => {
+    const live = { usd: 100, stale: false, ageSeconds: 5, origin: round };
+    const stale = { usd: 100, stale: true, ageSeconds: 9e5, origin: round };
+    const venue = { usd: 103, liquidity: 1n, poolId: '0xpool' as const };
+    const cases: [OracleReading | null | Error, VenueReading | null | Error, RegistryAsset][] = [
+      [live, venue, ASSET], [stale, null, ASSET], [stale, venue, ASSET], [null, venue, ASSET], [null, null, ASSET],
+      [null, null, { ...ASSET, default_price_usd: null }], [down(), down(), ASSET], [down(), null, ASSET], [down(), venue, ASSET], [live, down(), ASSET],
+    ];
+    for (const [oracle, pool, asset] of cases) {
+      assert.deepEqual(await composition(oracle, pool, true).quote(asset), await composition(oracle, pool).quote(asset));
+    }
   });
 
   it('rounds deviation to whole basis points', () => {

@@ -81,15 +81,18 @@ export function scorePrice(input: RiskInput, d: Derived, fired: Fired): Category
     signals.push({ points: w.venue, reason: reason('PRICE_FROM_VENUE', `price ${usd(price)} comes from a venue v4 pool, not the oracle`) });
   }
   if (source === 'fallback_default') {
+    // The words are written only when no override already says it (Intl formatting is most of a score's cost).
     const covered = fired.has('PRICE_FALLBACK_OVER_FLOOR');
-    const words = `price ${usd(price)} is a built-in default, not a live quote`;
-    signals.push({ points: w.fallback, reason: covered ? null : reason('PRICE_FALLBACK_DEFAULT', words) });
+    signals.push({ points: w.fallback, reason: covered ? null : reason('PRICE_FALLBACK_DEFAULT', `price ${usd(price)} is a built-in default, not a live quote`) });
   }
   if (stale) signals.push({ points: w.stale, reason: reason('PRICE_STALE', 'the oracle round is older than its staleness limit') });
   if (deviationBps !== null && deviationBps > THRESHOLDS.deviationBps) {
-    const words = `oracle and venue prices differ by ${formatNumber(deviationBps)} bps (threshold ${THRESHOLDS.deviationBps} bps)${judgedNote(input, d)}`;
     // Beyond the disagreement bound the PRICE_SOURCES_DISAGREE override says it.
-    signals.push({ points: w.deviation, reason: fired.has('PRICE_SOURCES_DISAGREE') ? null : reason('PRICE_DEVIATION', words) });
+    const covered = fired.has('PRICE_SOURCES_DISAGREE');
+    signals.push({
+      points: w.deviation,
+      reason: covered ? null : reason('PRICE_DEVIATION', `oracle and venue prices differ by ${formatNumber(deviationBps)} bps (threshold ${THRESHOLDS.deviationBps} bps)${judgedNote(input, d)}`),
+    });
   }
   return capped(CATEGORY_MAX.price, [...signals, ...marketSignal(d)]);
 }
@@ -104,8 +107,11 @@ export function scoreWallet(input: RiskInput, d: Derived, fired: Fired): Categor
     signals.push({ points: w.windowNearLimit, reason: reason('RATE_WINDOW_NEAR_LIMIT', words) });
   }
   if (d.lossUsd > 0 && d.lossUsd >= THRESHOLDS.dailyLossShare * limit) {
-    const words = `daily loss of ${usd(d.lossUsd)} is ${formatShare(d.lossUsd / limit)} of the Tier ${input.policy.tier} limit of ${usd(limit)}`;
-    signals.push({ points: w.dailyLossHigh, reason: fired.has('DAILY_LOSS_LIMIT') ? null : reason('DAILY_LOSS_HIGH', words) });
+    const covered = fired.has('DAILY_LOSS_LIMIT');
+    signals.push({
+      points: w.dailyLossHigh,
+      reason: covered ? null : reason('DAILY_LOSS_HIGH', `daily loss of ${usd(d.lossUsd)} is ${formatShare(d.lossUsd / limit)} of the Tier ${input.policy.tier} limit of ${usd(limit)}`),
+    });
   }
   return capped(CATEGORY_MAX.wallet, signals);
 }

@@ -1,5 +1,5 @@
 // Prometheus metrics (prom-client): requests, latency, decisions, audit, scoring, payments, the process and runtime; one registry per service.
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 
 export interface ServiceGauges {
   /** Audit appends and group-commit writes so far. */
@@ -18,26 +18,26 @@ export interface ServiceGauges {
 const BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /**
- * Requests are counted here, by route, method and status in nested maps, and handed to
- * prom-client when it is scraped; the latency histogram's child is looked up once per route.
- * A prom-client child still hashes its labels on every increment (issue 30).
+ * Requests are counted here, by route, method and status in nested maps, and their durations in
+ * a bucket array per route; both are handed to prom-client when it is scraped. A prom-client
+ * child hashes and checks its labels on every increment or observation (issue 30).
  */
 export class Metrics {
   readonly registry = new Registry();
-  private readonly latency: Histogram<'route'>;
+  private readonly latency: RouteHistogram;
   private readonly decisions: Tally;
   private readonly errors: Counter<'channel' | 'code'>;
   private readonly rateLimited: Counter<'route'>;
   private readonly payments: Counter<'outcome' | 'reason'>;
   private readonly requests: Tally;
-  private readonly latencyChildren = new Map<string, { observe(value: number): void }>();
 
   constructor(gauges: ServiceGauges) {
     const registers = [this.registry];
     // The process and Node runtime figures every Prometheus client exports (CPU, memory, event-loop lag, GC, handles).
     collectDefaultMetrics({ register: this.registry });
     this.requests = new Tally('guardrail_http_requests_total', 'HTTP requests by route, method and status', ['route', 'method', 'status'], registers);
-    this.latency = new Histogram({ name: 'guardrail_http_request_duration_seconds', help: 'Time from request to response written, by route', labelNames: ['route'], buckets: BUCKETS, registers });
+    this.latency = new RouteHistogram('guardrail_http_request_duration_seconds', 'Time from request to response written, by route', BUCKETS);
+    this.registry.registerMetric(this.latency as unknown as Parameters<Registry['registerMetric']>[0]);
     this.decisions = new Tally('guardrail_decisions_total', 'Verdicts by channel and decision', ['channel', 'decision'], registers);
     this.errors = new Counter({ name: 'guardrail_evaluation_errors_total', help: 'Evaluations that failed closed, by channel and code (chain_unavailable counts RPC failures)', labelNames: ['channel', 'code'], registers });
     this.rateLimited = new Counter({ name: 'guardrail_rate_limited_total', help: 'Requests refused with 429, by route', labelNames: ['route'], registers });
@@ -62,12 +62,7 @@ export class Metrics {
 
   request(route: string, method: string, status: number, ms: number): void {
     this.requests.inc(route, method, status);
-    let histogram = this.latencyChildren.get(route);
-    if (!histogram) {
-      histogram = this.latency.labels(route);
-      this.latencyChildren.set(route, histogram);
-    }
-    histogram.observe(ms / 1000);
+    this.latency.observe(route, ms / 1000);
     if (status === 429) this.rateLimited.labels(route).inc();
   }
 
@@ -133,5 +128,57 @@ class Tally {
       if (path.length < this.labelNames.length) this.each(below as Tallies, path, visit);
       else visit(Object.fromEntries(this.labelNames.map((name, i) => [name, String(path[i])])), (below as { n: number }).n);
     }
+  }
+}
+
+/** One exposed sample, in the shape prom-client's registry writes out. */
+interface Sample {
+  labels: Record<string, string | number>;
+  value: number;
+  metricName: string;
+}
+
+/**
+ * Request durations by route as a Prometheus histogram: counted here, a bucket array per route,
+ * and written out by prom-client's registry at scrape with the samples its own Histogram gives
+ * (cumulative `_bucket`s with `le` first, `+Inf`, `_sum`, `_count`); a test reads them back.
+ */
+export class RouteHistogram {
+  readonly type = 'histogram';
+  readonly aggregator = 'sum';
+  private readonly routes = new Map<string, { counts: number[]; sum: number; count: number }>();
+
+  constructor(readonly name: string, readonly help: string, private readonly bounds: readonly number[]) {}
+
+  /** An observation falls in the first bucket whose bound it does not exceed, as in prom-client. */
+  observe(route: string, seconds: number): void {
+    let kept = this.routes.get(route);
+    if (kept === undefined) this.routes.set(route, (kept = { counts: this.bounds.map(() => 0), sum: 0, count: 0 }));
+    let at = 0;
+    while (at < this.bounds.length && seconds > this.bounds[at]) at++;
+    if (at < this.bounds.length) kept.counts[at]++;
+    kept.sum += seconds;
+    kept.count++;
+  }
+
+  get(): { name: string; help: string; type: string; values: Sample[]; aggregator: string } {
+    const values: Sample[] = [];
+    for (const [route, kept] of this.routes) {
+      let below = 0;
+      this.bounds.forEach((le, i) => {
+        below += kept.counts[i];
+        values.push({ labels: { le, route }, value: below, metricName: `${this.name}_bucket` });
+      });
+      values.push(
+        { labels: { le: '+Inf', route }, value: kept.count, metricName: `${this.name}_bucket` },
+        { labels: { route }, value: kept.sum, metricName: `${this.name}_sum` },
+        { labels: { route }, value: kept.count, metricName: `${this.name}_count` },
+      );
+    }
+    return { name: this.name, help: this.help, type: this.type, values, aggregator: this.aggregator };
+  }
+
+  reset(): void {
+    this.routes.clear();
   }
 }

@@ -3,6 +3,7 @@ import { revokedTokenKey } from '../store/keys.js';
 import { randomUUID } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import type { CacheStore } from '../store/cache-store.js';
+import { EvictionCursor } from '../store/eviction-cursor.js';
 
 export const TOKEN_LIFETIME_S = 3600;
 const ISSUER = 'trade-guardrail';
@@ -22,6 +23,7 @@ const VERIFIED_CAP = 10_000;
 
 export class AccessTokens {
   private readonly verified = new Map<string, TokenClaims>();
+  private readonly oldestVerified = new EvictionCursor(this.verified);
 
   constructor(
     private readonly secret: Uint8Array,
@@ -71,7 +73,7 @@ export class AccessTokens {
     } catch (error) {
       return { ok: false, code: error instanceof errors.JWTExpired ? 'token_expired' : 'token_invalid' };
     }
-    if (this.verified.size >= VERIFIED_CAP) this.verified.delete(this.verified.keys().next().value as string);
+    if (this.verified.size >= VERIFIED_CAP) this.oldestVerified.evictOldest();
     this.verified.set(token, claims);
     return this.unlessRevoked(claims);
   }

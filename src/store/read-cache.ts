@@ -1,4 +1,5 @@
 // A small TTL cache for chain reads that coalesces concurrent reads of the same key into one call.
+import { EvictionCursor } from './eviction-cursor.js';
 
 interface Entry<V> {
   value: V;
@@ -14,6 +15,7 @@ interface Entry<V> {
  */
 export class ReadCache<V> {
   private readonly values = new Map<string, Entry<V>>();
+  private readonly oldest = new EvictionCursor(this.values);
   private readonly inflight = new Map<string, Promise<V>>();
 
   constructor(private readonly ttlMs: number, private readonly now: () => number, private readonly maxEntries = 100_000) {}
@@ -51,7 +53,7 @@ export class ReadCache<V> {
 
   private remember(key: string, value: V): void {
     // Bounded: past the cap the oldest entries go first (Map keeps insertion order).
-    if (this.values.size >= this.maxEntries) this.values.delete(this.values.keys().next().value as string);
+    if (this.values.size >= this.maxEntries) this.oldest.evictOldest();
     this.values.delete(key);
     this.values.set(key, { value, expiresAt: this.now() + this.ttlMs });
   }

@@ -11,6 +11,7 @@
 // Page layout: wallet-pages.ts.
 import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, openSync } from 'node:fs';
 import { join } from 'node:path';
+import { EvictionCursor } from '../../store/eviction-cursor.js';
 import {
   HASH_AT, PAGE, PAGE_HEAD, POS_AT, SLOT, SLOTS, addSlot, copySlot, findSlot, forEachSlot, keyNumber, readPage, setSlot, writeAll,
 } from './wallet-pages.js';
@@ -51,6 +52,7 @@ export class WalletTable {
   private overflowPages: number;
   /** Page contents by id (bucket b: b, overflow page k: -k), least recently used first; always what the file holds. */
   private readonly cache = new Map<number, Buffer>();
+  private readonly oldestPage = new EvictionCursor(this.cache);
 
   private constructor(private readonly fd: number, private readonly overflow: number) {
     this.overflowPages = Math.ceil(fstatSync(overflow).size / PAGE);
@@ -179,7 +181,7 @@ export class WalletTable {
 
   private remember(id: number, page: Buffer): void {
     this.cache.set(id, page);
-    if (this.cache.size > CACHED_PAGES) this.cache.delete(this.cache.keys().next().value as number);
+    if (this.cache.size > CACHED_PAGES) this.oldestPage.evictOldest();
   }
 
   private next(page: Buffer): Link | null {

@@ -1,4 +1,5 @@
 // Caches whose entries live by the chain, not by a clock: per block (prices) or until a block touches the wallet (holdings) (ARCHITECTURE.md "Chain facts by block").
+import { EvictionCursor } from '../../store/eviction-cursor.js';
 import type { ChainHead, Head, Touched } from './chain-head.js';
 
 /**
@@ -48,6 +49,7 @@ export const WALLET_FACTS_CAP = 100_000;
  */
 export class WalletFactCache<V> {
   private readonly entries = new Map<string, V>();
+  private readonly oldest = new EvictionCursor(this.entries);
   private readonly pending = new Map<string, Pending<V>>();
   private latest = -1n;
 
@@ -94,7 +96,7 @@ export class WalletFactCache<V> {
   }
 
   private remember(wallet: string, value: V): void {
-    if (this.entries.size >= this.cap) this.entries.delete(this.entries.keys().next().value as string);
+    if (this.entries.size >= this.cap) this.oldest.evictOldest();
     this.entries.set(wallet, value);
   }
 

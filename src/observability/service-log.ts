@@ -12,7 +12,7 @@ export interface ServiceLog {
   line(text: string, level?: LogLevel): void;
   /** One answered request (404 and 405 too): route, method, status, time, request id, at the level of `requestLevel`. Never headers or bodies. */
   request(observation: Observation): void;
-  /** Lines dropped because stderr's reader fell more than MAX_PENDING_BYTES behind. */
+  /** Lines dropped because stderr's reader fell more than MAX_PENDING_BYTES behind, or was gone (a failed write). */
   dropped(): number;
   flush(): void;
 }
@@ -32,14 +32,14 @@ const CHUNK_CHARS = 16 * 1024;
  * too): the lines still gathered here are the ones before the crash.
  */
 const atExit = new Set<() => void>();
-let exitHooked = false;
 function onExit(flush: () => void): void {
+  // One process listener for every log, however many a process makes.
+  if (atExit.size === 0) {
+    process.once('exit', () => {
+      for (const each of atExit) each();
+    });
+  }
   atExit.add(flush);
-  if (exitHooked) return;
-  exitHooked = true;
-  process.once('exit', () => {
-    for (const each of atExit) each();
-  });
 }
 
 /** Where log text goes: written in the order given, or dropped and counted. */

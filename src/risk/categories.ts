@@ -81,7 +81,7 @@ export function scorePrice(input: RiskInput, d: Derived, fired: Fired): Category
     signals.push({ points: w.venue, reason: reason('PRICE_FROM_VENUE', `price ${usd(price)} comes from a venue v4 pool, not the oracle`) });
   }
   if (source === 'fallback_default') {
-    // The words are written only when no override already says it (Intl formatting is most of a score's cost).
+    // The words are written only when no override already says it: formatting numbers is a large part of a score's cost.
     const covered = fired.has('PRICE_FALLBACK_OVER_FLOOR');
     signals.push({ points: w.fallback, reason: covered ? null : reason('PRICE_FALLBACK_DEFAULT', `price ${usd(price)} is a built-in default, not a live quote`) });
   }

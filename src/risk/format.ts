@@ -27,12 +27,9 @@ function plainGrouped(value: number): string | null {
   if (point !== -1 && text.length - point > 3) return null;
   const negative = value < 0;
   const whole = text.slice(negative ? 1 : 0, point === -1 ? text.length : point);
-  let grouped = whole.length > 3 ? '' : whole;
-  if (whole.length > 3) {
-    const head = whole.length % 3 || 3;
-    grouped = whole.slice(0, head);
-    for (let at = head; at < whole.length; at += 3) grouped += `,${whole.slice(at, at + 3)}`;
-  }
+  const head = whole.length % 3 || 3;
+  let grouped = whole.slice(0, head);
+  for (let at = head; at < whole.length; at += 3) grouped += `,${whole.slice(at, at + 3)}`;
   return `${negative ? '-' : ''}${grouped}${point === -1 ? '' : text.slice(point)}`;
 }
 

@@ -22,13 +22,12 @@ export class ReadCache<V> {
 
   /** The kept value when it has not expired, as `get` would answer it at once. */
   peek(key: string): V | undefined {
-    const cached = this.values.get(key);
-    return cached && cached.expiresAt > this.now() ? cached.value : undefined;
+    return this.live(key)?.value;
   }
 
   get(key: string, read: () => Promise<V>): Promise<V> {
-    const cached = this.values.get(key);
-    if (cached && cached.expiresAt > this.now()) return Promise.resolve(cached.value);
+    const cached = this.live(key);
+    if (cached) return Promise.resolve(cached.value);
     const running = this.inflight.get(key);
     if (running) return running;
     const started = read().then(
@@ -49,6 +48,11 @@ export class ReadCache<V> {
   /** Drops a key, e.g. after the caller learned its value changed. */
   forget(key: string): void {
     this.values.delete(key);
+  }
+
+  private live(key: string): Entry<V> | undefined {
+    const cached = this.values.get(key);
+    return cached && cached.expiresAt > this.now() ? cached : undefined;
   }
 
   private remember(key: string, value: V): void {

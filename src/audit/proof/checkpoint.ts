@@ -73,7 +73,6 @@ export function signedBytes(unsigned: object): Buffer {
   return Buffer.from(text, 'utf8');
 }
 
-
 /** What a checkpoint must look like before its signature is worth checking. */
 function shapeFault(value: unknown): ProofFault {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'the checkpoint is not an object';

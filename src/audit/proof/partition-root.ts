@@ -31,7 +31,6 @@ export interface PartitionedCheckpoint {
 
 export type UnsignedPartitionedCheckpoint = Omit<PartitionedCheckpoint, 'signature' | 'key_id'>;
 
-
 /** A chain head's leaf data: SHA-256 of the RFC 8785 JSON of `{chain, tree_size, root_hash, last_hash}` (64 hex). */
 export function chainLeafData(head: ChainHead): string {
   const { chain, tree_size, root_hash, last_hash } = head;

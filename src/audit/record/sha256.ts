@@ -36,8 +36,8 @@ for (const digit of '0123456789abcdef') LOWER_HEX[digit.charCodeAt(0)] = 1;
 export function isSha256Hex(text: string): boolean {
   if (text.length !== 64) return false;
   for (let i = 0; i < 64; i++) {
-    const code = text.charCodeAt(i);
-    if (code > 127 || LOWER_HEX[code] === 0) return false;
+    // Past the table (a code above 127) the lookup is undefined, which is not 1 either.
+    if (LOWER_HEX[text.charCodeAt(i)] !== 1) return false;
   }
   return true;
 }

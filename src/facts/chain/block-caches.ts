@@ -6,14 +6,21 @@ import type { ChainHead, Head, Touched } from './chain-head.js';
  * One value per key per head: a new head makes every entry a miss, and the first caller
  * reads again for everyone (concurrent callers share the read). A failed read is not kept.
  */
+/** A read at one block; `settled` once it has answered. */
+interface BlockEntry<V> {
+  block: bigint;
+  value: Promise<V>;
+  settled?: { value: V };
+}
+
 export class PerBlockCache<V> {
-  private readonly entries = new Map<string, { block: bigint; value: Promise<V>; settled?: { value: V } }>();
+  private readonly entries = new Map<string, BlockEntry<V>>();
 
   get(key: string, head: Head, read: (head: Head) => Promise<V>): Promise<V> {
     const entry = this.entries.get(key);
     if (entry && entry.block === head.number) return entry.value;
     const value = read(head);
-    const kept: { block: bigint; value: Promise<V>; settled?: { value: V } } = { block: head.number, value };
+    const kept: BlockEntry<V> = { block: head.number, value };
     this.entries.set(key, kept);
     value.then(
       (settled) => {

@@ -1,4 +1,4 @@
-// The evaluation pipeline: rate window -> gather facts -> score in the pool -> audit -> verdict.
+// The evaluation pipeline: rate window -> gather facts -> score -> audit -> verdict.
 import type { AuditEntry, AuditLog, AuditPayment } from '../audit/record/audit-log.js';
 import type { RateLimits } from '../config.js';
 import type { Counterfactuals, RiskInput, RiskResult, Tier, TierPolicy, TradeInput } from '../risk/types.js';

@@ -1,5 +1,7 @@
-// Sends risk scoring to the Piscina pool in micro-batches gathered per event-loop turn.
+// Scores trades: an allow on the event loop, a warn or deny (whose counterfactuals are the heavy
+// part) in the Piscina pool, in micro-batches gathered per event-loop turn.
 import { WholePool } from '../threads/thread-start.js';
+import { scoredAllow } from '../risk/counterfactuals.js';
 import type { RiskInput, RiskResult } from '../risk/types.js';
 import { decodeResults, encodeInputs } from '../risk/wire.js';
 
@@ -49,6 +51,14 @@ export class ScoreBatcher {
   }
 
   score(input: RiskInput): Promise<RiskResult> {
+    // One pass of the engine costs less than the hand-off; only a verdict with counterfactuals to find goes to a thread.
+    let allowed: RiskResult | null;
+    try {
+      allowed = scoredAllow(input);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (allowed !== null) return Promise.resolve(allowed);
     // Bounded: when the threads fall this far behind, scoring fails (closed) instead of queueing forever.
     if (this.pending.length >= this.maxPending) return Promise.reject(new Error('scoring queue is full'));
     return new Promise((resolve, reject) => {

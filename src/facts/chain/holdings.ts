@@ -1,6 +1,7 @@
 // Service-token holdings per wallet: balanceOf batched with the turn's other reads, kept until a block touches the wallet.
-import { formatUnits, type Address } from 'viem';
+import type { Address } from 'viem';
 import { balanceOfRead } from './multicall.js';
+import { wholeUnits } from './balance-reads.js';
 import { WalletFactCache } from './block-caches.js';
 import { ChainUnavailableError } from './errors.js';
 import type { ChainReads } from './chain-reads.js';
@@ -36,7 +37,7 @@ export class ChainHoldingsReader implements HoldingsReader {
         at.number,
       );
       if (!balance.ok) throw new ChainUnavailableError(`service-token holdings of ${holder}`, new Error('the token did not report a balance'));
-      return Number(formatUnits(balance.value as bigint, this.token.decimals));
+      return wholeUnits(balance.value as bigint, this.token.decimals);
     });
   }
 }

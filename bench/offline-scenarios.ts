@@ -35,18 +35,12 @@ export async function runOfflineScenarios(
         id: 'offline', label: `offline registry, fleet of ${OFFLINE_FLEET.toLocaleString('en-US')} wallets`, note: "the engine's ceiling: no chain reads",
         plan: rest, warmUp: { plan: rest, requests: OFFLINE_FLEET }, subject: service.subject, check: restVerdict,
       }));
-    }
-    // MCP is a ratio of the fleet row, so it is measured beside it, before the new wallets' row
-    // leaves the service some 200,000 wallets bigger: in one trial a fleet request cost 75.9 us of
-    // process CPU after 1 s of new wallets and 86.9 us after 15 s (V8's GC threads, the most of it).
-    const mcp = only.has('mcp') ? await measureRow(await mcpScenario(rest, `${service.base}${PATHS.mcp}`, service.subject, connections, generator.name)) : null;
-    if (only.has('offline')) {
       measurements.push(await measureRow({
         id: 'offline-fresh', label: 'offline registry, a new wallet every request', note: 'analyze/free',
         plan: { ...fresh, walletOffset: 10_000_001 }, warmUp: { plan: { ...fresh, walletOffset: 1_800_000_000 }, requests: 2_000 }, subject: service.subject, check: restVerdict,
       }));
     }
-    if (mcp) measurements.push(mcp);
+    if (only.has('mcp')) measurements.push(await measureRow(await mcpScenario(rest, `${service.base}${PATHS.mcp}`, service.subject, connections, generator.name)));
     return measurements;
   } finally {
     await service.stop();

@@ -42,6 +42,8 @@ export interface Scenario {
   plan: LoadPlan;
   /** Requests sent before the measurement (compiled code, warm caches), from their own plan. */
   warmUp: { plan: LoadPlan; requests: number };
+  /** Seconds of warm-up load for this row alone, in place of BENCH_WARM_SECONDS. */
+  warmSeconds?: number;
   subject: Subject;
   /** What is wrong with the answer to one request of the plan, or null when it is what the scenario should get. */
   check: (status: number, body: string, sent: string) => string | null;
@@ -65,6 +67,7 @@ export async function measure(scenario: Scenario, generator: LoadGenerator, tick
   const wrong = scenario.check(answer.status, answer.body, first.body);
   if (wrong) throw new Error(`${scenario.label}: ${wrong} (answer ${answer.status}: ${answer.body.slice(0, 300)})`);
   await warmUp(scenario.warmUp.plan, scenario.warmUp.requests, connections);
+  warmSeconds = scenario.warmSeconds ?? warmSeconds;
   if (warmSeconds > 0) {
     // A plan of new wallets goes on past the requests warmUp() sent, so its wallets stay new; a fleet goes round again.
     const { plan, requests } = scenario.warmUp;

@@ -67,11 +67,11 @@ export async function measure(scenario: Scenario, generator: LoadGenerator, tick
   const wrong = scenario.check(answer.status, answer.body, first.body);
   if (wrong) throw new Error(`${scenario.label}: ${wrong} (answer ${answer.status}: ${answer.body.slice(0, 300)})`);
   await warmUp(scenario.warmUp.plan, scenario.warmUp.requests, connections);
-  warmSeconds = scenario.warmSeconds ?? warmSeconds;
-  if (warmSeconds > 0) {
+  const loadSeconds = scenario.warmSeconds ?? warmSeconds;
+  if (loadSeconds > 0) {
     // A plan of new wallets goes on past the requests warmUp() sent, so its wallets stay new; a fleet goes round again.
     const { plan, requests } = scenario.warmUp;
-    const warm = await generator.run(plan.walletCycle === 0 ? { ...plan, walletOffset: plan.walletOffset + requests } : plan, warmSeconds);
+    const warm = await generator.run(plan.walletCycle === 0 ? { ...plan, walletOffset: plan.walletOffset + requests } : plan, loadSeconds);
     // Reported as the timed run's are: a stray timeout under load does not end the bench.
     if (warm.non2xx + warm.socketErrors > 0) process.stderr.write(`  ${scenario.label}: ${warm.non2xx} non-2xx answers and ${warm.socketErrors} socket errors in the warm-up\n`);
   }

@@ -1,5 +1,5 @@
 // Balances of many holders in one deployless eth_call of contracts/utils/BalancesReader.sol (ARCHITECTURE.md "Chain facts by block").
-import { formatUnits, type Hex, type PublicClient } from 'viem';
+import type { Hex, PublicClient } from 'viem';
 import { BALANCES_READER_CODE } from './balances-reader-code.js';
 import { word } from './aggregate3.js';
 import type { ReadResult } from './multicall.js';
@@ -9,22 +9,6 @@ export interface BalanceRead {
   token: string | null;
   holder: string;
 }
-
-/**
- * A balance in whole units as the number the engine reads: the double nearest `value / 10^decimals`,
- * which is what parsing viem's exact decimal text gives. Up to 2^53 base units and 10^22 both
- * operands of the division are exact, and IEEE division rounds the exact quotient to nearest, so the
- * text (0.35 us a balance) is written only above that; zeros, a new wallet's usual balances, skip
- * it. A property test holds the two equal.
- */
-export function wholeUnits(value: bigint, decimals: number): number {
-  if (value >= 0n && value <= EXACT_UNITS && decimals < TENS.length) return Number(value) / TENS[decimals];
-  return Number(formatUnits(value, decimals));
-}
-
-const EXACT_UNITS = BigInt(Number.MAX_SAFE_INTEGER) + 1n;
-/** 10^0 to 10^22, each exact in a double, read from their literals (not computed by `**`). */
-const TENS = Array.from({ length: 23 }, (_, power) => Number(`1e${power}`));
 
 /** Holders per call: each costs 64 bytes of calldata, so a call stays far below the 49,152-byte initcode limit (EIP-3860). */
 export const MAX_HOLDERS_PER_CALL = 600;

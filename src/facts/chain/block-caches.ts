@@ -2,10 +2,6 @@
 import { EvictionCursor } from '../../store/eviction-cursor.js';
 import type { ChainHead, Head, Touched } from './chain-head.js';
 
-/**
- * One value per key per head: a new head makes every entry a miss, and the first caller
- * reads again for everyone (concurrent callers share the read). A failed read is not kept.
- */
 /** A read at one block; `settled` once it has answered. */
 interface BlockEntry<V> {
   block: bigint;
@@ -13,6 +9,10 @@ interface BlockEntry<V> {
   settled?: { value: V };
 }
 
+/**
+ * One value per key per head: a new head makes every entry a miss, and the first caller
+ * reads again for everyone (concurrent callers share the read). A failed read is not kept.
+ */
 export class PerBlockCache<V> {
   private readonly entries = new Map<string, BlockEntry<V>>();
 

@@ -1,7 +1,7 @@
 // Service-token holdings per wallet: balanceOf batched with the turn's other reads, kept until a block touches the wallet.
 import type { Address } from 'viem';
 import { balanceOfRead } from './multicall.js';
-import { wholeUnits } from './balance-reads.js';
+import { unitsToAmount } from '../../risk/amount-grid.js';
 import { WalletFactCache } from './block-caches.js';
 import { ChainUnavailableError } from './errors.js';
 import type { ChainReads } from './chain-reads.js';
@@ -37,7 +37,7 @@ export class ChainHoldingsReader implements HoldingsReader {
         at.number,
       );
       if (!balance.ok) throw new ChainUnavailableError(`service-token holdings of ${holder}`, new Error('the token did not report a balance'));
-      return wholeUnits(balance.value as bigint, this.token.decimals);
+      return unitsToAmount(balance.value as bigint, this.token.decimals);
     });
   }
 }

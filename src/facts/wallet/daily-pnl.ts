@@ -1,12 +1,12 @@
 // Daily P&L: the wallet's registry holdings marked to market against the first snapshot of its UTC day (ARCHITECTURE.md "Daily loss").
 import { lowerPrice } from '../../risk/derived.js';
+import { unitsToAmount } from '../../risk/amount-grid.js';
 import { pnlSnapshotKey } from '../../store/keys.js';
 import { getAddress, type Address } from 'viem';
 import type { PriceProvider } from '../prices/price-provider.js';
 import type { Registry, RegistryAsset } from '../registry/registry.js';
 import type { CacheStore } from '../../store/cache-store.js';
 import { balanceOfRead, nativeBalanceRead, type ContractRead } from '../chain/multicall.js';
-import { wholeUnits } from '../chain/balance-reads.js';
 import { ReadCache } from '../../store/read-cache.js';
 import { WalletFactCache } from '../chain/block-caches.js';
 import type { Head } from '../chain/chain-head.js';
@@ -140,7 +140,7 @@ export class ChainDailyPnl implements DailyPnlReader {
       const asset = index < this.registry.assets.length ? this.registry.assets[index] : null;
       // A registry token that will not report a balance is a broken fact, not a zero: fail closed.
       if (!result.ok) throw new Error(`balance of ${asset ? asset.symbol : 'the settlement asset'} could not be read`);
-      amounts[index] = wholeUnits(result.value as bigint, asset ? asset.decimals : settlement!.decimals);
+      amounts[index] = unitsToAmount(result.value as bigint, asset ? asset.decimals : settlement!.decimals);
     });
     return amounts;
   }

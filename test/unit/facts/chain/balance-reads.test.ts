@@ -2,9 +2,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { formatUnits } from 'viem';
 import { BALANCES_READER_CODE } from '../../../../src/facts/chain/balances-reader-code.js';
-import { decodeBalanceAnswer, encodeBalanceCall, MAX_BALANCES_PER_CALL, MAX_HOLDERS_PER_CALL, MAX_TOKENS_PER_CALL, selectionWord, wholeUnits } from '../../../../src/facts/chain/balance-reads.js';
+import { decodeBalanceAnswer, encodeBalanceCall, MAX_BALANCES_PER_CALL, MAX_HOLDERS_PER_CALL, MAX_TOKENS_PER_CALL, selectionWord } from '../../../../src/facts/chain/balance-reads.js';
 
 const A = `0x${'a'.repeat(40)}`;
 const B = `0x${'B'.repeat(40)}`;
@@ -61,27 +60,5 @@ describe('decodeBalanceAnswer', () => {
     assert.throws(() => decodeBalanceAnswer(`0x01${word(5n)}`, call), /answered 33 bytes for 2 balances/);
     assert.throws(() => decodeBalanceAnswer('0x', call), /answered 0 bytes/);
     assert.throws(() => decodeBalanceAnswer(`0x0102${word(5n)}${word(7n)}`, call), /the flag 02/);
-  });
-});
-
-describe('wholeUnits', () => {
-  const viems = (value: bigint, decimals: number) => Number(formatUnits(value, decimals));
-
-  it('is the number viem\'s exact text parses to, for any balance and decimals', () => {
-    // Balances around the 2^53 edge, small ones, and any uint256; decimals past the 10^22 edge too.
-    const balance = fc.oneof(
-      fc.bigInt({ min: 0n, max: 1n << 20n }),
-      fc.bigInt({ min: (1n << 53n) - 1000n, max: (1n << 53n) + 1000n }),
-      fc.bigInt({ min: 0n, max: (1n << 256n) - 1n }),
-    );
-    fc.assert(fc.property(balance, fc.integer({ min: 0, max: 30 }), (value, decimals) => {
-      assert.equal(wholeUnits(value, decimals), viems(value, decimals));
-    }), { numRuns: 20_000 });
-  });
-
-  it('rounds the way the text does at the edges', () => {
-    for (const [value, decimals] of [[0n, 18], [1n, 18], [2n ** 53n, 18], [2n ** 53n + 1n, 0], [2n ** 53n + 1n, 18], [10n ** 22n, 22], [3n, 22], [3n, 23], [(1n << 256n) - 1n, 18]] as const) {
-      assert.equal(wholeUnits(value, decimals), viems(value, decimals), `${value} at ${decimals}`);
-    }
   });
 });

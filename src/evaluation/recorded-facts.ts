@@ -3,7 +3,7 @@
 import * as crypto from 'node:crypto';
 import { ENGINE_VERSION, SCORING_TABLE } from '../risk/scoring-table.js';
 import type { PriceOrigin, RiskInput } from '../risk/types.js';
-import { keyOrder } from '../audit/record/key-order.js';
+import { flattened, keyOrder } from '../audit/record/key-order.js';
 import { jsonString } from '../audit/record/record.js';
 
 /**
@@ -104,7 +104,7 @@ export function canonicalText(value: unknown): string {
   // One that is not is marked, so it is not looked over again each time it is met.
   if (frozen) {
     const deep = Object.values(value).every((member) => typeof member !== 'object' || member === null || FROZEN_TEXTS.has(member));
-    if (deep) FROZEN_TEXTS.set(value, text);
+    if (deep) FROZEN_TEXTS.set(value, flattened(text));
     else SHALLOW.add(value);
   }
   return text;

@@ -1,6 +1,6 @@
 // The scorer answers exactly what the engine answers, whichever way a trade takes: an allow on the
 // event loop, a warn or deny through the scoring threads for its counterfactuals.
-import { deepStrictEqual, ok } from 'node:assert/strict';
+import { deepStrictEqual, ok, rejects } from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { ScoreBatcher } from '../../../src/evaluation/score-batcher.js';
@@ -44,6 +44,19 @@ describe('ScoreBatcher', () => {
       deepStrictEqual(scorer.queued, 1);
       deepStrictEqual((await allow).decision, 'allow');
       ok((await deny).counterfactuals?.max_allowed_amount !== undefined);
+    } finally {
+      await scorer.close();
+    }
+  });
+
+  it('rejects, never answers, when the engine throws on the event loop', async () => {
+    const scorer = new ScoreBatcher(1);
+    try {
+      await scorer.started();
+      // A fact missing from the input: the pass on the loop throws, and the evaluation becomes an error verdict.
+      const broken = { ...makeInput(), price: undefined } as unknown as Parameters<ScoreBatcher['score']>[0];
+      await rejects(scorer.score(broken), TypeError);
+      deepStrictEqual(scorer.queued, 0);
     } finally {
       await scorer.close();
     }

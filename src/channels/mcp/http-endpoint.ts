@@ -50,7 +50,10 @@ async function route(deps: McpRouteDeps, request: PlainRequest): Promise<PlainRe
   }
 }
 
-/** The 429 for a client at its own cap, or for anyone while the service holds its cap of sessions. */
+/**
+ * The 429 for a client at its own cap, or for one that already holds as many sessions as any other
+ * address while the service holds its cap; anyone else gets a place by closing another's (README "MCP").
+ */
 function sessionsFull(deps: McpRouteDeps, ip: string): PlainResponse | null {
   if (deps.sessions.countFor(ip) >= deps.limits.perIp) {
     return rpcFault('tooManySessions', {
@@ -58,11 +61,11 @@ function sessionsFull(deps: McpRouteDeps, ip: string): PlainResponse | null {
       headers: { 'retry-after': String(Math.ceil(deps.limits.idleMs / 1000)) },
     });
   }
-  if (deps.sessions.total() >= deps.limits.max) {
+  if (deps.sessions.total() >= deps.limits.max && !deps.sessions.makeRoomFor(ip)) {
     // The earliest a session frees by idling out; a DELETE anywhere may free one sooner.
     const seconds = Math.max(1, Math.ceil(deps.sessions.msUntilOneFrees() / 1000));
     return rpcFault('tooManySessions', {
-      message: `Too many MCP sessions on this service (at most ${deps.limits.max}); retry after ${seconds} s`,
+      message: `Too many MCP sessions on this service (at most ${deps.limits.max}), and this client holds as many as any other; end one with DELETE or retry after ${seconds} s`,
       headers: { 'retry-after': String(seconds) },
     });
   }

@@ -1,6 +1,7 @@
-// MCP sessions: at most N per client IP and M in all, each bound to the address that opened it, closed after an idle period or by DELETE.
+// MCP sessions: at most N per client IP and M in all, each bound to the address that opened it, closed after an idle period, by DELETE, or to make room.
 import { randomUUID } from 'node:crypto';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { sessionToEvict } from './fair-share.js';
 import { JsonTransport } from './json-transport.js';
 import { offeredProtocolVersion, type DirectToolCall } from './server.js';
 
@@ -70,6 +71,18 @@ export class McpSessions {
     let oldest = Infinity;
     for (const session of this.sessions.values()) oldest = Math.min(oldest, session.lastSeen);
     return oldest === Infinity ? 0 : Math.max(0, oldest + this.limits.idleMs - this.now());
+  }
+
+  /**
+   * In a full table, closes the session a newcomer from `ip` displaces (`fair-share.ts`); false when
+   * there is none, because this address already holds as many as any other. Its next call is then
+   * answered as an expired session.
+   */
+  makeRoomFor(ip: string): boolean {
+    const victim = sessionToEvict(this.sessions.values(), ip, this.starting);
+    if (!victim) return false;
+    void this.close(victim.id);
+    return true;
   }
 
   /**

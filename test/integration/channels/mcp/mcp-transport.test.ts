@@ -234,23 +234,28 @@ describe('MCP sessions and client addresses', () => {
     assert.deepEqual(answer(await post(ping, headers)), { status: 200, body: { jsonrpc: '2.0', id: 1, result: {} } });
   });
 
-  it('caps sessions across all addresses (MCP_SESSIONS_MAX): 429 with Retry-After until the oldest idles out', async () => {
+  it('caps sessions across all addresses (MCP_SESSIONS_MAX): a newcomer displaces the idlest session of the address holding the most; one holding as many as any gets 429', async () => {
     const clock = new ManualClock();
     const capped = await startTestService(
-      { REGISTRY_FILE: '', RATE_LIMIT_IP_MCP: '1000', MCP_SESSIONS_PER_IP: '2', MCP_SESSIONS_MAX: '3' }, undefined, { now: clock.now },
+      { REGISTRY_FILE: '', RATE_LIMIT_IP_MCP: '1000', MCP_SESSIONS_PER_IP: '3', MCP_SESSIONS_MAX: '4' }, undefined, { now: clock.now },
     );
     try {
       const to = `${capped.base}/mcp-http/mcp`;
-      const first = await session(false, to);
+      const second = clientAt('127.0.0.2');
+      const idlest = await session(false, to);
       clock.advance(100_000);
-      await session(clientAt('127.0.0.2'), to);
-      await session(clientAt('127.0.0.3'), to);
-      const refused = await post(initialize('2025-06-18'), {}, clientAt('127.0.0.4'), to);
-      assert.deepEqual(answer(refused), fault(429, -32000, 'Too many MCP sessions on this service (at most 3); retry after 200 s'));
+      const fresher = await session(false, to);
+      await session(second, to);
+      await session(second, to);
+      // Full, and 127.0.0.1 holds as many as any other address: it waits for a session to idle out.
+      const refused = await post(initialize('2025-06-18'), {}, false, to);
+      assert.deepEqual(answer(refused), fault(429, -32000,
+        'Too many MCP sessions on this service (at most 4), and this client holds as many as any other; end one with DELETE or retry after 200 s'));
       assert.equal(refused.headers.get('retry-after'), '200');
-      // Ending one frees a place for anyone.
-      assert.equal((await send('DELETE', to, undefined, first)).status, 200);
-      await session(clientAt('127.0.0.4'), to);
+      // A newcomer gets the place of the idlest session of the addresses holding the most.
+      await session(clientAt('127.0.0.3'), to);
+      assert.deepEqual(answer(await post(ping, idlest, false, to)), expired);
+      assert.deepEqual(answer(await post(ping, fresher, false, to)), { status: 200, body: { jsonrpc: '2.0', id: 1, result: {} } });
     } finally {
       await capped.stop();
     }

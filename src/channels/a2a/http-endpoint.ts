@@ -8,6 +8,9 @@ import { PATHS } from '../../catalogue/published-facts.js';
 import { json, methodNotAllowed } from '../../http/responses.js';
 import type { PlainRequest, PlainResponse, Route } from '../../http/types.js';
 import type { RateLimiter } from '../../http/rate-limiter.js';
+import { shapeProblem } from '../../schemas/json-shape.js';
+import { invalidInput } from './a2a-errors.js';
+import { legacyHandler, withErrorData } from './legacy-errors.js';
 
 export interface A2ARouteDeps {
   handler: A2ARequestHandler;
@@ -24,7 +27,7 @@ interface Transports {
 }
 
 export function a2aRoutes(deps: A2ARouteDeps): Route[] {
-  const transports: Transports = { current: new JsonRpcTransportHandler(deps.handler), legacy: new LegacyJsonRpcTransportHandler(deps.handler) };
+  const transports: Transports = { current: new JsonRpcTransportHandler(deps.handler), legacy: new LegacyJsonRpcTransportHandler(legacyHandler(deps.handler)) };
   return [
     {
       method: 'post',
@@ -46,7 +49,9 @@ export function a2aRoutes(deps: A2ARouteDeps): Route[] {
 async function answer(transports: Transports, request: PlainRequest): Promise<PlainResponse> {
   const version = request.headers[A2A_VERSION_HEADER.toLowerCase()] || A2A_LEGACY_PROTOCOL_VERSION;
   const legacy = version === A2A_LEGACY_PROTOCOL_VERSION || version === '0.3.0';
-  const mapError = legacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError : JsonRpcTransportHandler.mapToJSONRPCError;
+  const mapError = legacy
+    ? (error: unknown) => LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError(withErrorData(error))
+    : JsonRpcTransportHandler.mapToJSONRPCError;
   const fail = (error: unknown) => json(200, { jsonrpc: '2.0', id: null, error: mapError(error) });
   if (!legacy && version !== '1.0') {
     return fail(new VersionNotSupportedError(`The requested A2A protocol version '${version}' is not supported. Supported versions: 1.0, 0.3`));
@@ -60,6 +65,12 @@ async function answer(transports: Transports, request: PlainRequest): Promise<Pl
     body = JSON.parse(UTF8.decode(request.body ?? new Uint8Array(0)));
   } catch {
     return json(200, { jsonrpc: '2.0', id: null, error: { code: PARSE_ERROR, message: 'Invalid JSON payload.' } });
+  }
+  // Bounded before the SDK walks it, as a REST body is (ARCHITECTURE "Hostile input"): its
+  // conversions recurse, and 5,000 levels of metadata overflowed the stack into a -32603.
+  const unsound = shapeProblem(body, 'body');
+  if (unsound) {
+    return json(200, { jsonrpc: '2.0', id: requestId(body), error: mapError(invalidInput('invalid JSON-RPC request: see detail', [unsound])) });
   }
   const context = new ServerCallContext({ requestedVersion: version, state: new Map([[STATE_HEADERS_KEY, request.headers]]) });
   const handler = legacy ? transports.legacy : transports.current;

@@ -1,7 +1,7 @@
 // The newest block the service has seen, kept current by the node's new-heads stream (or by polling), and which wallets each new block touched (ARCHITECTURE.md "Chain facts by block").
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
-import { parseAbiItem, type Address, type Hex, type PublicClient } from 'viem';
+import { BlockNotFoundError, parseAbiItem, type Address, type Hex, type PublicClient } from 'viem';
 import { ChainUnavailableError, describeCause } from './errors.js';
 
 export interface Head {
@@ -147,7 +147,7 @@ export class ChainHead {
     } catch (error) {
       throw new ChainUnavailableError('reading the chain head', error);
     }
-    const head = await this.apply(header);
+    const head = await this.applyLatest(header);
     // Read through the gated client, so not while refused: the head (even one already applied) is confirmed.
     if (this.head === head) this.headVouched = true;
     return head;
@@ -155,17 +155,51 @@ export class ChainHead {
 
   /** Queues a header; heads are applied in order, each after the previous one's scan. */
   private apply(header: HeaderLike): Promise<Head> {
-    const applied = this.applying.then(() => this.advance(header));
+    return this.queue(() => this.advance(header, false));
+  }
+
+  /**
+   * Queues a header the node just gave as its latest block. One below the head applied is either a
+   * late answer (the stream overtook the read) or the chain rewound under the head (a reorg that
+   * shortened it, anvil's `evm_revert`), which announces no new block. The head's own number, read
+   * again, tells them apart: a rewind is applied as one, so the facts read for the blocks that left
+   * the chain are dropped before the next evaluation reads at that head (issue 39).
+   */
+  private applyLatest(header: HeaderLike): Promise<Head> {
+    return this.queue(async () => {
+      const head = this.head;
+      const rewound = head !== null && BigInt(header.number!) < head.number && !(await this.stillOnChain(head, header));
+      return this.advance(header, rewound);
+    });
+  }
+
+  private queue(step: () => Promise<Head>): Promise<Head> {
+    const applied = this.applying.then(step);
     this.applying = applied.then(() => undefined, () => undefined);
     return applied;
   }
 
-  private async advance(header: HeaderLike): Promise<Head> {
+  /** Whether `head` is still the chain's block at its number; a read that fails counts as no, so facts are dropped, not kept. */
+  private async stillOnChain(head: Head, latest: HeaderLike): Promise<boolean> {
+    try {
+      if ((await this.client.getBlock({ blockNumber: head.number })).hash === head.hash) return true;
+    } catch (error) {
+      if (!(error instanceof BlockNotFoundError)) {
+        this.options.log(`chain head: could not read block ${head.number} again (${describeCause(error)}); taking it as rewound and dropping every cached fact`);
+        return false;
+      }
+    }
+    this.options.log(`chain head: block ${head.number} (${head.hash}) left the chain, which now ends at block ${BigInt(latest.number!)}; dropping every fact read since`);
+    return false;
+  }
+
+  /** `rewound`: the chain now ends below the head applied, so even a block seen before is applied again. */
+  private async advance(header: HeaderLike, rewound: boolean): Promise<Head> {
     const next: Head = { number: BigInt(header.number!), hash: header.hash!, timestamp: BigInt(header.timestamp) };
     const previous = this.head;
     // A block already applied, arriving late (a probe's or a new subscription's read overtaken by
     // the stream): nothing to do. An older block that is not the one applied is a rewind or reorg.
-    if (previous !== null && next.number <= previous.number && this.recent.get(next.number) === next.hash) return previous;
+    if (!rewound && previous !== null && next.number <= previous.number && this.recent.get(next.number) === next.hash) return previous;
     const refused = this.options.refuse?.() != null;
     const touched = await this.touchedSince(previous, next, header.parentHash);
     this.head = next;
@@ -238,7 +272,7 @@ export class ChainHead {
     try {
       const header = await this.client.getBlock({ blockTag: 'latest' });
       this.heard();
-      await this.apply(header);
+      await this.applyLatest(header);
     } catch (error) {
       this.reason = `the node did not answer the head poll (${describeCause(error)})`;
     }
@@ -263,7 +297,7 @@ export class ChainHead {
       const latest = (await this.request('eth_getBlockByNumber', ['latest', false])) as HeaderLike;
       this.heard();
       this.reconnects = 0;
-      await this.apply(latest);
+      await this.applyLatest(latest);
       this.scheduleProbe(socket);
     } catch (error) {
       this.lost(socket, `subscribing to new heads failed (${(error as Error).message})`);
@@ -282,8 +316,8 @@ export class ChainHead {
       const latest = (await this.request('eth_getBlockByNumber', ['latest', false])) as HeaderLike;
       clearTimeout(timeout);
       this.heard();
-      // A block the stream has not announced (a missed notification) is applied from here.
-      if (this.head === null || BigInt(latest.number!) > this.head.number) await this.apply(latest);
+      // A block the stream has not announced (a missed notification, or a rewind, which announces none) is applied from here.
+      if (this.head === null || latest.hash !== this.head.hash) await this.applyLatest(latest);
       this.scheduleProbe(socket);
     } catch {
       clearTimeout(timeout);

@@ -2,9 +2,10 @@
 import { EvictionCursor } from '../../store/eviction-cursor.js';
 import type { ChainHead, Head, Touched } from './chain-head.js';
 
-/** A read at one block; `settled` once it has answered. */
+/** A read at one block, named by number and hash; `settled` once it has answered. */
 interface BlockEntry<V> {
   block: bigint;
+  hash: string;
   value: Promise<V>;
   settled?: { value: V };
 }
@@ -12,15 +13,17 @@ interface BlockEntry<V> {
 /**
  * One value per key per head: a new head makes every entry a miss, and the first caller
  * reads again for everyone (concurrent callers share the read). A failed read is not kept.
+ * A head is its number and its hash: after a reorg or a revert, a block at the same height is
+ * another block, and what was read at the one that left the chain is not its answer.
  */
 export class PerBlockCache<V> {
   private readonly entries = new Map<string, BlockEntry<V>>();
 
   get(key: string, head: Head, read: (head: Head) => Promise<V>): Promise<V> {
     const entry = this.entries.get(key);
-    if (entry && entry.block === head.number) return entry.value;
+    if (entry && atHead(entry, head)) return entry.value;
     const value = read(head);
-    const kept: BlockEntry<V> = { block: head.number, value };
+    const kept: BlockEntry<V> = { block: head.number, hash: head.hash, value };
     this.entries.set(key, kept);
     value.then(
       (settled) => {
@@ -36,8 +39,12 @@ export class PerBlockCache<V> {
   /** The value read for `key` at `head`, once that read has answered; undefined while it runs or when none was made. */
   peek(key: string, head: Head): { value: V } | undefined {
     const entry = this.entries.get(key);
-    return entry !== undefined && entry.block === head.number ? entry.settled : undefined;
+    return entry !== undefined && atHead(entry, head) ? entry.settled : undefined;
   }
+}
+
+function atHead(entry: BlockEntry<unknown>, head: Head): boolean {
+  return entry.block === head.number && entry.hash === head.hash;
 }
 
 interface Pending<V> {

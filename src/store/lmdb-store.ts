@@ -4,6 +4,7 @@ import { open, type Database, type RootDatabase } from 'lmdb';
 import type { CacheStore, WindowHit } from './cache-store.js';
 import { untagged } from './keys.js';
 import { commitCause, TurnCommits } from './lmdb-commit.js';
+import { checkStoreFile } from './lmdb-file-check.js';
 import { WriteHealth } from './lmdb-write-health.js';
 import { MemoryStore } from './memory-store.js';
 import { StoreUnavailableError } from './store-unavailable.js';
@@ -78,6 +79,12 @@ export class LmdbStore implements CacheStore {
     }, interval);
     // The sweep only bounds the file; it must never keep the process alive.
     this.sweepTimer.unref();
+  }
+
+  /** As open(), once a walk in a child process found the file whole (lmdb-file-check.ts); what the service calls. */
+  static async openChecked(dir: string, now: () => number, options: LmdbStoreOptions = {}): Promise<LmdbStore> {
+    await checkStoreFile(dir);
+    return LmdbStore.open(dir, now, options);
   }
 
   /** Opens (or creates) the store in `dir`; TTLs run on `now`, the service's clock. */

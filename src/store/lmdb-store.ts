@@ -52,8 +52,9 @@ export class LmdbStore implements CacheStore {
    * writes the file, and every write forgets its key here before it is issued (issue 30).
    */
   private readonly absent = new Set<string>();
-  /** The failure of the latest write, cleared by the next write that lands: ping reports it. */
+  /** The failure of the latest write, until a write (a request's or its own probe's) lands: ping reports it. */
   private readonly health: WriteHealth;
+  /** Gives the promise lmdb makes for each turn's batch a handler, so its failure cannot end the process. */
   private readonly turns: TurnCommits;
 
   private constructor(

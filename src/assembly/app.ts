@@ -297,7 +297,7 @@ async function openStore(config: Readonly<Config>, now: () => number): Promise<C
   const redis = redisTarget(config);
   if (config.store === 'redis' && redis) return new GuardedStore(await RedisStore.connect(redis));
   // On disk beside the audit log, so what users set survives a restart (ARCHITECTURE.md "Embedded store").
-  if (config.store === 'lmdb') return LmdbStore.open(join(config.dataDir, 'store'), now);
+  if (config.store === 'lmdb') return LmdbStore.openChecked(join(config.dataDir, 'store'), now);
   return new MemoryStore(now);
 }
 

@@ -1,7 +1,11 @@
 // CacheStore on disk under DATA_DIR (the default without REDIS_URL): LMDB values that survive a restart, rate windows in memory.
+import { join } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import type { CacheStore, WindowHit } from './cache-store.js';
 import { untagged } from './keys.js';
+import { commitCause, TurnCommits } from './lmdb-commit.js';
+import { checkStoreFile } from './lmdb-file-check.js';
+import { WriteHealth } from './lmdb-write-health.js';
 import { MemoryStore } from './memory-store.js';
 import { StoreUnavailableError } from './store-unavailable.js';
 
@@ -22,6 +26,8 @@ const DEFAULT_SWEEP_INTERVAL_MS = 5_000;
 /** Keys remembered as absent from the file, at most; past it the set starts again. */
 const MAX_ABSENT = 65_536;
 const DEFAULT_SWEEP_BATCH = 10_000;
+/** The key a store whose writes failed writes to learn that they land again (lmdb-write-health.ts). */
+const PROBE_KEY = '\u0000probe';
 
 function expiryFor(ttlMs: number, now: number): number {
   return ttlMs > 0 ? now + ttlMs : 0;
@@ -46,16 +52,21 @@ export class LmdbStore implements CacheStore {
    * writes the file, and every write forgets its key here before it is issued (issue 30).
    */
   private readonly absent = new Set<string>();
-  /** The failure of the latest write, cleared by the next write that lands: ping reports it. */
-  private writeFault: unknown = null;
+  /** The failure of the latest write, until a write (a request's or its own probe's) lands: ping reports it. */
+  private readonly health: WriteHealth;
+  /** Gives the promise lmdb makes for each turn's batch a handler, so its failure cannot end the process. */
+  private readonly turns: TurnCommits;
 
   private constructor(
+    dir: string,
     private readonly root: RootDatabase,
     private readonly values: Database<Stored, string>,
     private readonly expiries: Database<number, ExpiryKey>,
     private readonly now: () => number,
     options: LmdbStoreOptions,
   ) {
+    this.health = new WriteHealth(join(dir, 'data.mdb'), () => this.record(PROBE_KEY, [0, String(this.now())]));
+    this.turns = new TurnCommits(root);
     const interval = options.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS;
     this.windows = new MemoryStore(now, { sweepIntervalMs: interval });
     const batch = options.sweepBatch ?? DEFAULT_SWEEP_BATCH;
@@ -71,13 +82,20 @@ export class LmdbStore implements CacheStore {
     this.sweepTimer.unref();
   }
 
+  /** As open(), once a walk in a child process found the file whole (lmdb-file-check.ts); what the service calls. */
+  static async openChecked(dir: string, now: () => number, options: LmdbStoreOptions = {}): Promise<LmdbStore> {
+    await checkStoreFile(dir);
+    return LmdbStore.open(dir, now, options);
+  }
+
   /** Opens (or creates) the store in `dir`; TTLs run on `now`, the service's clock. */
   static open(dir: string, now: () => number, options: LmdbStoreOptions = {}): LmdbStore {
     try {
-      const root = open({ path: dir });
+      // separateFlushed: each write's promise carries the flush of its own transaction (record()).
+      const root = open({ path: dir, separateFlushed: true });
       const values = root.openDB<Stored, string>({ name: 'values' });
       const expiries = root.openDB<number, ExpiryKey>({ name: 'expiries' });
-      return new LmdbStore(root, values, expiries, now, options);
+      return new LmdbStore(dir, root, values, expiries, now, options);
     } catch (cause) {
       throw new StoreUnavailableError(`open of ${dir}`, cause);
     }
@@ -86,7 +104,8 @@ export class LmdbStore implements CacheStore {
   async ping(): Promise<void> {
     this.read('ping', () => this.values.get('\u0000ping'));
     // A store that cannot write is not usable, even while its reads still answer.
-    if (this.writeFault !== null) throw new StoreUnavailableError('ping', this.writeFault);
+    const fault = this.health.problem();
+    if (fault !== null) throw new StoreUnavailableError('ping', fault);
   }
 
   async get(key: string): Promise<string | null> {
@@ -140,14 +159,19 @@ export class LmdbStore implements CacheStore {
     return this.windows.windowHits(key, windowMs, nowMs);
   }
 
-  /** Waits for every write issued (a failed one included) to settle, then closes the file. */
+  /**
+   * Waits for every write issued (a failed one included) to settle, then closes the file. lmdb's
+   * close waits for the flush of the latest transaction, which never comes when that one failed:
+   * then the file is left to the process's exit, which LMDB survives as it survives a crash.
+   */
   async close(): Promise<void> {
     clearInterval(this.sweepTimer);
     this.sweepTimer = undefined;
+    this.health.stop();
     await this.windows.close();
-    await this.root.committed;
-    await this.root.flushed;
-    await this.root.close();
+    await this.root.committed.then(undefined, () => undefined);
+    const closed = this.root.close();
+    if (this.health.problem() === null) await closed;
   }
 
   /**
@@ -162,7 +186,7 @@ export class LmdbStore implements CacheStore {
       removed++;
       // Only the entry this index line belongs to: a later write has moved or removed the line already.
       if (this.stored(key)?.[0] === expiresAt) this.record(key, null).catch(() => undefined);
-      else this.expiries.remove([expiresAt, key]).catch(() => undefined);
+      else this.issue(this.expiries.remove([expiresAt, key])).catch(() => undefined);
     }
   }
 
@@ -200,17 +224,31 @@ export class LmdbStore implements CacheStore {
   private async write(operation: string, key: string, next: Stored | null): Promise<void> {
     try {
       await this.record(untagged(key), next);
-      this.writeFault = null;
     } catch (cause) {
-      this.writeFault = cause;
       throw new StoreUnavailableError(operation, cause);
+    }
+  }
+
+  /**
+   * One LMDB write, resolved once its own transaction is flushed, rejected with the cause of a
+   * failed commit (lmdb-commit.ts). A flush awaited on the database instead could be a later
+   * transaction's, which never settles when that one fails.
+   */
+  private async issue(write: Promise<boolean>): Promise<void> {
+    this.turns.issued();
+    try {
+      await write;
+      await ((write as Promise<boolean> & { flushed?: Promise<boolean> }).flushed ?? write);
+    } catch (error) {
+      throw await commitCause(error);
     }
   }
 
   /**
    * Issues the entry and its expiry-index line in one LMDB transaction (writes of one event
    * turn commit together), visible to reads at once through `pending`; resolves once flushed.
-   * A write that fails leaves the disk as it was, so its pending entry is dropped.
+   * A write that fails leaves the disk as it was, so its pending entry is dropped; the store
+   * reports itself down until a write lands again.
    */
   private async record(key: string, next: Stored | null): Promise<void> {
     const previous = this.stored(key);
@@ -218,11 +256,13 @@ export class LmdbStore implements CacheStore {
     this.pending.set(key, next);
     try {
       // The value first: when LMDB refuses it at once (a key over its size limit), nothing else was queued.
-      const writes = [next === null ? this.values.remove(key) : this.values.put(key, next)];
-      if (previous !== undefined && previous[0] !== 0) writes.push(this.expiries.remove([previous[0], key]));
-      if (next !== null && next[0] !== 0) writes.push(this.expiries.put([next[0], key], 1));
+      const writes = [this.issue(next === null ? this.values.remove(key) : this.values.put(key, next))];
+      if (previous !== undefined && previous[0] !== 0) writes.push(this.issue(this.expiries.remove([previous[0], key])));
+      if (next !== null && next[0] !== 0) writes.push(this.issue(this.expiries.put([next[0], key], 1)));
       await Promise.all(writes);
-      await this.root.flushed;
+      this.health.landed();
+    } catch (cause) {
+      throw this.health.failed(cause);
     } finally {
       if (this.pending.get(key) === next) this.pending.delete(key);
     }

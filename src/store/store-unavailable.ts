@@ -2,11 +2,21 @@
 import { DependencyError, STORE_UNAVAILABLE } from '../catalogue/failures.js';
 import type { CacheStore, WindowHit } from './cache-store.js';
 
+/**
+ * A store failure whose message an operator may read as it is (`/status.json`): it names the file
+ * and what to do, never an address or a credential, which a client library's error text may hold.
+ */
+export class StoreFault extends Error {}
+
 /** A store call that did not complete; the message (for the log) names the operation and the client's error. */
 export class StoreUnavailableError extends DependencyError {
+  /** The cause when it is a StoreFault, for the status document; null for a client library's error. */
+  readonly fault: StoreFault | null;
+
   constructor(operation: string, cause: unknown) {
     super(STORE_UNAVAILABLE, `cache store ${operation} failed: ${cause instanceof Error ? cause.message : String(cause)}`);
     this.name = 'StoreUnavailableError';
+    this.fault = cause instanceof StoreFault ? cause : null;
   }
 }
 

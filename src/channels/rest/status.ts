@@ -5,6 +5,7 @@ import type { Route } from '../../http/types.js';
 import type { AuditHead } from '../../audit/record/audit-log.js';
 import type { CacheStore } from '../../store/cache-store.js';
 import type { StoreState } from '../../store/store-state.js';
+import { StoreUnavailableError } from '../../store/store-unavailable.js';
 import type { FeedReport, FeedReader } from '../../observability/feed-report.js';
 
 export type ComponentHealth = 'ok' | 'degraded' | 'down';
@@ -94,11 +95,17 @@ async function facilitatorStatus(probe: StatusSources['facilitator']): Promise<C
 async function storeStatus({ kind, cache, state }: StatusSources['store']): Promise<ComponentStatus> {
   const problem = state.problem();
   if (problem) return { status: 'down', kind, code: problem.code, reason: problem.detail };
+  // A fault the store words for operators (a full disk under LMDB) is the reason; a client's error text stays out.
+  let fault: string | null = null;
+  const ping = cache.ping().catch((error: unknown) => {
+    if (error instanceof StoreUnavailableError && error.fault) fault = error.fault.message;
+    throw error;
+  });
   try {
-    await withTimeout(cache.ping(), 'the store did not answer a ping');
+    await withTimeout(ping, 'the store did not answer a ping');
     return { status: 'ok', kind };
   } catch (error) {
-    return { status: 'down', kind, reason: (error as Error).message };
+    return { status: 'down', kind, reason: fault ?? (error as Error).message };
   }
 }
 

@@ -109,11 +109,12 @@ export class ReplicaHealth {
     this.timer = null;
   }
 
-  /** ` (host:port)` of the node serving the chain's slot, from the cluster client's own slot map; nothing on one Redis. */
+  /**
+   * ` (slot N)` on a cluster, which `CLUSTER SLOTS` maps to the node for the operator; nothing on one Redis. Not the
+   * node's address: the reason is shown on the public status page, which names no address.
+   */
   private primaryNamed(): string {
-    if (!isCluster(this.client)) return '';
-    const address = this.client.slots[keySlot(this.slotKey)]?.[0];
-    return address ? ` (${address})` : '';
+    return isCluster(this.client) ? ` (slot ${keySlot(this.slotKey)})` : '';
   }
 
   private async look(): Promise<void> {

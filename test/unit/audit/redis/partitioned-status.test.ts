@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { partitionedStatus } from '../../../../src/audit/redis/partitioned-status.js';
 
 const OK_WATCH = { status: 'ok', epoch: 'e1', remembered: { epoch: 'e1', seq: 3, hash: 'h' } };
-const NO_REPLICA = 'the primary holding the audit chain (127.0.0.1:7001) has 0 of the 1 replicas AUDIT_REPLICA_ACKS asks for online';
+const NO_REPLICA = 'the primary holding the audit chain (slot 7687) has 0 of the 1 replicas AUDIT_REPLICA_ACKS asks for online';
 
 describe('the status of partitioned audit chains', () => {
   it('is ok with every chain ok, each chain listed with its watch', () => {

@@ -91,6 +91,9 @@ describe('a lost primary under one of three audit chains, one replica per primar
       assert.equal(audit.chains[TOUCHED].reason, `the primary holding the audit chain (slot ${keySlot(`${chainPrefix(TOUCHED, K)}head`)}) has 0 of the 1 replicas `
         + 'AUDIT_REPLICA_ACKS asks for online; records resume by themselves once a replica is back (restart the lost node: it rejoins as a replica)');
       assert.equal(audit.reason, `audit chain ${TOUCHED}: ${audit.chains[TOUCHED].reason}; only the wallets of chain ${TOUCHED} are refused (503 audit_unavailable), the other chains take records`);
+      // Liveness stays ok: a load balancer taking the instance out would stop the chains that still answer.
+      const health = await getJson(`${instance.base}/healthz`);
+      assert.deepEqual([health.status, health.json.status], [200, 'ok']);
     }
 
     // The operator restarts the killed node; it rejoins as the promoted node's replica, and the chain resumes by itself.

@@ -98,8 +98,8 @@ export async function evaluateTrade(deps: EvaluationDeps, request: EvaluationReq
     step = 'scoring';
     const result = await deps.scorer.score(input);
     step = 'audit append';
-    // Nothing is charged for a verdict the log cannot take: a failed or full log is known before settling.
-    assertLogReady(deps.audit);
+    // Nothing is charged for a verdict the log cannot take: a failed or full log, or the wallet's chain down, is known before settling.
+    assertLogReady(deps.audit, wallet);
     let payment: AuditPayment | undefined;
     if (request.settle) {
       step = 'payment settlement';
@@ -133,9 +133,9 @@ function failedVerdict(deps: EvaluationDeps, request: EvaluationRequest, step: s
   return errorVerdict(request, `${step} failed: ${failure.words}`, deps.now(), failure.code);
 }
 
-/** Throws the audit log's refusal when it cannot take a record now (its readiness). */
-function assertLogReady(audit: AuditLog): void {
-  const unready = audit.readiness();
+/** Throws the audit log's refusal when it cannot take the wallet's record now (its readiness for that wallet). */
+function assertLogReady(audit: AuditLog, wallet: string): void {
+  const unready = audit.readiness(wallet);
   if (unready !== null) throw new DependencyError(AUDIT_UNAVAILABLE, `the audit log cannot take a record: ${unready}`);
 }
 
@@ -238,7 +238,7 @@ async function recordVerdict(deps: EvaluationDeps, owed: UnrecordedVerdict): Pro
  * Rejects when the log still cannot take it.
  */
 export async function recordOwedVerdict(deps: EvaluationDeps, owed: UnrecordedVerdict): Promise<Verdict> {
-  assertLogReady(deps.audit);
+  assertLogReady(deps.audit, owed.entry.wallet);
   const verdict = await recordVerdict(deps, owed);
   if (!owed.permit || !deps.permits || !owed.entry.facts) return verdict;
   const { input } = JSON.parse(owed.entry.facts.text) as { input: RiskInput };

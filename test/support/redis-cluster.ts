@@ -1,4 +1,4 @@
-// Starts a throwaway real Redis Cluster (3 primaries, 3 replicas) from redis-server on loopback ports for a test file.
+// Starts a throwaway real Redis Cluster (3 primaries, 1 or 2 replicas each) from redis-server on loopback ports for a test file.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
@@ -32,6 +32,11 @@ export interface RedisCluster {
   isolateReplicas(key: string): Promise<RedisShard>;
   /** Waits until every replica of `key`'s primary has acknowledged all the primary has written. */
   caughtUp(key: string, withinMs?: number): Promise<void>;
+  /**
+   * Starts a killed node again on its port, bus port and folder (its `nodes.conf`), as an operator restarting a
+   * crashed host does; it rejoins the cluster by itself. Returns the new process, which takes the old one's place in `nodes`.
+   */
+  restart(node: RedisServer): Promise<RedisServer>;
   stop(): Promise<void>;
 }
 
@@ -45,14 +50,34 @@ const NODE_START_TRIES = 3;
  * A cluster node on a free port, its bus on another (`--cluster-port`): by default the bus is the
  * port + 10,000, which nothing reserved, and past 55,535 does not exist; a run of CI failed on it.
  */
-async function startClusterNode(): Promise<RedisServer> {
+async function startClusterNode(extraArgs: readonly string[] = []): Promise<RedisServer> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startRedisServer(undefined, { args: [...NODE_ARGS, '--cluster-port', String(await freePort())] });
+      const args = [...NODE_ARGS, ...extraArgs, '--cluster-port', String(await freePort())];
+      const node = await startRedisServer(undefined, { args });
+      nodeArgs.set(node, args);
+      return node;
     } catch (error) {
       if (attempt >= NODE_START_TRIES || !/Address already in use/.test(String(error))) throw error;
     }
   }
+}
+
+/** Each node's arguments (its cluster bus port among them), for a restart on the same addresses. */
+const nodeArgs = new WeakMap<RedisServer, readonly string[]>();
+
+/**
+ * The killed node's process again, on its folder; stop() also removes the folder, which the first
+ * process created and still owns.
+ */
+async function restartClusterNode(killed: RedisServer): Promise<RedisServer> {
+  const args = nodeArgs.get(killed)!;
+  const node = await startRedisServer(killed.port, { dir: killed.dir, args });
+  nodeArgs.set(node, args);
+  return { ...node, stop: async () => {
+    await node.stop();
+    await killed.stop();
+  } };
 }
 
 /** `CLUSTER SLOTS` row: start, end, then [host, port, id] of the primary and of each replica. */
@@ -87,15 +112,27 @@ async function nodeOk(node: RedisServer): Promise<boolean> {
   }
 }
 
+export interface RedisClusterOptions {
+  /** Replicas per primary: 1 (six nodes, the default) or 2 (nine nodes). */
+  replicasEach?: 1 | 2;
+  /**
+   * `cluster-require-full-coverage`: default yes, Redis's own default, under which every node answers
+   * CLUSTERDOWN while any slot has no primary; `false` keeps the other primaries serving their slots meanwhile.
+   */
+  fullCoverage?: boolean;
+}
+
 /**
- * Six redis-server processes with `--cluster-enabled yes`, each in its own temp folder, joined by
- * `redis-cli --cluster create --cluster-replicas 1`; resolves once the cluster serves every slot
- * and every replica is in sync.
+ * Three primaries with `replicasEach` replicas each (six or nine redis-server processes with
+ * `--cluster-enabled yes`, each in its own temp folder), joined by `redis-cli --cluster create
+ * --cluster-replicas N`; resolves once the cluster serves every slot and every replica is in sync.
  */
-export async function startRedisCluster(): Promise<RedisCluster> {
+export async function startRedisCluster(options: RedisClusterOptions = {}): Promise<RedisCluster> {
+  const replicasEach = options.replicasEach ?? 1;
+  const extraArgs = options.fullCoverage === false ? ['--cluster-require-full-coverage', 'no'] : [];
   const nodes: RedisServer[] = [];
   try {
-    for (let i = 0; i < 6; i++) nodes.push(await startClusterNode());
+    for (let i = 0; i < 3 * (1 + replicasEach); i++) nodes.push(await startClusterNode(extraArgs));
   } catch (error) {
     // The nodes already started hold the test process open: a node that cannot start must not leave them.
     await Promise.all(nodes.map((node) => node.stop()));
@@ -114,7 +151,7 @@ export async function startRedisCluster(): Promise<RedisCluster> {
     shardOf: (key) => shardOf(nodes, byPort, key),
     addReplica: async (key) => {
       const { primary } = await shardOf(nodes, byPort, key);
-      const node = await startClusterNode();
+      const node = await startClusterNode(extraArgs);
       nodes.push(node);
       byPort.set(node.port, node);
       const id = String(await onNode(primary, (client) => client.cluster('MYID')));
@@ -133,12 +170,18 @@ export async function startRedisCluster(): Promise<RedisCluster> {
       const { primary } = await shardOf(nodes, byPort, key);
       await pollUntil('the replicas did not catch up', () => onNode(primary, (client) => client.info('replication')), replicasAtOffset, withinMs);
     },
+    restart: async (killed) => {
+      const node = await restartClusterNode(killed);
+      nodes[nodes.indexOf(killed)] = node;
+      byPort.set(node.port, node);
+      return node;
+    },
     stop: async () => {
       await Promise.all(nodes.map((node) => node.stop()));
     },
   };
   try {
-    await run('redis-cli', ['--cluster', 'create', ...addresses, '--cluster-replicas', '1', '--cluster-yes']);
+    await run('redis-cli', ['--cluster', 'create', ...addresses, '--cluster-replicas', String(replicasEach), '--cluster-yes']);
     await cluster.settled();
   } catch (error) {
     await cluster.stop();

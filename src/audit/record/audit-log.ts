@@ -97,9 +97,11 @@ export interface AuditLog {
    * Null when an append can be taken now; otherwise a short reason a client may see (the log is
    * failing, the file is not the one this process writes, its disk is full, Redis is not connected).
    * Synchronous and cheap: callable per request; the paid evaluation asks before it settles, so
-   * nothing is charged for a verdict the log cannot take.
+   * nothing is charged for a verdict the log cannot take. With a wallet, whether that wallet's record
+   * can be taken: a partitioned log answers for the wallet's chain alone, and without a wallet only
+   * when no chain can take a record (ARCHITECTURE.md "Partitioned audit chains").
    */
-  readiness(): string | null;
+  readiness(wallet?: string): string | null;
   /** Flushes pending writes and releases files or connections. */
   close(): Promise<void>;
 }

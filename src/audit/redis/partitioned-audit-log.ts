@@ -14,6 +14,7 @@ import type { StoreState } from '../../store/store-state.js';
 import type { RedisTarget } from '../../store/redis-connection.js';
 import { RedisAuditLog, type RedisAuditLogOptions } from './redis-audit-log.js';
 import { chainTag } from './partitioned-slots.js';
+import { partitionedStatus, type PartitionedStatus } from './partitioned-status.js';
 
 /** The key prefix of chain `p` of `partitions`: its hash tag keeps the chain's keys in one slot, apart from the other chains'. */
 export function chainPrefix(p: number, partitions: number): string {
@@ -112,18 +113,25 @@ export class PartitionedAuditLog implements AuditLog, AuditWalletLineSource, Aud
     return Promise.reject(new PartitionedReadError(`the audit log keeps ${this.chains.length} chains: a range of seqs must name its chain`));
   }
 
-  /** Any chain that cannot take an append makes the log unready: a wallet's verdict may need that chain. */
-  readiness(): string | null {
-    for (const [p, chain] of this.chains.entries()) {
-      const reason = chain.readiness();
-      if (reason !== null) return `audit chain ${p}: ${reason}`;
-    }
-    return null;
+  /**
+   * Readiness per chain: a wallet's record can be taken when its chain can, whatever the others' state, so
+   * a node lost under one chain refuses only that chain's wallets. Without a wallet the log is unready only
+   * when no chain can take a record; which chains are down is in `watchStatus()`.
+   */
+  readiness(wallet?: string): string | null {
+    if (wallet !== undefined) return this.chainReadiness(this.chainOf(wallet));
+    const reasons = this.chains.map((_, p) => this.chainReadiness(p));
+    return reasons.every((reason) => reason !== null) ? reasons.join('; ') : null;
   }
 
-  /** The status page's view of every chain's watch. */
-  watchStatus(): Record<string, unknown> {
-    return { chains: this.chains.map((chain, p) => ({ chain: p, ...(chain.watchStatus() ?? {}) })) };
+  /** The status page's view of every chain: its watch, whether it takes records, and the log's overall state. */
+  watchStatus(): PartitionedStatus {
+    return partitionedStatus(this.chains.map((chain) => ({ watch: chain.watchStatus(), unready: chain.readiness() })));
+  }
+
+  private chainReadiness(p: number): string | null {
+    const reason = this.chains[p].readiness();
+    return reason === null ? null : `audit chain ${p}: ${reason}`;
   }
 
   async close(): Promise<void> {

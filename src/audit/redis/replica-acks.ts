@@ -1,6 +1,7 @@
 // Durable acknowledgement: an append counts once Redis WAIT says enough replicas hold it (ARCHITECTURE.md "Durable acknowledgement").
 import { DependencyError, failureOf } from '../../catalogue/failures.js';
-import type { RedisClient } from '../../store/redis-connection.js';
+import { isCluster, type RedisClient } from '../../store/redis-connection.js';
+import { keySlot } from './partitioned-slots.js';
 
 /** How many replicas must confirm each append, and how long WAIT may take; 0 acks skips WAIT. */
 export interface ReplicaAcks {
@@ -108,6 +109,14 @@ export class ReplicaHealth {
     this.timer = null;
   }
 
+  /**
+   * ` (slot N)` on a cluster, which `CLUSTER SLOTS` maps to the node for the operator; nothing on one Redis. Not the
+   * node's address: the reason is shown on the public status page, which names no address.
+   */
+  private primaryNamed(): string {
+    return isCluster(this.client) ? ` (slot ${keySlot(this.slotKey)})` : '';
+  }
+
   private async look(): Promise<void> {
     const { acks, timeoutMs } = this.replicas;
     // The keyed EXISTS routes the pipeline, so INFO and WAIT reach the primary owning the chain's slot.
@@ -120,7 +129,8 @@ export class ReplicaHealth {
       for (const [error] of results) if (error) throw error;
       const online = onlineReplicas(String(results[1][1]));
       this.replication = online >= acks ? null
-        : `the primary holding the audit chain has ${online} of the ${acks} replicas AUDIT_REPLICA_ACKS asks for online`;
+        : `the primary holding the audit chain${this.primaryNamed()} has ${online} of the ${acks} replicas AUDIT_REPLICA_ACKS asks for online; `
+          + 'records resume by themselves once a replica is back (restart the lost node: it rejoins as a replica)';
       if (waiting && Number(results[2][1]) >= acks) this.lastWait = null;
     } catch (error) {
       this.replication = `the replication of the audit chain's primary could not be read: ${(error as Error).message}`;

@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { Cluster } from 'ioredis';
 import { RedisAuditLog, type RedisAuditLogOptions } from '../../../../src/audit/redis/redis-audit-log.js';
 import { RedisCheckpointStore } from '../../../../src/audit/redis/redis-checkpoints.js';
+import { keySlot } from '../../../../src/audit/redis/partitioned-slots.js';
 import { AuditReplicaError } from '../../../../src/audit/redis/replica-acks.js';
 import { WALLET_A, WALLET_B, WALLET_C, checkChain, sampleEntry } from '../../../support/audit-fixtures.js';
 import { auditLogContract } from '../../../support/audit-log-contract.js';
@@ -99,9 +100,11 @@ describe('RedisAuditLog on a Redis Cluster', () => {
   });
 
   it('reports in readiness, before any append, a chain primary with fewer replicas than asked for', async () => {
-    const greedy = await (await opener(freshPrefix(), { replicas: { acks: 2, timeoutMs: 300 } }))();
+    const prefix = freshPrefix();
+    const greedy = await (await opener(prefix, { replicas: { acks: 2, timeoutMs: 300 } }))();
     try {
-      assert.equal(greedy.readiness(), 'the primary holding the audit chain has 1 of the 2 replicas AUDIT_REPLICA_ACKS asks for online');
+      assert.equal(greedy.readiness(), `the primary holding the audit chain (slot ${keySlot(`${prefix}head`)}) has 1 of the 2 replicas AUDIT_REPLICA_ACKS asks for online; `
+        + 'records resume by themselves once a replica is back (restart the lost node: it rejoins as a replica)');
     } finally {
       await greedy.close();
     }

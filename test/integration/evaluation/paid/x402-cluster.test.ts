@@ -1,6 +1,7 @@
 // A paid call on a Redis Cluster whose audit chain primary has lost its replica: refused before settlement, nothing charged.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { keySlot } from '../../../../src/audit/redis/partitioned-slots.js';
 import { PaidWorld, payWith } from '../../../support/paid-world.js';
 import { startRedisCluster, type RedisCluster } from '../../../support/redis-cluster.js';
 import { getJson, type TestService } from '../../../support/service.js';
@@ -34,7 +35,8 @@ describe('a paid call while the audit chain\'s primary has no replica to confirm
     await replicas[0].kill();
     const status = await pollUntil('the audit log reported down', async () => (await getJson(`${service.base}/status.json`)).json,
       (doc) => doc.components.audit.status === 'down', 15_000, 100);
-    assert.equal(status.components.audit.reason, 'the primary holding the audit chain has 0 of the 1 replicas AUDIT_REPLICA_ACKS asks for online');
+    assert.equal(status.components.audit.reason, `the primary holding the audit chain (slot ${keySlot('{tg:audit}:head')}) has 0 of the 1 replicas AUDIT_REPLICA_ACKS asks for online; `
+      + 'records resume by themselves once a replica is back (restart the lost node: it rejoins as a replica)');
     const health = await getJson(`${service.base}/healthz`);
     assert.deepEqual([health.status, health.json.status, health.json.reason], [200, 'degraded', status.components.audit.reason]);
 

@@ -73,6 +73,8 @@ export class AuditTree {
     const tree = new AuditTree(source, store, signer, options, await store.latest());
     const end = await tree.tree.start();
     const newest = tree.signing.newest;
+    const damaged = tree.signing.damage();
+    if (damaged) options.log(`audit: ${damaged}`);
     if (newest && newest.tree_size > end) {
       tree.fault = `checkpoint ${newest.tree_size} covers records the log no longer holds (it ends at ${end})`;
       options.log(`audit: ${tree.fault}; proofs are off until an operator looks`);
@@ -115,7 +117,7 @@ export class AuditTree {
 
   /** Signs the tree as it is now, one signature at a time; resolves once it is stored. */
   checkpoint(): Promise<unknown> {
-    if (this.fault) return this.signing.settled();
+    if (this.currentFault()) return this.signing.settled();
     const [size, lastHash] = [this.tree.size, this.tree.lastHash];
     return this.signing.sign(size, async (timestamp) => this.signer.sign({
       tree_size: size, root_hash: await this.tree.root(size), timestamp, last_seq: size, last_hash: lastHash,
@@ -154,19 +156,26 @@ export class AuditTree {
     return { first, second, proof: await this.tree.consistencyProof(first, second) };
   }
 
+  /** Why proofs are off: the log no longer holds what a checkpoint signed, or the checkpoints file is damaged. */
+  private currentFault(): string | null {
+    return this.signing.damage() ?? this.fault;
+  }
+
   private async ready(size: number): Promise<ProofRefusal | null> {
-    if (this.fault) return { refused: 'unavailable', detail: this.fault };
+    const fault = this.currentFault();
+    if (fault) return { refused: 'unavailable', detail: fault };
     const behind = await this.tree.reach(size);
     return behind ? { refused: 'unavailable', detail: behind } : null;
   }
 
   status(): Record<string, unknown> {
+    const fault = this.currentFault();
     return {
-      status: this.fault ? 'fail' : 'ok',
+      status: fault ? 'fail' : 'ok',
       tree_size: this.tree.size,
       checkpoint_size: this.signing.newest?.tree_size ?? 0,
       key_id: this.signer.published.key_id,
-      ...(this.fault ? { fault: this.fault } : {}),
+      ...(fault ? { fault } : {}),
       ...(this.tree.catchingUpTo !== null ? { catching_up_to: this.tree.catchingUpTo } : {}),
     };
   }
@@ -175,7 +184,7 @@ export class AuditTree {
   async close(): Promise<void> {
     clearInterval(this.timer);
     await this.tree.settle();
-    if (this.tree.idle && !this.fault && this.tree.size > (this.signing.newest?.tree_size ?? 0)) await this.checkpoint();
+    if (this.tree.idle && !this.currentFault() && this.tree.size > (this.signing.newest?.tree_size ?? 0)) await this.checkpoint();
     await this.signing.close();
     await this.tree.close();
   }

@@ -102,6 +102,16 @@ export class FileCheckpointStore implements CheckpointStore {
     return null;
   }
 
+  sizeAfter(size: number): number | null {
+    let [low, high] = [0, this.count];
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.sizes[middle] <= size) low = middle + 1;
+      else high = middle;
+    }
+    return low < this.count ? this.sizes[low] : null;
+  }
+
   private async read(position: number): Promise<Checkpoint> {
     const start = this.offsets[position];
     const stop = position + 1 < this.count ? this.offsets[position + 1] : this.end;

@@ -51,18 +51,27 @@ export class AuditTree {
   /** Set when the log no longer holds what a checkpoint signed: proofs stop, the status says why. */
   private fault: string | null = null;
 
+  /** The next stored checkpoint to hold against the tree when it reaches that size; null past the last. */
+  private nextStored: number | null;
+  /** Checks of stored checkpoints, one at a time in order; skipped once the tree is closing. */
+  private storedChecks: Promise<void> = Promise.resolve();
+  private closing = false;
+
   private constructor(
     source: TreeSource,
-    store: CheckpointStore,
+    private readonly store: CheckpointStore,
     private readonly signer: CheckpointSigner,
     private readonly options: AuditTreeOptions,
     newest: Checkpoint | null,
   ) {
     this.signing = new CheckpointSigning(store, options, newest);
+    this.nextStored = store.sizeAfter?.(0) ?? null;
     this.tree = new ChainTree(source, options.log, {
       pushed: (size, hash) => {
         const checkpoint = this.signing.newest;
         if (checkpoint && size === checkpoint.tree_size) void this.checkAgainst(checkpoint, hash);
+        else if (size === this.nextStored) this.checkStored(size, hash);
+        if (this.nextStored !== null && size >= this.nextStored) this.nextStored = store.sizeAfter?.(size) ?? null;
       },
       grew: () => this.afterGrowth(),
     });
@@ -103,6 +112,19 @@ export class AuditTree {
     if (root === checkpoint.root_hash && lastHash === checkpoint.last_hash) return;
     this.fault = `the log no longer matches checkpoint ${checkpoint.tree_size}: records it covered were changed or lost`;
     this.options.log(`audit: ${this.fault}; proofs are off until an operator looks`);
+  }
+
+  /**
+   * Every stored checkpoint, not only the newest, must hold the tree's root at its size: then each extends the one
+   * before it, and none signed a log that was since rewritten (ARCHITECTURE.md "Checkpoints and proofs").
+   */
+  private checkStored(size: number, hash: string): void {
+    this.storedChecks = this.storedChecks.then(async () => {
+      if (this.closing || this.fault) return;
+      // A line damaged since open: the store names it, and the proofs stop on that.
+      const stored = await this.store.atSize(size).catch(() => null);
+      if (stored) await this.checkAgainst(stored, hash);
+    });
   }
 
   private afterGrowth(): void {
@@ -183,6 +205,8 @@ export class AuditTree {
   /** Signs what the tree holds, so a clean stop leaves every record under a checkpoint. */
   async close(): Promise<void> {
     clearInterval(this.timer);
+    this.closing = true;
+    await this.storedChecks;
     await this.tree.settle();
     if (this.tree.idle && !this.currentFault() && this.tree.size > (this.signing.newest?.tree_size ?? 0)) await this.checkpoint();
     await this.signing.close();

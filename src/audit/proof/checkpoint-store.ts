@@ -12,6 +12,8 @@ export interface CheckpointStore<C extends { tree_size: number } = Checkpoint> {
    * its checkpoints where nothing checks them line by line leaves it out.
    */
   damage?(): string | null;
+  /** The smallest stored tree_size above `size`, or null: the tree checks each stored checkpoint as it reads the log back. */
+  sizeAfter?(size: number): number | null;
   close(): Promise<void>;
 }
 

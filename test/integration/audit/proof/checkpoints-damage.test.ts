@@ -4,11 +4,13 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { CheckpointSigner, type Checkpoint } from '../../../../src/audit/proof/checkpoint.js';
 import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../../../support/service.js';
 import { ManualClock } from '../../../support/manual-clock.js';
 import { pollUntil } from '../../../support/wait-until.js';
 
-const ENV = { RATE_LIMITS: 'off', AUDIT_CHECKPOINT_RECORDS: '5', AUDIT_CHECKPOINT_SECONDS: '0', AUDIT_SIGNING_KEY: Buffer.alloc(32, 7).toString('base64') };
+const SEED = Buffer.alloc(32, 7);
+const ENV = { RATE_LIMITS: 'off', AUDIT_CHECKPOINT_RECORDS: '5', AUDIT_CHECKPOINT_SECONDS: '0', AUDIT_SIGNING_KEY: SEED.toString('base64') };
 const clock = new ManualClock();
 
 async function evaluate(target: TestService, n: number): Promise<void> {
@@ -84,6 +86,22 @@ describe('a checkpoints.log damaged at rest', () => {
       const refused = await getJson(`${again.base}/api/v1/audit/checkpoint`);
       assert.deepEqual([refused.status, refused.json.code], [503, 'audit_proofs_unavailable']);
       assert.ok(!again.logs.some((line) => line.includes('the log no longer matches')), again.logs.join('\n'));
+    } finally {
+      await again.stop();
+    }
+  });
+
+  it('stops proofs when a stored checkpoint below the newest, signed as it reads, does not hold the log\'s root', async () => {
+    const { dataDir, path, lines } = await signedLog();
+    const { signature: _signature, key_id: _key, ...body } = JSON.parse(lines[0]) as Checkpoint;
+    const forked = new CheckpointSigner(SEED).sign({ ...body, root_hash: rootDigitChanged(lines[0]).match(/"root_hash":"([0-9a-f]{64})"/)![1] });
+    write(path, [JSON.stringify(forked), ...lines.slice(1)]);
+    const again = await startTestService(ENV, dataDir, { now: clock.now });
+    try {
+      const status = await pollUntil('the stored checkpoints checked', () => getJson(`${again.base}/status.json`), (r) => r.json.components.audit.proofs.status === 'fail');
+      assert.equal(status.json.components.audit.reason, 'the log no longer matches checkpoint 5: records it covered were changed or lost');
+      const refused = await getJson(`${again.base}/api/v1/audit/proof/3`);
+      assert.deepEqual([refused.status, refused.json.code], [503, 'audit_proofs_unavailable']);
     } finally {
       await again.stop();
     }

@@ -57,6 +57,7 @@ describe('FileCheckpointStore', () => {
       assert.equal(store.damage(), null);
       assert.deepEqual(await store.latest(), signed(12));
       assert.deepEqual(await store.atSize(5), signed(5));
+      assert.deepEqual([store.sizeAfter(0), store.sizeAfter(5), store.sizeAfter(11), store.sizeAfter(12)], [5, 10, 12, null]);
       assert.deepEqual(await store.add(signed(20)), signed(20));
       assert.equal(readFileSync(path, 'utf8').split('\n').length, 5);
     } finally {

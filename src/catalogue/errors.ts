@@ -118,6 +118,10 @@ export const ERRORS = {
     status: 503, message: 'the audit log did not record the verdict',
     meaning: 'The audit log could not be written or read (a failed write, a full disk, a log file replaced or truncated under the service, a Redis not connected, or fewer Redis replicas than `AUDIT_REPLICA_ACKS` confirming the record or online to confirm it; `/status.json` and `/healthz` say which); no verdict is given without its record.',
   },
+  audit_facts_damaged: {
+    status: 503, message: 'the facts kept for a record do not hash to its facts_hash',
+    meaning: 'The facts export met a record whose kept facts (`facts.log`, or the Redis facts hash) no longer hash to the `facts_hash` they are listed under, so it serves none of them; `detail` names the record and where its facts are kept. The operator restores them from a copy; `npm run audit:verify` lists every damaged record.',
+  },
   sign_in_contended: {
     status: 503, message: 'too many sign-in requests for this address at once; retry',
     meaning: 'Concurrent sign-ins for one address kept colliding; retry.',

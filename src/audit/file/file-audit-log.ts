@@ -43,7 +43,7 @@ import { sealBatch, type SealedBatch } from '../record/seal-batch.js';
 import { sha256Hex } from '../record/sha256.js';
 import { syncDirectory } from '../record/sync-directory.js';
 import { WalletFilter } from './wallet-filter.js';
-import { FactsFile } from './facts-file.js';
+import { FACTS_FILE_NAME, FactsFile } from './facts-file.js';
 
 export type { OpenReport } from './file-scan.js';
 export type { FileAuditLogOptions } from './file-log-options.js';
@@ -191,6 +191,8 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
   readWalletLines(wallet: string, count: number): Promise<Array<Buffer | null>> {
     return this.lines.readWalletLines(wallet, count);
   }
+
+  readonly factsLocation = FACTS_FILE_NAME;
 
   readFacts(fromSeq: number, count: number): Promise<FactsLine[]> {
     return this.lines.readFacts(this.facts, fromSeq, count, this.records);

@@ -24,7 +24,7 @@ async function openFileBackend(config: Readonly<Config>, context: BackendContext
   reportOpen(log, config.auditAcceptLoss, context.log);
   return {
     log,
-    openCheckpoints: () => FileCheckpointStore.open(dir),
+    openCheckpoints: (key) => FileCheckpointStore.open(dir, key),
     storeState: ALWAYS_USABLE,
     status: { kind: 'file', fsync: config.auditFsync, watch: () => null },
     threads: () => ({ audit_index: log.indexBusySeconds() }),

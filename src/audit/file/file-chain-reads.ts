@@ -29,8 +29,10 @@ export async function fileChainSource(location: string): Promise<ChainSource | n
   if (path === null) return null;
   const { size } = await stat(path);
   const blocks = new SpareBlocks();
+  const factsPath = join(dirname(path), FACTS_FILE_NAME);
   return {
     name: path, unit: 'bytes', total: size, chunks: fileChunks(path, DEFAULT_CHUNK_BYTES, blocks), recycle: (buffer) => blocks.give(buffer),
+    facts: { location: factsPath, items: () => fileItems(path, factsPath, 1, Number.MAX_SAFE_INTEGER) },
   };
 }
 

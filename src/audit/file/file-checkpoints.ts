@@ -1,9 +1,12 @@
 // The file backend's signed checkpoints: checkpoints.log beside audit.log (ARCHITECTURE.md "Checkpoints and proofs").
 import { constants } from 'node:fs';
-import { open, readFile, type FileHandle } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Checkpoint } from '../proof/checkpoint.js';
+import { checkCheckpoint, shapeFault, type Checkpoint, type PublishedKey } from '../proof/checkpoint.js';
 import { parseCheckpoint, type CheckpointStore } from '../proof/checkpoint-store.js';
+import { checkpointDamage, judgeCheckpointLine, type DamagedLine } from './checkpoint-lines.js';
+import { lastNewlineBefore, readAt } from './file-scan.js';
+import { fileLines } from './file-lines.js';
 
 export const CHECKPOINT_FILE_NAME = 'checkpoints.log';
 
@@ -11,7 +14,9 @@ export const CHECKPOINT_FILE_NAME = 'checkpoints.log';
  * One JSON checkpoint per line, sizes increasing, each written and fdatasync'ed before it is
  * served, so no client ever holds a checkpoint a restart forgets. Memory holds each line's tree
  * size and place (16 bytes), not the checkpoint: a checkpoint every 10 s for a year is about
- * 3.2 million lines, 1 GB of file and 50 MB of index.
+ * 3.2 million lines, 1 GB of file and 50 MB of index. Every line is checked as it is read at open
+ * (its signature, and that it grows past the one before); a damaged one is named by `damage()` and
+ * stops the store, and nothing after it is served or written.
  */
 export class FileCheckpointStore implements CheckpointStore {
   private sizes = new Float64Array(1024);
@@ -20,13 +25,15 @@ export class FileCheckpointStore implements CheckpointStore {
   private end = 0;
   private newest: Checkpoint | null = null;
   private writing: Promise<unknown> = Promise.resolve();
+  private damaged: string | null = null;
 
-  private constructor(private readonly fh: FileHandle) {}
+  private constructor(private readonly fh: FileHandle, private readonly path: string, private readonly key: PublishedKey) {}
 
   /** Opens DIR/checkpoints.log, cutting a torn last line (a crash mid-write; it was never served). */
-  static async open(dir: string): Promise<FileCheckpointStore> {
-    const fh = await open(join(dir, CHECKPOINT_FILE_NAME), constants.O_RDWR | constants.O_CREAT, 0o644);
-    const store = new FileCheckpointStore(fh);
+  static async open(dir: string, key: PublishedKey): Promise<FileCheckpointStore> {
+    const path = join(dir, CHECKPOINT_FILE_NAME);
+    const fh = await open(path, constants.O_RDWR | constants.O_CREAT, 0o644);
+    const store = new FileCheckpointStore(fh, path, key);
     try {
       await store.load();
     } catch (error) {
@@ -36,23 +43,33 @@ export class FileCheckpointStore implements CheckpointStore {
     return store;
   }
 
+  /** Why the file cannot be served from (its first damaged line, and what to do), or null while it is sound. */
+  damage(): string | null {
+    return this.damaged;
+  }
+
+  /** One pass over the file, a block at a time: linear in its length, memory in its line count. */
   private async load(): Promise<void> {
-    const text = (await this.fh.readFile()).toString('utf8');
-    let offset = 0;
-    for (const line of text.split('\n')) {
-      const bytes = Buffer.byteLength(line) + 1;
-      if (offset + bytes > Buffer.byteLength(text)) break;
-      const checkpoint = parseCheckpoint(line);
-      if (!checkpoint || checkpoint.tree_size <= (this.newest?.tree_size ?? 0)) break;
-      this.index(checkpoint.tree_size, offset);
-      this.newest = checkpoint;
-      offset += bytes;
+    for await (const line of fileLines(this.fh)) {
+      if (!line.ended) {
+        // Only the last line can lack its newline: a write a crash cut short, never acknowledged.
+        await this.fh.truncate(line.offset);
+        await this.fh.datasync();
+        break;
+      }
+      const judged = judgeCheckpointLine(line.bytes.toString('utf8'), this.newest?.tree_size ?? 0, this.key);
+      if ('fault' in judged) {
+        this.markDamaged({ number: line.number, offset: line.offset, fault: judged.fault });
+        return;
+      }
+      this.index(judged.checkpoint.tree_size, line.offset);
+      this.newest = judged.checkpoint;
+      this.end = line.offset + line.bytes.length + 1;
     }
-    this.end = offset;
-    if (offset < Buffer.byteLength(text)) {
-      await this.fh.truncate(offset);
-      await this.fh.datasync();
-    }
+  }
+
+  private markDamaged(line: DamagedLine): void {
+    this.damaged ??= checkpointDamage(this.path, line);
   }
 
   private index(size: number, offset: number): void {
@@ -85,12 +102,27 @@ export class FileCheckpointStore implements CheckpointStore {
     return null;
   }
 
+  sizeAfter(size: number): number | null {
+    let [low, high] = [0, this.count];
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.sizes[middle] <= size) low = middle + 1;
+      else high = middle;
+    }
+    return low < this.count ? this.sizes[low] : null;
+  }
+
   private async read(position: number): Promise<Checkpoint> {
     const start = this.offsets[position];
     const stop = position + 1 < this.count ? this.offsets[position + 1] : this.end;
     const { buffer, bytesRead } = await this.fh.read(Buffer.alloc(stop - start), 0, stop - start, start);
+    // Checked again as it is served: the file may have been changed since open.
     const checkpoint = parseCheckpoint(buffer.toString('utf8', 0, bytesRead).trimEnd());
-    if (!checkpoint) throw new Error(`${CHECKPOINT_FILE_NAME} is damaged at byte ${start}`);
+    const fault = checkpoint === null ? 'it is not a checkpoint' : checkCheckpoint(checkpoint, this.key);
+    if (checkpoint === null || fault !== null || checkpoint.tree_size !== this.sizes[position]) {
+      this.markDamaged({ number: position + 1, offset: start, fault: fault ?? `it no longer holds checkpoint ${this.sizes[position]}` });
+      throw new Error(this.damaged!);
+    }
     return checkpoint;
   }
 
@@ -101,6 +133,7 @@ export class FileCheckpointStore implements CheckpointStore {
   }
 
   private async write(checkpoint: Checkpoint): Promise<Checkpoint> {
+    if (this.damaged) throw new Error(this.damaged);
     if (this.newest && checkpoint.tree_size <= this.newest.tree_size) {
       return (await this.atSize(checkpoint.tree_size)) ?? Promise.reject(new Error(`checkpoint ${checkpoint.tree_size} is older than the newest kept`));
     }
@@ -122,18 +155,29 @@ export class FileCheckpointStore implements CheckpointStore {
 /**
  * The tree size of the newest checkpoint DIR/checkpoints.log holds, read without opening it for
  * writing (0 without one): records a signed checkpoint covers were acknowledged, so the file log
- * refuses to call them a torn tail (ARCHITECTURE.md "Damage is not a torn tail").
+ * refuses to call them a torn tail (ARCHITECTURE.md "Damage is not a torn tail"). Read from the end:
+ * the last newline-terminated line of a checkpoint's shape (one whose tree_size a changed byte made
+ * differ from its last_seq does not vouch), so a start reads a few lines, not the file.
  */
 export async function newestCheckpointSize(dir: string): Promise<number> {
-  const text = await readFile(join(dir, CHECKPOINT_FILE_NAME), 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return '';
+  const fh = await open(join(dir, CHECKPOINT_FILE_NAME), 'r').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return null;
     throw error;
   });
-  let newest = 0;
-  for (const line of text.split('\n').slice(0, -1)) {
-    const checkpoint = parseCheckpoint(line);
-    if (!checkpoint || checkpoint.tree_size <= newest) break;
-    newest = checkpoint.tree_size;
+  if (fh === null) return 0;
+  try {
+    let end = await lastNewlineBefore(fh, (await fh.stat()).size);
+    for (let tries = 0; end !== -1 && tries < NEWEST_LINES_TRIED; tries++) {
+      const start = (await lastNewlineBefore(fh, end)) + 1;
+      const value = parseCheckpoint((await readAt(fh, start, end - start)).toString('utf8'));
+      if (value !== null && shapeFault(value) === null) return value.tree_size;
+      end = start - 1;
+    }
+    return 0;
+  } finally {
+    await fh.close();
   }
-  return newest;
 }
+
+/** Damaged lines at the end past which the newest checkpoint is not looked for (the store names the damage). */
+const NEWEST_LINES_TRIED = 64;

@@ -51,18 +51,27 @@ export class AuditTree {
   /** Set when the log no longer holds what a checkpoint signed: proofs stop, the status says why. */
   private fault: string | null = null;
 
+  /** The next stored checkpoint to hold against the tree when it reaches that size; null past the last. */
+  private nextStored: number | null;
+  /** Checks of stored checkpoints, one at a time in order; skipped once the tree is closing. */
+  private storedChecks: Promise<void> = Promise.resolve();
+  private closing = false;
+
   private constructor(
     source: TreeSource,
-    store: CheckpointStore,
+    private readonly store: CheckpointStore,
     private readonly signer: CheckpointSigner,
     private readonly options: AuditTreeOptions,
     newest: Checkpoint | null,
   ) {
     this.signing = new CheckpointSigning(store, options, newest);
+    this.nextStored = store.sizeAfter?.(0) ?? null;
     this.tree = new ChainTree(source, options.log, {
       pushed: (size, hash) => {
         const checkpoint = this.signing.newest;
         if (checkpoint && size === checkpoint.tree_size) void this.checkAgainst(checkpoint, hash);
+        else if (size === this.nextStored) this.checkStored(size, hash);
+        if (this.nextStored !== null && size >= this.nextStored) this.nextStored = store.sizeAfter?.(size) ?? null;
       },
       grew: () => this.afterGrowth(),
     });
@@ -73,6 +82,8 @@ export class AuditTree {
     const tree = new AuditTree(source, store, signer, options, await store.latest());
     const end = await tree.tree.start();
     const newest = tree.signing.newest;
+    const damaged = tree.signing.damage();
+    if (damaged) options.log(`audit: ${damaged}`);
     if (newest && newest.tree_size > end) {
       tree.fault = `checkpoint ${newest.tree_size} covers records the log no longer holds (it ends at ${end})`;
       options.log(`audit: ${tree.fault}; proofs are off until an operator looks`);
@@ -103,6 +114,19 @@ export class AuditTree {
     this.options.log(`audit: ${this.fault}; proofs are off until an operator looks`);
   }
 
+  /**
+   * Every stored checkpoint, not only the newest, must hold the tree's root at its size: then each extends the one
+   * before it, and none signed a log that was since rewritten (ARCHITECTURE.md "Checkpoints and proofs").
+   */
+  private checkStored(size: number, hash: string): void {
+    this.storedChecks = this.storedChecks.then(async () => {
+      if (this.closing || this.fault) return;
+      // A line damaged since open: the store names it, and the proofs stop on that.
+      const stored = await this.store.atSize(size).catch(() => null);
+      if (stored) await this.checkAgainst(stored, hash);
+    });
+  }
+
   private afterGrowth(): void {
     if (this.tree.catchingUpTo === null && this.signing.due(this.tree.size)) void this.checkpoint();
   }
@@ -115,7 +139,7 @@ export class AuditTree {
 
   /** Signs the tree as it is now, one signature at a time; resolves once it is stored. */
   checkpoint(): Promise<unknown> {
-    if (this.fault) return this.signing.settled();
+    if (this.currentFault()) return this.signing.settled();
     const [size, lastHash] = [this.tree.size, this.tree.lastHash];
     return this.signing.sign(size, async (timestamp) => this.signer.sign({
       tree_size: size, root_hash: await this.tree.root(size), timestamp, last_seq: size, last_hash: lastHash,
@@ -154,19 +178,26 @@ export class AuditTree {
     return { first, second, proof: await this.tree.consistencyProof(first, second) };
   }
 
+  /** Why proofs are off: the log no longer holds what a checkpoint signed, or the checkpoints file is damaged. */
+  private currentFault(): string | null {
+    return this.signing.damage() ?? this.fault;
+  }
+
   private async ready(size: number): Promise<ProofRefusal | null> {
-    if (this.fault) return { refused: 'unavailable', detail: this.fault };
+    const fault = this.currentFault();
+    if (fault) return { refused: 'unavailable', detail: fault };
     const behind = await this.tree.reach(size);
     return behind ? { refused: 'unavailable', detail: behind } : null;
   }
 
   status(): Record<string, unknown> {
+    const fault = this.currentFault();
     return {
-      status: this.fault ? 'fail' : 'ok',
+      status: fault ? 'fail' : 'ok',
       tree_size: this.tree.size,
       checkpoint_size: this.signing.newest?.tree_size ?? 0,
       key_id: this.signer.published.key_id,
-      ...(this.fault ? { fault: this.fault } : {}),
+      ...(fault ? { fault } : {}),
       ...(this.tree.catchingUpTo !== null ? { catching_up_to: this.tree.catchingUpTo } : {}),
     };
   }
@@ -174,8 +205,10 @@ export class AuditTree {
   /** Signs what the tree holds, so a clean stop leaves every record under a checkpoint. */
   async close(): Promise<void> {
     clearInterval(this.timer);
+    this.closing = true;
+    await this.storedChecks;
     await this.tree.settle();
-    if (this.tree.idle && !this.fault && this.tree.size > (this.signing.newest?.tree_size ?? 0)) await this.checkpoint();
+    if (this.tree.idle && !this.currentFault() && this.tree.size > (this.signing.newest?.tree_size ?? 0)) await this.checkpoint();
     await this.signing.close();
     await this.tree.close();
   }

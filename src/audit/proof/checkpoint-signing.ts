@@ -52,8 +52,24 @@ export class CheckpointSigning<C extends { tree_size: number; timestamp: number 
     return this.newest;
   }
 
+  /** Why the store's checkpoints cannot be served or added to, or null (see CheckpointStore.damage). */
+  damage(): string | null {
+    return this.store.damage?.() ?? null;
+  }
+
   async checkpointAt(treeSize: number | undefined): Promise<C | ProofRefusal> {
-    const checkpoint = treeSize === undefined ? await this.latest() : await this.store.atSize(treeSize);
+    const damaged = (detail = this.damage()) => (detail === null ? null : { refused: 'unavailable' as const, detail });
+    const before = damaged();
+    if (before) return before;
+    let checkpoint: C | null;
+    try {
+      checkpoint = treeSize === undefined ? await this.latest() : await this.store.atSize(treeSize);
+    } catch (error) {
+      // A line found damaged as it was read: the store now names it.
+      const found = damaged();
+      if (found) return found;
+      throw error;
+    }
     if (checkpoint) return checkpoint;
     return {
       refused: 'no_checkpoint',

@@ -7,6 +7,13 @@ export interface CheckpointStore<C extends { tree_size: number } = Checkpoint> {
   atSize(treeSize: number): Promise<C | null>;
   /** Keeps the checkpoint unless one of its size is kept already; resolves to the one kept. */
   add(checkpoint: C): Promise<C>;
+  /**
+   * Why the stored checkpoints cannot be served (a damaged line of the file store, named), or null; a store that keeps
+   * its checkpoints where nothing checks them line by line leaves it out.
+   */
+  damage?(): string | null;
+  /** The smallest stored tree_size above `size`, or null: the tree checks each stored checkpoint as it reads the log back. */
+  sizeAfter?(size: number): number | null;
   close(): Promise<void>;
 }
 

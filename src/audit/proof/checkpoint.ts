@@ -74,7 +74,7 @@ export function signedBytes(unsigned: object): Buffer {
 }
 
 /** What a checkpoint must look like before its signature is worth checking. */
-function shapeFault(value: unknown): ProofFault {
+export function shapeFault(value: unknown): ProofFault {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'the checkpoint is not an object';
   const c = value as Record<string, unknown>;
   const keys = Object.keys(c).sort().join(',');
@@ -99,9 +99,23 @@ export function checkCheckpoint(value: unknown, key: PublishedKey): ProofFault {
 /** Null when `key` is the published Ed25519 key the checkpoint names and `signature` verifies over its unsigned body's bytes. */
 export function signatureFault(unsigned: { key_id: string }, signature: string, key: PublishedKey): ProofFault {
   if (unsigned.key_id !== key.key_id) return `the checkpoint names key ${unsigned.key_id}, the published key is ${key.key_id}`;
-  const raw = Buffer.from(key.public_key, 'base64');
-  if (key.alg !== 'Ed25519' || raw.length !== 32 || keyIdOf(raw) !== key.key_id) return 'the published key is not an Ed25519 key with that key_id';
-  const publicKey = crypto.createPublicKey({ key: Buffer.concat([SPKI_PREFIX, raw]), format: 'der', type: 'spki' });
+  const publicKey = publicKeyOf(key);
+  if (publicKey === null) return 'the published key is not an Ed25519 key with that key_id';
   const ok = crypto.verify(null, signedBytes(unsigned), publicKey, Buffer.from(signature, 'base64'));
   return ok ? null : 'the checkpoint signature does not verify with the published key';
+}
+
+/**
+ * The key object of the last published key asked for: building it costs about three times a verification, and
+ * checkpoints.log is checked line by line with one key at every start (src/audit/file/checkpoint-lines.ts).
+ */
+let lastKey: { key: PublishedKey; publicKey: crypto.KeyObject | null } | null = null;
+
+function publicKeyOf(key: PublishedKey): crypto.KeyObject | null {
+  if (lastKey?.key.public_key === key.public_key && lastKey.key.key_id === key.key_id && lastKey.key.alg === key.alg) return lastKey.publicKey;
+  const raw = Buffer.from(key.public_key, 'base64');
+  const valid = key.alg === 'Ed25519' && raw.length === 32 && keyIdOf(raw) === key.key_id;
+  const publicKey = valid ? crypto.createPublicKey({ key: Buffer.concat([SPKI_PREFIX, raw]), format: 'der', type: 'spki' }) : null;
+  lastKey = { key: { ...key }, publicKey };
+  return publicKey;
 }

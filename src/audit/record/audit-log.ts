@@ -148,6 +148,8 @@ export function parseFactsLine(text: string): FactsLine | null {
 export interface AuditFactsSource {
   /** For records `fromSeq` to `fromSeq + count - 1` that name facts, those facts, in seq order; a record whose facts are missing is left out. */
   readFacts(fromSeq: number, count: number): Promise<FactsLine[]>;
+  /** Where the facts are kept, as verification's problems and a refused facts export name it (`facts.log`, a Redis key). */
+  readonly factsLocation: string;
 }
 
 /** Counters both stores keep; `writes` counts group commits, not appends. */

@@ -109,6 +109,9 @@ export class PartitionedAuditLog implements AuditLog, AuditWalletLineSource, Aud
     return Promise.reject(new PartitionedReadError(`the audit log keeps ${this.chains.length} chains: a range of seqs must name its chain`));
   }
 
+  /** Each chain keeps its own (`{tg:audit:<p>.<n>}:facts`); a read names its chain. */
+  readonly factsLocation = 'the facts hash of each chain';
+
   readFacts(): Promise<FactsLine[]> {
     return Promise.reject(new PartitionedReadError(`the audit log keeps ${this.chains.length} chains: a range of seqs must name its chain`));
   }

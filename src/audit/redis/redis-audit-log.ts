@@ -194,6 +194,11 @@ export class RedisAuditLog implements AuditLog, AuditLineSource, AuditWalletLine
     return seqs.length === 0 ? [] : this.client.hmgetBuffer(this.keys.records, ...seqs);
   }
 
+  /** The hash that keeps the facts, keyed by facts_hash. */
+  get factsLocation(): string {
+    return `${this.prefix}facts`;
+  }
+
   /** The facts of records `fromSeq` to `fromSeq + count - 1` that have them, in seq order. */
   async readFacts(fromSeq: number, count: number): Promise<FactsLine[]> {
     const lines = await this.readLines(fromSeq, count);

@@ -3,6 +3,7 @@ import type { AuditFactsSource, AuditLineSource, AuditLog, AuditWalletLineSource
 import { GENESIS, type ChainAnchor, type ChainEnd, type VerifyReport } from './chain-walk.js';
 import type { LinkField } from './chunk-scan.js';
 import { lineChunks, linesPerChunk } from './chunk-sources.js';
+import { FactsCheck } from './facts-check.js';
 import { clampLimit } from '../record/list-limit.js';
 import { partitionOf } from '../record/partition.js';
 import { canonicalBytes, normalizeWallet, parseLine } from '../record/record.js';
@@ -50,7 +51,8 @@ export class AuditVerifier {
     const from = head.seq - count + 1;
     const lines = await readRange(chain, Math.max(1, from - 1), from > 1 ? count + 1 : count);
     const anchor = from > 1 ? anchorOf(lines.shift() ?? null, from - 1) : GENESIS;
-    return this.run(lines, 'prev_hash', anchor, head);
+    const report = await this.run(lines, 'prev_hash', anchor, head);
+    return (await checkFacts(chain, from, lines)).merge(report);
   }
 
   /** The wallet's newest `limit` records on its own chain (`wallet_prev_hash`). */
@@ -88,6 +90,23 @@ export class AuditVerifier {
     const chunks = lineChunks(present, linesPerChunk(present.length, this.pool.threads));
     return verifyChunks(this.pool, chunks, { field, anchor, head });
   }
+}
+
+/** The facts of records `from`.. (`lines`, as read for the chain walk) against the facts_hash each names. */
+async function checkFacts(chain: VerifiableAuditLog, from: number, lines: Array<Buffer | null>): Promise<FactsCheck> {
+  const check = new FactsCheck(chain.factsLocation);
+  if (lines.length === 0) return check;
+  const present = lines.flatMap((line, i) => (line === null ? [] : [from + i]));
+  // A record the store could not produce (a tail cut under the service) is the chain walk's to report: the facts of
+  // the records it could are read one by one then.
+  const read = present.length === lines.length
+    ? chain.readFacts(from, lines.length)
+    : Promise.all(present.map((seq) => chain.readFacts(seq, 1))).then((found) => found.flat());
+  const kept = new Map((await read).map((facts) => [facts.seq, facts]));
+  lines.forEach((line, i) => {
+    if (line !== null) check.add(from + i, line, kept.get(from + i) ?? null);
+  });
+  return check;
 }
 
 /**

@@ -4,7 +4,7 @@ import { open, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import canonicalize from 'canonicalize';
-import type { AuditHead } from '../record/audit-log.js';
+import type { AuditHead, RecordWithFacts } from '../record/audit-log.js';
 import { lineChunks } from './chunk-sources.js';
 import type { Chunk } from './verify-pool.js';
 
@@ -19,6 +19,11 @@ export interface ChainSource {
   chunks: AsyncIterable<Chunk>;
   /** Takes back a walked chunk's buffer for reuse (file sources). */
   recycle?: (buffer: ArrayBuffer) => void;
+  /**
+   * The facts kept beside the chain, read alongside it, where the source can read them (a backend's own files): each
+   * record's must hash to its facts_hash (facts-check.ts). `location` is where they are kept, as problems name it.
+   */
+  facts?: { location: string; items(): AsyncIterable<RecordWithFacts> };
   /** A service whose log is partitioned: the chain read, and how many it keeps (ARCHITECTURE.md "Partitioned audit chains"). */
   chain?: number;
   chains?: number;

@@ -3,13 +3,16 @@ import { ZERO_HASH } from '../record/audit-log.js';
 import { HASH_OK, LINK_OK, SHAPE_OK, type ChunkScan, type LinkField } from './chunk-scan.js';
 
 export type ProblemKind =
-  | 'unparseable' | 'hash_mismatch' | 'seq_gap' | 'reorder' | 'broken_link' | 'truncated' | 'head_mismatch';
+  | 'unparseable' | 'hash_mismatch' | 'seq_gap' | 'reorder' | 'broken_link' | 'truncated' | 'head_mismatch'
+  | 'facts_missing' | 'facts_mismatch';
 
 /** One failing record; `hash` is its stored hash (null when it has none, or for a truncated tail). */
 export interface ChainProblem {
   seq: number;
   hash: string | null;
   problem: ProblemKind;
+  /** Facts problems only (facts-check.ts): where the record's facts are kept, e.g. `facts.log`. */
+  location?: string;
 }
 
 /** What the first record of a range must link to. */

@@ -2,10 +2,11 @@
 // on a partitioned log the listings name each record's chain and the export reads the chain asked for (audit-partitions.ts).
 import { PATHS } from '../../catalogue/published-facts.js';
 import type { Static } from '@sinclair/typebox';
-import { factsLineText } from '../../audit/record/audit-log.js';
+import { factsLineText, type FactsLine } from '../../audit/record/audit-log.js';
+import { factsLineSound } from '../../audit/verify/facts-check.js';
 import { readRange, type AuditVerifier, type VerifiableAuditLog } from '../../audit/verify/audit-verifier.js';
 import type { VerifyReport } from '../../audit/verify/chain-walk.js';
-import { failureOf, type Logger } from '../../catalogue/failures.js';
+import { DependencyError, failureOf, type Logger } from '../../catalogue/failures.js';
 import { json, validationFailed } from '../../http/responses.js';
 import type { PlainRequest, PlainResponse, Route } from '../../http/types.js';
 import type { IpBucket, RateLimiter } from '../../http/rate-limiter.js';
@@ -142,8 +143,16 @@ async function exportFacts(deps: AuditRouteDeps, request: PlainRequest): Promise
   if (!chain.ok) return chain.response;
   return exportPage(deps, chain, validateFacts(numericParams(AuditFactsQuery, request.query)), async (from, count) => {
     const facts = count > 0 ? await chain.log.readFacts(from, count) : [];
+    // A damaged line is never served: the client would take it for the facts the record was judged on.
+    const damaged = facts.find((line) => !factsLineSound(line));
+    if (damaged) throw new DependencyError({ code: 'audit_facts_damaged', words: factsDamage(damaged, chain.log.factsLocation) }, 'damaged facts');
     return Buffer.from(facts.map(factsLineText).join(''), 'utf8');
   });
+}
+
+function factsDamage(damaged: FactsLine, location: string): string {
+  return `the facts kept for record ${damaged.seq} in ${location} do not hash to the facts_hash ${damaged.hash} they are listed under; ` +
+    `they are damaged, and no facts of this page are served until ${location} is restored from a copy (npm run audit:verify lists every damaged record)`;
 }
 
 /** One page of a line export: the records from `from_seq`, at most `limit` and never past the head the page was read against. */

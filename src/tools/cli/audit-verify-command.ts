@@ -12,6 +12,7 @@ import { PATHS } from '../../catalogue/published-facts.js';
 import { provePartitionedRecord } from '../../audit/proof/remote-partition-check.js';
 import { ProgressBar, type ProgressStream } from './progress-bar.js';
 import { verifyChunks } from '../../audit/verify/verify-chunks.js';
+import { checkKeptFacts } from '../../audit/verify/facts-check.js';
 import { VerifyPool, type Hasher } from '../../audit/verify/verify-pool.js';
 
 export interface CliIo {
@@ -58,6 +59,8 @@ const REASONS: Record<ProblemKind, string> = {
   reorder: 'reorder: it is stored out of seq order',
   truncated: 'truncated: the chain ends before the record it must reach (the head)',
   head_mismatch: 'head mismatch: the record it must reach (the head) has another hash',
+  facts_missing: 'facts missing: no facts are kept under the facts_hash it names',
+  facts_mismatch: 'facts mismatch: the facts kept for it do not hash to its facts_hash',
 };
 
 interface Options {
@@ -152,9 +155,13 @@ async function verifySource(pool: VerifyPool, source: ChainSource, options: Opti
     bar.update(source.unit === 'bytes' ? walked.bytes : walked.records, walked.records);
   };
   const head = options.head ?? source.head;
-  const report = await verifyChunks(pool, source.chunks, { field: 'prev_hash', head, onProgress: progress, recycle: source.recycle });
+  // The facts beside the chain are read alongside the walk, where the source can read them (a data directory).
+  const [report, facts] = await Promise.all([
+    verifyChunks(pool, source.chunks, { field: 'prev_hash', head, onProgress: progress, recycle: source.recycle }),
+    source.facts ? checkKeptFacts(source.facts.location, source.facts.items()) : null,
+  ]);
   bar.finish(source.unit === 'bytes' ? source.total : done.records, done.records);
-  return report;
+  return facts ? facts.merge(report) : report;
 }
 
 /**
@@ -185,7 +192,7 @@ function describe(source: ChainSource, report: VerifyReport, seconds: number): s
     `  records checked   ${report.total.toLocaleString('en-US')}`,
     `  tampered          ${report.tampered.toLocaleString('en-US')}`,
     `  healthy           ${report.healthy ? 'yes' : 'NO'}`,
-    `  first broken seq  ${first ? `${first.seq} (${REASONS[first.problem]})` : 'none'}`,
+    `  first broken seq  ${first ? `${first.seq} (${REASONS[first.problem]}${first.location ? `, in ${first.location}` : ''})` : 'none'}`,
     `  time              ${seconds.toFixed(2)} s (${rate} records/s)`,
   ];
   if (report.problems.length > 0) {
@@ -195,7 +202,7 @@ function describe(source: ChainSource, report: VerifyReport, seconds: number): s
 }
 
 function problemLine(problem: ChainProblem): string {
-  return `    seq ${problem.seq}  ${problem.problem}  ${problem.hash ?? '-'}`;
+  return `    seq ${problem.seq}  ${problem.problem}  ${problem.hash ?? '-'}${problem.location ? `  in ${problem.location}` : ''}`;
 }
 
 /** `--prove` and `--since`: Merkle proofs against signed checkpoints, checked here (src/audit/proof/remote-check.ts). */

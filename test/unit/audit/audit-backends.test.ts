@@ -4,7 +4,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { AUDIT_BACKENDS, selectedBackend } from '../../../src/audit/backends.js';
-import type { Checkpoint } from '../../../src/audit/proof/checkpoint.js';
+import { CheckpointSigner } from '../../../src/audit/proof/checkpoint.js';
 import { sha256Hex } from '../../../src/audit/record/sha256.js';
 import { openChainSource } from '../../../src/audit/verify/bulk-sources.js';
 import { loadConfig } from '../../../src/config.js';
@@ -30,13 +30,15 @@ describe('file backend', () => {
     const config = loadConfig({ DATA_DIR: dataDir, AUDIT_FSYNC: 'always' });
     const opened = await selectedBackend(config).open(config, context);
     const record = await opened.log.append({ ...sampleEntry(WALLET_A, 1), facts: { text: FACTS, hash: sha256Hex(FACTS) } });
-    const checkpoints = await opened.openCheckpoints({ alg: 'Ed25519', key_id: 'k', public_key: '' });
-    const checkpoint: Checkpoint = { tree_size: 1, root_hash: record.hash, timestamp: 1, last_seq: 1, last_hash: record.hash, key_id: 'k', signature: 's' };
+    // A file store checks each checkpoint's signature as it reads it back, so this one is really signed.
+    const signer = new CheckpointSigner(Buffer.alloc(32, 7));
+    const checkpoints = await opened.openCheckpoints(signer.published);
+    const checkpoint = signer.sign({ tree_size: 1, root_hash: record.hash, timestamp: 1, last_seq: 1, last_hash: record.hash });
     await checkpoints.add(checkpoint);
     await checkpoints.close();
     await opened.log.close();
 
-    const reopened = await opened.openCheckpoints({ alg: 'Ed25519', key_id: 'k', public_key: '' });
+    const reopened = await opened.openCheckpoints(signer.published);
     assert.deepEqual(await reopened.latest(), checkpoint);
     await reopened.close();
     const chain = await openChainSource(dataDir, AUDIT_BACKENDS);

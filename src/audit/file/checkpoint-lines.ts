@@ -1,0 +1,40 @@
+// Judges each stored line of checkpoints.log as it is read, and says what an operator does about a damaged one
+// (ARCHITECTURE.md "Checkpoints and proofs"). Pure: the store reads the file, this decides.
+import { checkCheckpoint, type Checkpoint, type PublishedKey } from '../proof/checkpoint.js';
+
+export type CheckpointLineJudgement = { checkpoint: Checkpoint } | { fault: string };
+
+/**
+ * A sound line is a checkpoint of the right shape, signed by `key` as it reads, and larger than the line before it
+ * (`previousSize`, 0 for the first): stored checkpoints only grow, each written after the one it extends.
+ */
+export function judgeCheckpointLine(text: string, previousSize: number, key: PublishedKey): CheckpointLineJudgement {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { fault: 'it is not JSON' };
+  }
+  const fault = checkCheckpoint(value, key);
+  if (fault) return { fault };
+  const checkpoint = value as Checkpoint;
+  if (checkpoint.tree_size <= previousSize) {
+    return { fault: `its tree_size ${checkpoint.tree_size} is not above the ${previousSize} of the line before it` };
+  }
+  return { checkpoint };
+}
+
+/** Where a damaged line is: its number (1-based) and byte offset in the file. */
+export interface DamagedLine {
+  number: number;
+  offset: number;
+  fault: string;
+}
+
+/** The one sentence /status.json, the log and a refused proof give for a damaged checkpoints file. */
+export function checkpointDamage(path: string, line: DamagedLine): string {
+  return `${path} line ${line.number} (byte ${line.offset}) is damaged: ${line.fault}. Proofs and new checkpoints are off, ` +
+    'since a checkpoint served from this file may not verify for the client. Restore the file from a copy (or start with ' +
+    'the AUDIT_SIGNING_KEY that signed it, if the key changed) and restart; without a copy, move it aside and restart: ' +
+    'a new file is begun, and checkpoints clients already hold can no longer be proved consistent with it';
+}

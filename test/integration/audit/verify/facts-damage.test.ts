@@ -1,0 +1,94 @@
+// One byte changed in facts.log under a running service: /audit/verify counts the record as tampered and names the
+// file, `audit:verify` on the data directory exits 1 naming its path, the facts export refuses the damaged page
+// instead of serving the edited line, and all of it heals once the file is restored.
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { EXIT_HEALTHY, EXIT_TAMPERED, runAuditVerify } from '../../../../src/tools/cli/audit-verify-command.js';
+import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../../../support/service.js';
+import { OPEN_MARKET_MS } from '../../../support/manual-clock.js';
+
+let running: TestService;
+let factsPath: string;
+let sound: string;
+
+async function cli(args: string[]): Promise<{ status: number; out: string }> {
+  let out = '';
+  const status = await runAuditVerify([...args, '--threads', '1'], { stdout: { write: (text: string) => (out += text) }, stderr: { write: () => true } });
+  return { status, out };
+}
+
+/** The stored hash of record `seq` (line `seq` of audit.log). */
+function recordHash(seq: number): string {
+  return readFileSync(join(running.dataDir, 'audit', 'audit.log'), 'latin1').split('\n')[seq - 1].slice(0, 64);
+}
+
+/** facts.log with one byte of record `seq`'s line changed: in its JSON (`json`), or in the hash it is listed under. */
+function damage(seq: number, where: 'json' | 'hash'): void {
+  const lines = sound.split('\n');
+  const line = lines[seq - 1];
+  assert.ok(line.startsWith(`${seq} `));
+  const at = where === 'hash' ? line.indexOf(' ') + 1 : line.indexOf('"usd":') + 6;
+  lines[seq - 1] = `${line.slice(0, at)}${line[at] === '1' ? '2' : '1'}${line.slice(at + 1)}`;
+  writeFileSync(factsPath, lines.join('\n'));
+}
+
+before(async () => {
+  running = await startTestService({ RATE_LIMITS: 'off' }, undefined, { now: () => OPEN_MARKET_MS });
+  for (let n = 1; n <= 6; n++) {
+    const trade = sampleTrade({ wallet: `0x${(0xe00 + n).toString(16).padStart(40, '0')}`, amount: n });
+    assert.equal((await postJson(`${running.base}/api/v1/analyze/free`, trade)).status, 200);
+  }
+  factsPath = join(running.dataDir, 'audit', 'facts.log');
+  sound = readFileSync(factsPath, 'utf8');
+});
+after(() => running.stop());
+
+describe('a byte changed in facts.log', () => {
+  it('is tampering to /audit/verify, which names the record and the file', async () => {
+    damage(3, 'json');
+    const response = await getJson(`${running.base}/api/v1/audit/verify`);
+    assert.equal(response.status, 200);
+    assert.deepEqual(response.json, {
+      total: 6, tampered: 1, healthy: false, first_broken_seq: 3,
+      records: [{ seq: 3, hash: recordHash(3), problem: 'facts_mismatch', location: 'facts.log' }],
+    });
+  });
+
+  it('makes audit:verify on the data directory exit 1, naming the file by its path', async () => {
+    damage(3, 'json');
+    const text = await cli([running.dataDir]);
+    assert.equal(text.status, EXIT_TAMPERED, text.out);
+    assert.match(text.out, /tampered {10}1\n/);
+    assert.ok(text.out.includes(`first broken seq  3 (facts mismatch: the facts kept for it do not hash to its facts_hash, in ${factsPath})`), text.out);
+    const json = JSON.parse((await cli([running.dataDir, '--json'])).out);
+    assert.deepEqual(json.problems, [{ seq: 3, hash: recordHash(3), problem: 'facts_mismatch', location: factsPath }]);
+  });
+
+  it('is not served by the facts export, which names the damage; pages without it still are', async () => {
+    damage(3, 'json');
+    const refused = await getJson(`${running.base}/api/v1/audit/facts?from_seq=1&limit=6`);
+    assert.equal(refused.status, 503);
+    assert.equal(refused.json.code, 'audit_facts_damaged');
+    assert.match(refused.json.detail, /the facts kept for record 3 in facts\.log do not hash to the facts_hash [0-9a-f]{64} they are listed under/);
+    assert.ok(!refused.text.includes('"input"'), 'no facts in the refusal');
+    const later = await getJson(`${running.base}/api/v1/audit/facts?from_seq=4&limit=3`);
+    assert.equal(later.status, 200);
+    assert.deepEqual(later.text, sound.split('\n').slice(3, 6).map((line) => `${line}\n`).join(''));
+  });
+
+  it('in the hash a line is listed under leaves the record without facts: facts_missing', async () => {
+    damage(5, 'hash');
+    const response = await getJson(`${running.base}/api/v1/audit/verify`);
+    assert.deepEqual(response.json.records, [{ seq: 5, hash: recordHash(5), problem: 'facts_missing', location: 'facts.log' }]);
+    assert.equal((await cli([running.dataDir])).status, EXIT_TAMPERED);
+  });
+
+  it('heals once the file is restored', async () => {
+    writeFileSync(factsPath, sound);
+    assert.deepEqual((await getJson(`${running.base}/api/v1/audit/verify`)).json, { total: 6, tampered: 0, healthy: true, records: [], first_broken_seq: null });
+    assert.equal((await cli([running.dataDir])).status, EXIT_HEALTHY);
+    assert.equal((await getJson(`${running.base}/api/v1/audit/facts?from_seq=1&limit=6`)).text, sound);
+  });
+});

@@ -1,0 +1,148 @@
+// checkpoints.log on a real folder: every line judged as it is read (signature, growth), a damaged one named by file,
+// line and byte, a torn last line cut, lines read a block at a time, and the newest checkpoint read from the end.
+import assert from 'node:assert/strict';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { checkpointDamage, judgeCheckpointLine } from '../../../../src/audit/file/checkpoint-lines.js';
+import { FileCheckpointStore, newestCheckpointSize } from '../../../../src/audit/file/file-checkpoints.js';
+import { fileLines } from '../../../../src/audit/file/file-lines.js';
+import { CheckpointSigner, type Checkpoint } from '../../../../src/audit/proof/checkpoint.js';
+import { useTempDirs } from '../../../support/temp-dirs.js';
+
+const signer = new CheckpointSigner(Buffer.alloc(32, 7));
+const key = signer.published;
+const tempDir = useTempDirs('guardrail-checkpoints-');
+
+function signed(size: number): Checkpoint {
+  return signer.sign({ tree_size: size, root_hash: size.toString(16).padStart(64, 'a'), timestamp: 1_800_000_000_000 + size, last_seq: size, last_hash: 'b'.repeat(64) });
+}
+
+/** A folder whose checkpoints.log holds these lines, each with its newline. */
+async function fileOf(lines: string[]): Promise<{ dir: string; path: string }> {
+  const dir = await tempDir();
+  const path = join(dir, 'checkpoints.log');
+  writeFileSync(path, lines.map((line) => `${line}\n`).join(''));
+  return { dir, path };
+}
+
+/** The line with one hex digit of its root_hash changed: still JSON, still a checkpoint's shape. */
+function rootDigitChanged(line: string): string {
+  const at = line.indexOf('"root_hash":"') + 13;
+  return `${line.slice(0, at)}${line[at] === 'a' ? 'b' : 'a'}${line.slice(at + 1)}`;
+}
+
+describe('judgeCheckpointLine', () => {
+  it('takes a checkpoint signed by the key that grows past the line before', () => {
+    assert.deepEqual(judgeCheckpointLine(JSON.stringify(signed(10)), 5, key), { checkpoint: signed(10) });
+  });
+
+  it('names what is wrong with a damaged line', () => {
+    const line = JSON.stringify(signed(10));
+    assert.deepEqual(judgeCheckpointLine(rootDigitChanged(line), 5, key), { fault: 'the checkpoint signature does not verify with the published key' });
+    assert.deepEqual(judgeCheckpointLine(line.slice(0, -1), 5, key), { fault: 'it is not JSON' });
+    assert.deepEqual(judgeCheckpointLine(line.replace('"last_seq":10', '"last_seq":11'), 5, key), { fault: 'last_seq differs from tree_size' });
+    assert.deepEqual(judgeCheckpointLine(line, 10, key), { fault: 'its tree_size 10 is not above the 10 of the line before it' });
+    const other = new CheckpointSigner(Buffer.alloc(32, 8)).published;
+    assert.deepEqual(judgeCheckpointLine(line, 5, other), { fault: `the checkpoint names key ${key.key_id}, the published key is ${other.key_id}` });
+  });
+});
+
+describe('FileCheckpointStore', () => {
+  it('serves every sound line after a start, and appends after them', async () => {
+    const { dir, path } = await fileOf([5, 10, 12].map((size) => JSON.stringify(signed(size))));
+    const store = await FileCheckpointStore.open(dir, key);
+    try {
+      assert.equal(store.damage(), null);
+      assert.deepEqual(await store.latest(), signed(12));
+      assert.deepEqual(await store.atSize(5), signed(5));
+      assert.deepEqual([store.sizeAfter(0), store.sizeAfter(5), store.sizeAfter(11), store.sizeAfter(12)], [5, 10, 12, null]);
+      assert.deepEqual(await store.add(signed(20)), signed(20));
+      assert.equal(readFileSync(path, 'utf8').split('\n').length, 5);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('names the file, line and byte of a byte changed in the first line, and serves and writes nothing past it', async () => {
+    const lines = [5, 10, 12].map((size) => JSON.stringify(signed(size)));
+    const { dir, path } = await fileOf([rootDigitChanged(lines[0]), ...lines.slice(1)]);
+    const before = readFileSync(path);
+    const store = await FileCheckpointStore.open(dir, key);
+    try {
+      const damage = checkpointDamage(path, { number: 1, offset: 0, fault: 'the checkpoint signature does not verify with the published key' });
+      assert.equal(store.damage(), damage);
+      assert.match(damage, /checkpoints\.log line 1 \(byte 0\) is damaged: the checkpoint signature does not verify/);
+      assert.equal(await store.latest(), null);
+      await assert.rejects(store.add(signed(20)), { message: damage });
+      assert.deepEqual(readFileSync(path), before, 'the file is left as the operator found it');
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('names the last line when it is the damaged one, and keeps the lines before it', async () => {
+    const lines = [5, 10, 12].map((size) => JSON.stringify(signed(size)));
+    const { dir, path } = await fileOf([...lines.slice(0, 2), rootDigitChanged(lines[2])]);
+    const store = await FileCheckpointStore.open(dir, key);
+    try {
+      assert.match(store.damage() ?? '', new RegExp(`^${path.replace(/[.]/g, '\\.')} line 3 \\(byte ${lines[0].length + lines[1].length + 2}\\) is damaged`));
+      assert.deepEqual(await store.latest(), signed(10));
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('finds a line damaged after the start as it serves it', async () => {
+    const lines = [5, 10].map((size) => JSON.stringify(signed(size)));
+    const { dir, path } = await fileOf(lines);
+    const store = await FileCheckpointStore.open(dir, key);
+    try {
+      writeFileSync(path, `${rootDigitChanged(lines[0])}\n${lines[1]}\n`);
+      await assert.rejects(store.atSize(5), /checkpoints\.log line 1 \(byte 0\) is damaged/);
+      assert.match(store.damage() ?? '', /line 1/);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('cuts a torn last line, which no newline ends, as a write a crash cut short', async () => {
+    const { dir, path } = await fileOf([JSON.stringify(signed(5))]);
+    appendFileSync(path, JSON.stringify(signed(10)).slice(0, 40));
+    const store = await FileCheckpointStore.open(dir, key);
+    try {
+      assert.equal(store.damage(), null);
+      assert.deepEqual(await store.latest(), signed(5));
+      assert.equal(readFileSync(path, 'utf8'), `${JSON.stringify(signed(5))}\n`);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('fileLines', () => {
+  it('reads lines that cross blocks whole, with their offsets, and flags a last line without a newline', async () => {
+    const dir = await tempDir();
+    const path = join(dir, 'lines');
+    writeFileSync(path, 'one\ntwo and more\n\nthree-ish');
+    const fh = await open(path, 'r');
+    try {
+      const seen = [];
+      for await (const line of fileLines(fh, 3)) seen.push([line.bytes.toString(), line.offset, line.number, line.ended]);
+      assert.deepEqual(seen, [['one', 0, 1, true], ['two and more', 4, 2, true], ['', 17, 3, true], ['three-ish', 18, 4, false]]);
+    } finally {
+      await fh.close();
+    }
+  });
+});
+
+describe('newestCheckpointSize', () => {
+  it('reads the last line of a checkpoint\'s shape, passing over one whose tree_size was changed', async () => {
+    const lines = [5, 10, 12].map((size) => JSON.stringify(signed(size)));
+    assert.equal(await newestCheckpointSize((await fileOf(lines)).dir), 12);
+    const changed = lines[2].replace('"tree_size":12', '"tree_size":92');
+    assert.equal(await newestCheckpointSize((await fileOf([...lines.slice(0, 2), changed])).dir), 10);
+    assert.equal(await newestCheckpointSize(await tempDir()), 0);
+  });
+});

@@ -52,18 +52,20 @@ export function sameSettings(a: DataSettings, b: DataSettings): boolean {
 }
 
 /**
- * The audit settings an older DATA_DIR (no epoch.json yet) was written with, from the files they leave:
+ * The settings an older DATA_DIR (no epoch.json yet) was written with, as far as its files show them:
  * a non-empty audit/audit.log is the file chain; redis-chain-head.json one Redis chain; redis-chain-head-<p>.json
- * K partitioned ones. Null when nothing was written. The file chain wins when both are there.
+ * K partitioned ones (the file chain wins when both are there); a store/ folder the embedded store.
+ * What the files do not show is left out, and taken from this start.
  */
-export async function inferAuditSettings(dataDir: string): Promise<Pick<DataSettings, 'audit_store' | 'audit_partitions'> | null> {
-  const log = await stat(join(dataDir, 'audit', 'audit.log')).catch(() => null);
-  if (log && log.size > 0) return { audit_store: 'file', audit_partitions: 1 };
+export async function inferSettings(dataDir: string): Promise<Partial<DataSettings>> {
   const names = await readdir(dataDir).catch(() => [] as string[]);
+  const store: Partial<DataSettings> = names.includes('store') ? { store: 'lmdb' } : {};
+  const log = await stat(join(dataDir, 'audit', 'audit.log')).catch(() => null);
+  if (log && log.size > 0) return { ...store, audit_store: 'file', audit_partitions: 1 };
   const parts = names.map((name) => /^redis-chain-head-(\d+)\.json$/.exec(name)).filter((m) => m !== null).map((m) => Number(m[1]));
-  if (parts.length > 0) return { audit_store: 'redis', audit_partitions: Math.max(...parts) + 1 };
-  if (names.includes('redis-chain-head.json')) return { audit_store: 'redis', audit_partitions: 1 };
-  return null;
+  if (parts.length > 0) return { ...store, audit_store: 'redis', audit_partitions: Math.max(...parts) + 1 };
+  if (names.includes('redis-chain-head.json')) return { ...store, audit_store: 'redis', audit_partitions: 1 };
+  return store;
 }
 
 /** The refusal for a start whose settings differ from the epoch's, naming both and the ways to move. */
@@ -84,8 +86,7 @@ export async function settleEpoch(config: Readonly<Config>, now: () => number): 
   const asked = settingsOf(config);
   let epoch = await readEpoch(file);
   if (epoch === null) {
-    const written = await inferAuditSettings(config.dataDir);
-    epoch = fresh({ ...asked, ...(written ?? {}) }, now(), null);
+    epoch = fresh({ ...asked, ...(await inferSettings(config.dataDir)) }, now(), null);
     await writeEpoch(file, epoch);
   }
   if (sameSettings(epoch, asked)) return epoch;

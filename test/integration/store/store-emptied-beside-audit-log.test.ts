@@ -5,7 +5,8 @@ import { readFileSync, rmSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { freePort } from '../../../src/tools/devnet/free-port.js';
-import { postJson, sampleTrade, SAMPLE_REGISTRY } from '../../support/service.js';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { getJson, postJson, sampleTrade, SAMPLE_REGISTRY } from '../../support/service.js';
 import { startServiceProcess, type ServiceProcess } from '../../support/service-process.js';
 import { useTempDirs } from '../../support/temp-dirs.js';
 
@@ -26,6 +27,18 @@ async function verdictSeqs(service: ServiceProcess, count: number): Promise<numb
   return seqs;
 }
 
+const account = privateKeyToAccount(generatePrivateKey());
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+const policyStatus = async (service: ServiceProcess, token: string) => (await getJson(`${service.base}/api/v1/config`, bearer(token))).status;
+
+async function signIn(service: ServiceProcess): Promise<string> {
+  const nonce = await getJson(`${service.base}/api/v1/auth/nonce?address=${account.address}`);
+  assert.equal(nonce.status, 200, nonce.text);
+  const session = await postJson(`${service.base}/api/v1/auth/wallet`, { address: account.address, signature: await account.signMessage({ message: nonce.json.message }) });
+  assert.equal(session.status, 200, session.text);
+  return session.json.access_token;
+}
+
 const epochOf = (dataDir: string) => JSON.parse(readFileSync(join(dataDir, 'epoch.json'), 'utf8'));
 
 describe('an embedded store that lost its data beside a long audit log', () => {
@@ -33,6 +46,9 @@ describe('an embedded store that lost its data beside a long audit log', () => {
     const dataDir = await tempDir();
     const first = await start(dataDir);
     assert.deepEqual(await verdictSeqs(first, 3), [1, 2, 3]);
+    const revoked = await signIn(first);
+    assert.equal((await postJson(`${first.base}/api/v1/auth/revoke`, {}, bearer(revoked))).status, 200);
+    assert.equal(await policyStatus(first, revoked), 401);
     await first.stop();
 
     truncateSync(join(dataDir, 'store', 'data.mdb'), 0);
@@ -48,7 +64,9 @@ describe('an embedded store that lost its data beside a long audit log', () => {
       const epoch = epochOf(dataDir);
       assert.notEqual(epoch.id, id);
       assert.equal(epoch.previous.id, id);
-      assert.equal(typeof epoch.tokens_not_before_ms, 'number', 'tokens issued before the new epoch are refused');
+      // The revocation went with the store; every token issued before the new epoch is refused instead.
+      assert.equal(await policyStatus(accepted, revoked), 401, 'the revoked token must not work again');
+      assert.equal(await policyStatus(accepted, await signIn(accepted)), 200, 'a new sign-in works');
     } finally {
       await accepted.stop();
     }

@@ -117,9 +117,10 @@ export async function startService(config: Readonly<Config>, log: Logger, overri
     const audit = closers.add(backend.log, (a) => a.close());
     // After the audit log, whose lock makes this the only process on DATA_DIR: the LMDB store's check-and-set relies on it.
     const store = closers.add(await openStore(config, now), (s) => s.close());
-    epoch = await matchStore(config, epoch, store, (await audit.head()).seq, now);
+    const auditHeadSeq = async () => (await audit.head()).seq;
+    epoch = await matchStore(config, epoch, store, auditHeadSeq, now);
     // Closed before the store, after the edge: the store keeps the head seq of a clean stop.
-    if (config.store === 'lmdb') closers.add(store, async (s) => markStore(s, epoch.id, (await audit.head()).seq));
+    if (config.store === 'lmdb') closers.add(store, async (s) => markStore(s, epoch.id, await auditHeadSeq()));
     const proofs = closers.add(await openAuditTree(config, backend, log, now), (p) => p.tree?.close());
     const scorer = closers.add(new ScoreBatcher(config.workers), (s) => s.close());
     const verifier = closers.add(new AuditVerifier(audit, config.workers, backend.partitions?.chains), (v) => v.close());

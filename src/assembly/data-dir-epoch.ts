@@ -104,9 +104,11 @@ export async function settleEpoch(config: Readonly<Config>, now: () => number): 
  * records. Either refuses the start unless DATA_DIR_NEW_EPOCH names the epoch; then a new epoch begins.
  */
 export async function matchStore(
-  config: Readonly<Config>, epoch: DataDirEpoch, store: CacheStore, auditSeq: number, now: () => number,
+  config: Readonly<Config>, epoch: DataDirEpoch, store: CacheStore, auditHeadSeq: () => Promise<number>, now: () => number,
 ): Promise<DataDirEpoch> {
+  // Only the embedded store lives in DATA_DIR; a Redis store is watched by the Redis audit chain's epoch.
   if (config.store !== 'lmdb') return epoch;
+  const auditSeq = await auditHeadSeq();
   const mark = parseMark(await store.get(STORE_EPOCH_KEY));
   const problem = storeProblem(epoch, mark, auditSeq);
   let current = epoch;

@@ -39,6 +39,7 @@ export const ConfigSchema = Type.Object({
   AUDIT_REPLICA_TIMEOUT_MS: Type.Optional(Type.Integer({ minimum: 1, maximum: 60_000 })),
   AUDIT_ABANDON_EPOCH: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
   AUDIT_ACCEPT_LOSS: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })),
+  DATA_DIR_NEW_EPOCH: Type.Optional(Type.String({ pattern: '^[0-9a-f-]{36}$' })),
   AUDIT_CHECKPOINT_RECORDS: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000 })),
   AUDIT_CHECKPOINT_SECONDS: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400 })),
   AUDIT_SIGNING_KEY: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/]{43}=$' })),
@@ -114,6 +115,8 @@ export interface Config {
   auditAbandonEpoch: string | null;
   /** The first lost seq of the file log whose loss an operator accepts (ARCHITECTURE.md "Damage is not a torn tail"). */
   auditAcceptLoss: number | null;
+  /** The DATA_DIR epoch an operator replaces with a new one: an emptied store or changed audit settings accepted (ARCHITECTURE.md "DATA_DIR epoch"). */
+  dataDirNewEpoch: string | null;
   /** Signed checkpoint cadence: every `records` records or `seconds` of traffic (0 turns either off). */
   auditCheckpoints: Readonly<{ records: number; seconds: number }>;
   /** Base64 Ed25519 seed; null: generated once into DATA_DIR. */
@@ -230,6 +233,7 @@ function resolveConfig(raw: RawConfig): Config {
     }),
     auditAbandonEpoch: raw.AUDIT_ABANDON_EPOCH ?? null,
     auditAcceptLoss: raw.AUDIT_ACCEPT_LOSS ?? null,
+    dataDirNewEpoch: raw.DATA_DIR_NEW_EPOCH ?? null,
     // A checkpoint at least every 100,000 records or 10 s of traffic; both 0 turn checkpoints off.
     auditCheckpoints: Object.freeze({ records: raw.AUDIT_CHECKPOINT_RECORDS ?? 100_000, seconds: raw.AUDIT_CHECKPOINT_SECONDS ?? 10 }),
     auditSigningKey: raw.AUDIT_SIGNING_KEY ?? null,

@@ -30,6 +30,7 @@ import { AuditTree } from '../audit/proof/audit-tree.js';
 import { PartitionedTree } from '../audit/proof/partitioned-tree.js';
 import type { PublishedKey } from '../audit/proof/checkpoint.js';
 import { selectedBackend } from '../audit/backends.js';
+import { markStore, matchStore, settleEpoch, withEpochTokens } from './data-dir-epoch.js';
 import type { OpenAuditBackend } from '../audit/proof/audit-backend.js';
 import { loadCheckpointSigner } from '../audit/proof/signing-key.js';
 import { documentRoutes } from '../channels/rest/documents.js';
@@ -109,11 +110,17 @@ export async function startService(config: Readonly<Config>, log: Logger, overri
     const permitSigner = await loadPermitSigner(config.permits.signerKey, config.dataDir);
     const chain = closers.add(await attachChain(config, log, permitSigner.address), (c) => c.close());
     const permits = permitsFor(config, chain, permitSigner);
+    // Before any backend opens, so a start with other settings than the data's writes nothing (ARCHITECTURE.md "DATA_DIR epoch").
+    let epoch = await settleEpoch(config, now);
     // The audit backend is chosen here once; the log, its checkpoints, its store state and its status come from it.
     const backend = await selectedBackend(config).open(config, { log, now });
     const audit = closers.add(backend.log, (a) => a.close());
     // After the audit log, whose lock makes this the only process on DATA_DIR: the LMDB store's check-and-set relies on it.
     const store = closers.add(await openStore(config, now), (s) => s.close());
+    const auditHeadSeq = async () => (await audit.head()).seq;
+    epoch = await matchStore(config, epoch, store, auditHeadSeq, now);
+    // Closed before the store, after the edge: the store keeps the head seq of a clean stop.
+    if (config.store === 'lmdb') closers.add(store, async (s) => markStore(s, epoch.id, await auditHeadSeq()));
     const proofs = closers.add(await openAuditTree(config, backend, log, now), (p) => p.tree?.close());
     const scorer = closers.add(new ScoreBatcher(config.workers), (s) => s.close());
     const verifier = closers.add(new AuditVerifier(audit, config.workers, backend.partitions?.chains), (v) => v.close());
@@ -137,7 +144,7 @@ export async function startService(config: Readonly<Config>, log: Logger, overri
       limits: config.rateLimits,
       now,
       log,
-      storeState: backend.storeState,
+      storeState: withEpochTokens(backend.storeState, () => epoch),
       metrics: observed.metrics,
       permits: permits.settings,
     };
@@ -215,7 +222,7 @@ async function buildRoutes(
     ...operationsRoutes({ metrics: observed.metrics, latency: observed.latency, feeds: facts.feeds, adminToken: config.adminToken, now, log }),
     ...assetRoutes(chain.registry),
     // Sign-in and bearer routes answer 503 store_lost_state while the shared store cannot be trusted.
-    ...guardStoreRoutes(backend.storeState, [
+    ...guardStoreRoutes(evaluation.storeState!, [
       ...analyzeRoutes(analyze, { tokens, holdings }),
       ...x402Routes(paidChannel),
       ...authRoutes({ tokens, signIn, holdings, limiter, log }),
@@ -238,7 +245,7 @@ function statusSources(
   const { audit, store, now } = evaluation;
   return {
     service: { version: VERSIONS.service, startedAt: observed.startedAt },
-    store: { kind: config.store, cache: store, state: backend.storeState },
+    store: { kind: config.store, cache: store, state: evaluation.storeState! },
     audit: { ...backend.status, head: () => audit.head(),
       readiness: () => audit.readiness(),
       proofs: () => proofs.tree?.status() ?? null,

@@ -139,7 +139,7 @@ describe('start-up', () => {
       const first = await runMain({ ...env, PORT: String(await freePort()) }, async () => {
         const second = await runMain({ ...env, PORT: String(await freePort()) });
         assert.equal(second.code, 1);
-        assert.match(second.output, /failed to start: .*audit is in use by process \d+ \(lock file .*audit\.lock\); two writers would fork the audit chain/);
+        assert.match(second.output, /failed to start: .*audit is in use by the service on host .*, pid \d+, started at .* \(lock file .*audit\.lock\); two writers would fork the audit chain/);
         assert.ok(existsSync(lock), 'the first service still holds its lock');
       });
       assert.equal(first.code, 0);

@@ -33,11 +33,16 @@ export function exited(child: ChildProcess): Promise<void> {
  * SIGTERM sent on the printed address alone could find none and kill it uncleanly. With `expectExit`, a start that ends in
  * an exit resolves too (base empty), and one that listens after all is returned for the caller's
  * assertion to fail on. The service writes only to stderr, plain text before it runs and pino JSON after.
+ * With `wrap`, the service runs under that command (e.g. `unshare --pid --fork --kill-child`), which must
+ * pass its stderr through and end the service when it ends itself.
  */
-export async function startServiceProcess(env: Record<string, string | undefined>, options: { expectExit?: boolean } = {}): Promise<ServiceProcess> {
+export async function startServiceProcess(
+  env: Record<string, string | undefined>, options: { expectExit?: boolean; wrap?: readonly string[] } = {},
+): Promise<ServiceProcess> {
   const merged: NodeJS.ProcessEnv = { ...process.env, ...env };
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete merged[name];
-  const child = spawn(process.execPath, [MAIN], { env: merged, stdio: ['ignore', 'ignore', 'pipe'] });
+  const [command, ...args] = [...(options.wrap ?? []), process.execPath, MAIN];
+  const child = spawn(command, args, { env: merged, stdio: ['ignore', 'ignore', 'pipe'] });
   started.push(child);
   let output = '';
   const base = await new Promise<string>((resolve, reject) => {

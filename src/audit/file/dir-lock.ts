@@ -1,5 +1,8 @@
-// One writer per audit directory: a lock file that names the process holding it.
-import { open, readFile, unlink } from 'node:fs/promises';
+// One writer per directory: an OS advisory lock (flock) on a lock file that names its holder
+// (ARCHITECTURE.md "One writer per DATA_DIR").
+import { closeSync, fstatSync, ftruncateSync, openSync, readFileSync, statSync, unlinkSync, writeSync, constants } from 'node:fs';
+import { createRequire } from 'node:module';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 
 export const LOCK_FILE_NAME = 'audit.lock';
@@ -11,83 +14,90 @@ export class DirectoryLocked extends Error {
 
 export interface DirLock {
   readonly path: string;
-  /** Removes the lock file; safe to call more than once. */
+  /** Removes the lock file and lets go of the lock; safe to call more than once. */
   release(): Promise<void>;
 }
 
-/** Lock paths this process holds, so a second open in the same process is refused too. */
-const heldHere = new Set<string>();
+/** fs-ext's flock: the kernel's lock on an open file, dropped when the holder's last descriptor closes (its death included). */
+interface FlockBinding {
+  flockSync(fd: number, flags: 'exnb'): void;
+}
+const { flockSync } = createRequire(import.meta.url)('fs-ext') as FlockBinding;
+
+/** What the holder writes into its lock file, so a refused start can say who holds it. */
+interface Holder {
+  host: string;
+  pid: number;
+  started_at: string;
+}
 
 /**
- * Takes DIR/audit.lock with an exclusive create. A lock left by a process that no
- * longer runs (a crash, SIGKILL) is stale and taken over. Two services started at
- * the same instant over the same stale lock could both take it; that window is a
- * start-up race only, and a running holder is always detected.
+ * Takes DIR/`name` with flock(LOCK_EX | LOCK_NB). The kernel keeps the lock while the holder
+ * runs, whatever PID namespace it is in (two containers on one volume, each service PID 1),
+ * and drops it when the holder dies (SIGKILL, crash), so a stale lock file is simply taken:
+ * nobody guesses from a pid. A second open in this process is refused too, since flock locks
+ * belong to one open of the file. Synchronous: it is a handful of system calls at start.
  */
-export async function lockDirectory(dir: string): Promise<DirLock> {
-  const path = join(dir, LOCK_FILE_NAME);
-  for (let attempt = 0; attempt < 3; attempt++) {
-    if (await tryCreate(path)) return held(path);
-    const owner = await readOwner(path);
-    if (owner !== null && isHeld(owner, path)) {
+export function lockDirectory(dir: string, name = LOCK_FILE_NAME, use = 'two writers would fork the audit chain'): DirLock {
+  const path = join(dir, name);
+  // A releasing holder unlinks the file while holding the lock: whoever locked the unlinked file retries on the new one.
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const fd = openSync(path, constants.O_RDWR | constants.O_CREAT, 0o644);
+    try {
+      flockSync(fd, 'exnb');
+    } catch (error) {
+      closeSync(fd);
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN' && (error as NodeJS.ErrnoException).code !== 'EWOULDBLOCK') throw error;
       throw new DirectoryLocked(
-        `${dir} is in use by process ${owner} (lock file ${path}); two writers would fork the audit chain. ` +
-        'Stop that process, give this one its own DATA_DIR, or delete the lock file if that process is not this service.',
+        `${dir} is in use by ${describeHolder(path)} (lock file ${path}); ${use}. ` +
+        'Stop that service, or give this one its own DATA_DIR. The lock is the kernel\'s: it goes with its holder, so there is nothing to delete by hand.',
       );
     }
-    await unlink(path).catch(ignoreMissing);
+    if (sameFile(fd, path)) return held(fd, path);
+    closeSync(fd);
   }
-  throw new DirectoryLocked(`could not take ${path}: it keeps reappearing`);
+  throw new DirectoryLocked(`could not take ${path}: it keeps being replaced while it is taken`);
 }
 
-async function tryCreate(path: string): Promise<boolean> {
+function sameFile(fd: number, path: string): boolean {
   try {
-    const handle = await open(path, 'wx', 0o644);
-    try {
-      await handle.writeFile(`${process.pid}\n`);
-    } finally {
-      await handle.close();
-    }
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
+    return fstatSync(fd).ino === statSync(path).ino;
+  } catch {
+    return false;
   }
 }
 
-/** The pid in the lock file; null when it is gone or unreadable (a torn write counts as stale). */
-async function readOwner(path: string): Promise<number | null> {
-  const text = await readFile(path, 'utf8').catch(() => null);
-  const pid = text === null ? NaN : Number(text.trim());
-  return Number.isSafeInteger(pid) && pid > 0 ? pid : null;
-}
-
-/** Our own pid counts only if this process really holds it (after a restart a pid can come back). */
-function isHeld(pid: number, path: string): boolean {
-  if (pid === process.pid) return heldHere.has(path);
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else, so it is alive.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-function held(path: string): DirLock {
-  heldHere.add(path);
+function held(fd: number, path: string): DirLock {
+  const holder: Holder = { host: hostname(), pid: process.pid, started_at: new Date().toISOString() };
+  ftruncateSync(fd, 0);
+  writeSync(fd, `${JSON.stringify(holder)}\n`, 0);
   let released = false;
   return {
     path,
     async release() {
       if (released) return;
       released = true;
-      heldHere.delete(path);
-      await unlink(path).catch(ignoreMissing);
+      // Unlinked while still held, then closed: see the retry in lockDirectory.
+      try {
+        unlinkSync(path);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      } finally {
+        closeSync(fd);
+      }
     },
   };
 }
 
-function ignoreMissing(error: NodeJS.ErrnoException): void {
-  if (error.code !== 'ENOENT') throw error;
+/** The holder as it wrote itself: host, pid (in its own PID namespace) and start time; or what the file holds. */
+function describeHolder(path: string): string {
+  let text = '';
+  try {
+    text = readFileSync(path, 'utf8').trim();
+    const holder = JSON.parse(text) as Partial<Holder>;
+    if (typeof holder.pid === 'number') return `the service on host ${holder.host}, pid ${holder.pid}, started at ${holder.started_at}`;
+  } catch {
+    // an older service's bare pid, or a holder that has not written itself yet
+  }
+  return text === '' ? 'another process (it has not named itself yet)' : `process ${text}`;
 }

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
@@ -202,12 +203,16 @@ async function lineLength(dir: string, seq: number): Promise<number> {
   return readLines(join(dir, 'audit.log'))[seq - 1].length + 1;
 }
 
+/** A child that takes the flock on argv[1] (with a text of its own in it), says so, and holds it until killed. */
+const HOLD_LOCK = `const fs = require('node:fs'); const { flockSync } = require(${JSON.stringify(createRequire(import.meta.url).resolve('fs-ext'))});
+const fd = fs.openSync(process.argv[1], 'w'); flockSync(fd, 'exnb'); fs.writeSync(fd, 'held by a test'); process.stdout.write('held'); setInterval(() => {}, 1000);`;
+
 describe('FileAuditLog directory lock', () => {
   it('refuses a second open of a directory this process already writes, and allows it after close', async () => {
     const dir = await tempDir();
     const first = await FileAuditLog.open(dir, { fsync: 'off' });
     await assert.rejects(FileAuditLog.open(dir, { fsync: 'off' }), (error: Error) =>
-      error instanceof DirectoryLocked && error.message.includes(`in use by process ${process.pid}`));
+      error instanceof DirectoryLocked && error.message.includes(`, pid ${process.pid}, started at `));
     const record = await first.append(sampleEntry(WALLET_A, 0));
     await first.close();
     const { log, next } = await reopenAndAppend(dir);
@@ -215,25 +220,33 @@ describe('FileAuditLog directory lock', () => {
     await log.close();
   });
 
-  it('refuses while another live process holds the lock, naming it', async () => {
+  it('refuses while another live process holds the lock, naming it as it wrote itself', async () => {
     const dir = await tempDir();
-    const holder = spawn('sleep', ['30'], { stdio: 'ignore' });
+    const first = await FileAuditLog.open(dir, { fsync: 'off' });
+    const written = JSON.parse(readFileSync(join(dir, LOCK_FILE_NAME), 'utf8'));
+    assert.equal(written.pid, process.pid);
+    // A process that holds the kernel lock on the file, whatever the file says.
+    await first.close();
+    const holder = spawn(process.execPath, ['-e', HOLD_LOCK, join(dir, LOCK_FILE_NAME)], { stdio: ['ignore', 'pipe', 'inherit'] });
     try {
-      writeFileSync(join(dir, LOCK_FILE_NAME), `${holder.pid}\n`);
-      await assert.rejects(FileAuditLog.open(dir, { fsync: 'off' }), new RegExp(`in use by process ${holder.pid} `));
-      assert.equal(readFileSync(join(dir, LOCK_FILE_NAME), 'utf8'), `${holder.pid}\n`, 'the holder keeps its lock');
+      await new Promise((resolve) => holder.stdout!.once('data', resolve));
+      await assert.rejects(FileAuditLog.open(dir, { fsync: 'off' }), /in use by process held by a test \(lock file .*\); two writers would fork the audit chain/);
     } finally {
       holder.kill('SIGKILL');
+      await new Promise((resolve) => holder.once('exit', resolve));
     }
+    // The kernel let go with the holder: the next open takes the lock without anyone deleting the file.
+    const next = await FileAuditLog.open(dir, { fsync: 'off' });
+    await next.close();
   });
 
-  it('takes over a lock left by a process that died (SIGKILL, power cut) or a torn lock file', async () => {
+  it('takes a lock file left by a process that died (SIGKILL, power cut), a bare pid, or a torn one', async () => {
     const { dir, records } = await seeded(2);
     const dead = spawnSync('true').pid;
-    for (const content of [`${dead}\n`, '']) {
+    for (const content of [`${dead}\n`, '1\n', '']) {
       writeFileSync(join(dir, LOCK_FILE_NAME), content);
       const log = await FileAuditLog.open(dir, { fsync: 'off' });
-      assert.equal(readFileSync(join(dir, LOCK_FILE_NAME), 'utf8'), `${process.pid}\n`);
+      assert.equal(JSON.parse(readFileSync(join(dir, LOCK_FILE_NAME), 'utf8')).pid, process.pid);
       assert.equal((await log.head()).hash, records[1].hash);
       await log.close();
       assert.equal(existsSync(join(dir, LOCK_FILE_NAME)), false);

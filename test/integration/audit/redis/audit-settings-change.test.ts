@@ -1,0 +1,96 @@
+// A change of AUDIT_STORE or AUDIT_PARTITIONS on a DATA_DIR that holds a chain used to start a second chain at seq 1;
+// now the start is refused, naming what the data was written with and what was asked, until DATA_DIR_NEW_EPOCH accepts it.
+import assert from 'node:assert/strict';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { Redis } from 'ioredis';
+import { freePort } from '../../../../src/tools/devnet/free-port.js';
+import { startRedisServer, type RedisServer } from '../../../support/redis-server.js';
+import { postJson, sampleTrade, SAMPLE_REGISTRY } from '../../../support/service.js';
+import { startServiceProcess, type ServiceProcess } from '../../../support/service-process.js';
+import { useTempDirs } from '../../../support/temp-dirs.js';
+
+const tempDir = useTempDirs('audit-settings-change-');
+let redis: RedisServer;
+
+before(async () => {
+  redis = await startRedisServer();
+});
+after(() => redis?.stop());
+// Each test its own chains, signed by its own DATA_DIR's key.
+beforeEach(async () => {
+  const client = new Redis(redis.url);
+  await client.flushall();
+  client.disconnect();
+});
+
+async function start(dataDir: string, env: Record<string, string | undefined>, expectExit = false): Promise<ServiceProcess> {
+  const base = { DATA_DIR: dataDir, PORT: String(await freePort()), HOST: '127.0.0.1', REGISTRY_FILE: SAMPLE_REGISTRY, WORKERS: '1', AUDIT_FSYNC: 'off' };
+  return startServiceProcess({ ...base, REDIS_URL: undefined, AUDIT_STORE: undefined, AUDIT_PARTITIONS: undefined, ...env }, { expectExit });
+}
+
+async function verdictSeqs(service: ServiceProcess, count: number, from = 0): Promise<number[]> {
+  const seqs: number[] = [];
+  for (let i = from; i < from + count; i++) {
+    const verdict = await postJson(`${service.base}/api/v1/analyze/free`, sampleTrade({ wallet: `0x${(0x10 + i).toString(16).repeat(20)}` }));
+    assert.equal(verdict.status, 200, verdict.text);
+    seqs.push(verdict.json.audit_seq);
+  }
+  return seqs;
+}
+
+const epochOf = (dataDir: string) => JSON.parse(readFileSync(join(dataDir, 'epoch.json'), 'utf8'));
+const onRedis = { REDIS_URL: () => redis.url };
+
+describe('audit settings that do not match the data already in DATA_DIR', () => {
+  it('refuses AUDIT_STORE=redis over a file chain, naming both, and a new epoch starts only when the operator names the old one', async () => {
+    const dataDir = await tempDir();
+    const file = await start(dataDir, {});
+    assert.deepEqual(await verdictSeqs(file, 3), [1, 2, 3]);
+    await file.stop();
+
+    const refused = await start(dataDir, { REDIS_URL: onRedis.REDIS_URL() }, true);
+    assert.equal(refused.base, '', `a redis chain must not start beside the file chain:\n${refused.output()}`);
+    const { id } = epochOf(dataDir);
+    assert.match(refused.output(), new RegExp(`was written with AUDIT_STORE=file AUDIT_PARTITIONS=1 STORE=lmdb \\(epoch ${id}\\), and this start asks for AUDIT_STORE=redis AUDIT_PARTITIONS=1 STORE=redis`));
+    assert.match(refused.output(), new RegExp(`set DATA_DIR_NEW_EPOCH=${id}`));
+
+    const moved = await start(dataDir, { REDIS_URL: onRedis.REDIS_URL(), DATA_DIR_NEW_EPOCH: id });
+    try {
+      assert.deepEqual(await verdictSeqs(moved, 1), [1], 'a new chain, on purpose');
+    } finally {
+      await moved.stop();
+    }
+    const epoch = epochOf(dataDir);
+    assert.deepEqual([epoch.audit_store, epoch.previous.id, epoch.previous.audit_store], ['redis', id, 'file']);
+
+    // Back to the file log: refused too, instead of going on at seq 4 as if the Redis chain never was.
+    const back = await start(dataDir, {}, true);
+    assert.equal(back.base, '', `the file chain must not silently continue:\n${back.output()}`);
+    assert.match(back.output(), new RegExp(`was written with AUDIT_STORE=redis AUDIT_PARTITIONS=1 STORE=redis \\(epoch ${epoch.id}\\), and this start asks for AUDIT_STORE=file AUDIT_PARTITIONS=1 STORE=lmdb`));
+  });
+
+  it('refuses AUDIT_PARTITIONS 1 -> 2 on Redis', async () => {
+    const dataDir = await tempDir();
+    const one = await start(dataDir, { REDIS_URL: onRedis.REDIS_URL() });
+    await verdictSeqs(one, 2, 10);
+    await one.stop();
+
+    const refused = await start(dataDir, { REDIS_URL: onRedis.REDIS_URL(), AUDIT_PARTITIONS: '2' }, true);
+    assert.equal(refused.base, '', `two new chains must not start beside the single one:\n${refused.output()}`);
+    assert.match(refused.output(), /was written with AUDIT_STORE=redis AUDIT_PARTITIONS=1 STORE=redis \(epoch [0-9a-f-]{36}\), and this start asks for AUDIT_STORE=redis AUDIT_PARTITIONS=2 STORE=redis/);
+  });
+
+  it('adopts a DATA_DIR written before epochs existed from its files, and refuses a change there too', async () => {
+    const dataDir = await tempDir();
+    const file = await start(dataDir, {});
+    await verdictSeqs(file, 2, 20);
+    await file.stop();
+    rmSync(join(dataDir, 'epoch.json'));
+
+    const refused = await start(dataDir, { REDIS_URL: onRedis.REDIS_URL() }, true);
+    assert.equal(refused.base, '', `a redis chain must not start beside an older file chain:\n${refused.output()}`);
+    assert.match(refused.output(), /was written with AUDIT_STORE=file AUDIT_PARTITIONS=1 STORE=lmdb \(epoch [0-9a-f-]{36}\), and this start asks for AUDIT_STORE=redis AUDIT_PARTITIONS=1 STORE=redis/);
+  });
+});

@@ -8,6 +8,7 @@ import type { CacheStore } from '../../store/cache-store.js';
 import { ClaimBusyError, ClaimOnce } from '../../store/claim-once.js';
 import { owedPaymentKey, paymentKey } from '../../store/keys.js';
 import type { FacilitatorPort, Settled } from './facilitator-client.js';
+import type { PayerSignatureCheck } from './payer-signature.js';
 import { readPayment, windowRefusal, type Authorization, type ReadPayment } from './payment-payload.js';
 import { refusal, type Refusal } from './refusals.js';
 import { requirementsV2, type PaymentTerms } from './terms.js';
@@ -30,6 +31,8 @@ export interface PaidDeps {
   facilitator: FacilitatorPort;
   ledger: PaymentLedger;
   log: Logger;
+  /** Checks the payer's signature before a verdict kept for this payment (replayed or owed) is released. */
+  payerSigned: PayerSignatureCheck;
   /**
    * Reads the chain for a settlement whose answer was lost (findSettlement); absent, a
    * facilitator that does not answer /settle is taken at its word: nothing settled.
@@ -122,6 +125,7 @@ async function paidAnswer(deps: PaidDeps, trade: ChannelTrade, encodedPayment: s
     const print = fingerprint(trade);
     const claimed = await deps.ledger.once.run(paymentKey(from, nonce), print, () => buyOrRedeem(deps, trade, read.payment, print));
     if (claimed.kind === 'conflict') return { kind: 'refused', refusal: refusal('payment_used') };
+    if (claimed.kind === 'replayed') return (await forgedRefusal(deps, read.payment)) ?? claimed.value;
     return claimed.value;
   } catch (error) {
     if (error instanceof ClaimBusyError) return { kind: 'refused', refusal: refusal('payment_in_progress') };
@@ -136,6 +140,8 @@ async function buyOrRedeem(deps: PaidDeps, trade: ChannelTrade, payment: ReadPay
   const owed = await deps.ledger.owed(payment.authorization);
   if (owed === null) return buyVerdict(deps, trade, payment, print);
   if (owed.fingerprint !== print) return { kind: 'refused', refusal: refusal('payment_used') };
+  const forged = await forgedRefusal(deps, payment);
+  if (forged) return forged;
   try {
     const verdict = await recordOwedVerdict(deps.entry.evaluation, owed.unrecorded);
     deps.log(`x402: the verdict paid in ${owed.receipt.transaction} was recorded on the payer's retry (seq ${verdict.audit_seq})`);
@@ -149,6 +155,21 @@ async function buyOrRedeem(deps: PaidDeps, trade: ChannelTrade, payment: ReadPay
     logFailure(deps.log, 'x402 owed verdict', failure, error);
     const message = `the verdict this payment bought (transaction ${owed.receipt.transaction}) is still not recorded: ${failure.words}; nothing more was charged; retry with the same payment`;
     return { kind: 'failed', code: failure.code, message };
+  }
+}
+
+/**
+ * A kept verdict is found by payer and nonce, which anyone who saw the payment knows: it goes only to a
+ * payment the payer signed (the facilitator's own check, made here because no facilitator is asked).
+ * Null when signed; the `invalid_signature` refusal, or a 503 when the chain cannot say, otherwise.
+ */
+async function forgedRefusal(deps: PaidDeps, payment: ReadPayment): Promise<PaidAnswer | null> {
+  try {
+    return (await deps.payerSigned(payment)) ? null : { kind: 'refused', refusal: refusal('invalid_signature') };
+  } catch (error) {
+    const failure = describeFailure(error, failureOf('chain_unavailable'));
+    logFailure(deps.log, 'x402 payer signature', failure, error);
+    return { kind: 'failed', code: failure.code, message: `the payment's signature could not be checked: ${failure.words}; nothing was released or charged; retry with the same payment` };
   }
 }
 

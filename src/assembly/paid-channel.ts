@@ -8,6 +8,7 @@ import type { CacheStore } from '../store/cache-store.js';
 import { HttpFacilitator } from '../evaluation/paid/facilitator-client.js';
 import { findSettlement } from '../evaluation/paid/onchain-settlement.js';
 import { PaymentLedger, type PaidDeps } from '../evaluation/paid/paid-evaluation.js';
+import { payerSignatureCheck } from '../evaluation/paid/payer-signature.js';
 import type { PaymentTerms } from '../evaluation/paid/terms.js';
 import type { ChainReads } from '../facts/chain/chain-reads.js';
 import type { ChainContext } from './attach-chain.js';
@@ -76,6 +77,7 @@ export async function attachPaidChannel(
     const paid: PaidDeps = {
       entry, terms, facilitator: new HttpFacilitator(facilitatorUrl), ledger: new PaymentLedger(store), log, metrics,
       settledOnChain: (authorization) => findSettlement(client, terms, authorization),
+      payerSigned: payerSignatureCheck(client, terms),
       chainSeconds: chainClock(chain.reads),
     };
     const price = `${Number(terms.amount) / 10 ** PAYMENT.assetDecimals} of ${terms.eip712.name}`;

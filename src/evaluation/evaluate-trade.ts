@@ -63,7 +63,8 @@ export interface EvaluationRequest {
   settle?: Settle;
 }
 
-export type Settle = (scored: { decision: string; risk_score: number }) => Promise<Settlement>;
+/** Given the scored verdict as it would be recorded unpaid, so the channel can keep it for the payer before it charges. */
+export type Settle = (unpaid: UnrecordedVerdict) => Promise<Settlement>;
 
 /** A settled payment, or why it was not: the evaluation then stops with nothing recorded. */
 export type Settlement =
@@ -103,7 +104,7 @@ export async function evaluateTrade(deps: EvaluationDeps, request: EvaluationReq
     let payment: AuditPayment | undefined;
     if (request.settle) {
       step = 'payment settlement';
-      const settlement = await request.settle(result);
+      const settlement = await request.settle(owedVerdict(request, wallet, input, result, undefined));
       if (!settlement.settled) return { kind: 'unsettled', code: settlement.code, message: settlement.message };
       payment = settlement.payment;
     }

@@ -72,7 +72,9 @@ export class LogHealth {
 
   /** Null when an append can be taken now, else why not (the AuditLog contract's `readiness`). */
   readiness(): string | null {
-    return this.failure ? `audit log: appends stopped: ${this.failure.reason}` : this.noSpace;
+    if (!this.failure) return this.noSpace;
+    const stopped = `audit log: appends stopped: ${this.failure.reason}`;
+    return this.noSpace ? `${stopped}; ${this.noSpace}` : stopped;
   }
 
   /** The error an append gets while the log has failed. */
@@ -135,8 +137,11 @@ export class LogHealth {
       if (!this.failure) {
         const problem = await this.compare();
         if (problem) this.fail('moved', problem);
-      } else if (this.failure.kind === 'io' && !this.noSpace && Date.now() - this.healAt >= HEAL_EVERY_MS) {
-        await this.tryHeal();
+      } else if (this.failure.kind === 'io' && Date.now() - this.healAt >= HEAL_EVERY_MS) {
+        // Room read now, not up to a second ago: a reading from before the disk filled resumed appends on a
+        // full disk, and a paid call settled in that gap (ARCHITECTURE.md "A log that heals").
+        await this.checkSpace(true);
+        if (!this.noSpace) await this.tryHeal();
       }
     } catch {
       // A closed handle (the log is closing) or a failed stat: the next tick looks again.
@@ -158,8 +163,8 @@ export class LogHealth {
     this.hooks.report(`audit: appends resumed (they stopped: ${was})`);
   }
 
-  private async checkSpace(): Promise<void> {
-    if (Date.now() - this.spaceAt < SPACE_EVERY_MS) return;
+  private async checkSpace(now = false): Promise<void> {
+    if (!now && Date.now() - this.spaceAt < SPACE_EVERY_MS) return;
     this.spaceAt = Date.now();
     const found = await statfs(this.path).catch(() => null);
     this.noSpace = found ? spaceProblem(found.bavail * found.bsize) : null;

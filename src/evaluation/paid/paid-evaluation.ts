@@ -2,12 +2,14 @@
 import { PAYMENT } from '../../catalogue/published-facts.js';
 import type { ErrorCode } from '../../catalogue/errors.js';
 import { evaluateOnce, fingerprint, type ChannelTrade, type EntryDeps, type EvaluationAnswer } from '../entry.js';
-import { recordOwedVerdict, type Settle, type UnrecordedVerdict } from '../evaluate-trade.js';
+import { recordOwedVerdict, type Settle, type Settlement, type UnrecordedVerdict } from '../evaluate-trade.js';
 import { describeFailure, failureOf, logFailure, type Logger } from '../../catalogue/failures.js';
+import type { AuditPayment } from '../../audit/record/audit-log.js';
 import type { CacheStore } from '../../store/cache-store.js';
 import { ClaimBusyError, ClaimOnce } from '../../store/claim-once.js';
 import { owedPaymentKey, paymentKey } from '../../store/keys.js';
 import type { FacilitatorPort, Settled } from './facilitator-client.js';
+import type { PayerSignatureCheck } from './payer-signature.js';
 import { readPayment, windowRefusal, type Authorization, type ReadPayment } from './payment-payload.js';
 import { refusal, type Refusal } from './refusals.js';
 import { requirementsV2, type PaymentTerms } from './terms.js';
@@ -30,6 +32,8 @@ export interface PaidDeps {
   facilitator: FacilitatorPort;
   ledger: PaymentLedger;
   log: Logger;
+  /** Checks the payer's signature before a verdict kept for this payment (replayed or owed) is released. */
+  payerSigned: PayerSignatureCheck;
   /**
    * Reads the chain for a settlement whose answer was lost (findSettlement); absent, a
    * facilitator that does not answer /settle is taken at its word: nothing settled.
@@ -84,7 +88,8 @@ export const OWED_KEEP_MS = 30 * 24 * 3_600_000;
 /** What the payer was charged for and has not received: the body it paid with, the receipt, the scored verdict. */
 export interface OwedVerdict {
   fingerprint: string;
-  receipt: Receipt;
+  /** Null: kept before settlement, and not (yet) told of one; the chain says whether it was charged. */
+  receipt: Receipt | null;
   unrecorded: UnrecordedVerdict;
 }
 
@@ -122,6 +127,7 @@ async function paidAnswer(deps: PaidDeps, trade: ChannelTrade, encodedPayment: s
     const print = fingerprint(trade);
     const claimed = await deps.ledger.once.run(paymentKey(from, nonce), print, () => buyOrRedeem(deps, trade, read.payment, print));
     if (claimed.kind === 'conflict') return { kind: 'refused', refusal: refusal('payment_used') };
+    if (claimed.kind === 'replayed') return (await forgedRefusal(deps, read.payment)) ?? claimed.value;
     return claimed.value;
   } catch (error) {
     if (error instanceof ClaimBusyError) return { kind: 'refused', refusal: refusal('payment_in_progress') };
@@ -136,19 +142,40 @@ async function buyOrRedeem(deps: PaidDeps, trade: ChannelTrade, payment: ReadPay
   const owed = await deps.ledger.owed(payment.authorization);
   if (owed === null) return buyVerdict(deps, trade, payment, print);
   if (owed.fingerprint !== print) return { kind: 'refused', refusal: refusal('payment_used') };
+  const forged = await forgedRefusal(deps, payment);
+  if (forged) return forged;
+  const receipt = owed.receipt ?? await settledBeforeLoss(deps, payment);
+  // Kept before a settlement that never landed: nothing was charged, and this payment can still buy a verdict.
+  if (receipt === null) return buyVerdict(deps, trade, payment, print);
+  const unrecorded = owed.receipt ? owed.unrecorded : { ...owed.unrecorded, entry: { ...owed.unrecorded.entry, payment: auditPayment(deps.terms, payment, receipt) } };
   try {
-    const verdict = await recordOwedVerdict(deps.entry.evaluation, owed.unrecorded);
-    deps.log(`x402: the verdict paid in ${owed.receipt.transaction} was recorded on the payer's retry (seq ${verdict.audit_seq})`);
+    const verdict = await recordOwedVerdict(deps.entry.evaluation, unrecorded);
+    deps.log(`x402: the verdict paid in ${receipt.transaction} was recorded on the payer's retry (seq ${verdict.audit_seq})`);
     // Recorded: the claim now keeps the answer for replays; the owed entry must go, or a later retry would record it again.
     await deps.ledger.forgetOwed(payment.authorization).catch((error: unknown) => {
-      logFailure(deps.log, `x402 owed verdict ${owed.receipt.transaction} recorded but not cleared`, describeFailure(error), error);
+      logFailure(deps.log, `x402 owed verdict ${receipt.transaction} recorded but not cleared`, describeFailure(error), error);
     });
-    return { kind: 'answered', answer: { kind: 'verdict', verdict }, receipt: owed.receipt };
+    return { kind: 'answered', answer: { kind: 'verdict', verdict }, receipt };
   } catch (error) {
     const failure = describeFailure(error, failureOf('audit_unavailable'));
     logFailure(deps.log, 'x402 owed verdict', failure, error);
-    const message = `the verdict this payment bought (transaction ${owed.receipt.transaction}) is still not recorded: ${failure.words}; nothing more was charged; retry with the same payment`;
+    const message = `the verdict this payment bought (transaction ${receipt.transaction}) is still not recorded: ${failure.words}; nothing more was charged; retry with the same payment`;
     return { kind: 'failed', code: failure.code, message };
+  }
+}
+
+/**
+ * A kept verdict is found by payer and nonce, which anyone who saw the payment knows: it goes only to a
+ * payment the payer signed (the facilitator's own check, made here because no facilitator is asked).
+ * Null when signed; the `invalid_signature` refusal, or a 503 when the chain cannot say, otherwise.
+ */
+async function forgedRefusal(deps: PaidDeps, payment: ReadPayment): Promise<PaidAnswer | null> {
+  try {
+    return (await deps.payerSigned(payment)) ? null : { kind: 'refused', refusal: refusal('invalid_signature') };
+  } catch (error) {
+    const failure = describeFailure(error, failureOf('chain_unavailable'));
+    logFailure(deps.log, 'x402 payer signature', failure, error);
+    return { kind: 'failed', code: failure.code, message: `the payment's signature could not be checked: ${failure.words}; nothing was released or charged; retry with the same payment` };
   }
 }
 
@@ -160,7 +187,12 @@ async function buyVerdict(deps: PaidDeps, trade: ChannelTrade, payment: ReadPaym
 
   let receipt: Receipt | null = null;
   let settleRefusal: Refusal | null = null;
-  const settle: Settle = async () => {
+  let keptBeforeSettling = false;
+  const settle: Settle = async (unpaid) => {
+    // Kept before it is charged for (ARCHITECTURE.md "Paid evaluation"): a verdict that cannot be kept for its payer is not sold.
+    const unkept = await keepBeforeSettling(deps, payment, { fingerprint: print, receipt: null, unrecorded: unpaid });
+    if (unkept) return unkept;
+    keptBeforeSettling = true;
     const settled = await deps.facilitator.settle(payment.payload, requirements);
     // Refused after it verified: if someone else submitted this very authorization in
     // between (it is public once sent), the transfer still paid the terms to payTo.
@@ -171,18 +203,14 @@ async function buyVerdict(deps: PaidDeps, trade: ChannelTrade, payment: ReadPaym
     }
     const value = settled.kind === 'ok' ? settled.value : frontRun ?? await lostSettlement(deps, payment, settled.kind === 'unavailable' ? settled.detail : '');
     if (!value) return { settled: false, code: 'facilitator_unavailable', message: unavailableMessage() };
-    const { transaction, network } = value;
-    const payer = value.payer || payment.authorization.from;
-    receipt = { success: true, transaction, network, payer };
-    const { nonce } = payment.authorization;
-    return {
-      settled: true,
-      payment: { payer: payer.toLowerCase(), nonce, transaction, network, asset: deps.terms.asset, amount: deps.terms.amount, pay_to: deps.terms.payTo },
-    };
+    receipt = { success: true, transaction: value.transaction, network: value.network, payer: value.payer || payment.authorization.from };
+    return { settled: true, payment: auditPayment(deps.terms, payment, receipt) };
   };
   // A payment signed by the trade's own wallet proves it; one from another payer proves nothing about the wallet.
   const provenWallet = payment.authorization.from.toLowerCase() === trade.wallet.toLowerCase();
   const answer = await evaluateOnce(deps.entry, trade, { channel: 'x402', tier: PAYMENT.tierGranted, settle, provenWallet });
+  // Not settled, or recorded: the verdict kept before settling is owed to nobody.
+  if (keptBeforeSettling && !(receipt && answer.kind === 'error' && answer.unrecorded)) await forgetKept(deps, payment);
   if (answer.kind === 'unsettled') {
     return settleRefusal ? { kind: 'refused', refusal: settleRefusal } : { kind: 'failed', code: answer.code, message: answer.message };
   }
@@ -192,6 +220,38 @@ async function buyVerdict(deps: PaidDeps, trade: ChannelTrade, payment: ReadPaym
     deps.log(`x402: payment ${(receipt as Receipt).transaction} settled but the verdict was not released: ${answer.verdict.error}`);
   }
   return { kind: 'answered', answer, receipt };
+}
+
+/** The audit record's `payment`: who paid, under which nonce, in which transaction, on what terms. */
+function auditPayment(terms: PaymentTerms, payment: ReadPayment, receipt: Receipt): AuditPayment {
+  const { transaction, network, payer } = receipt;
+  return { payer: payer.toLowerCase(), nonce: payment.authorization.nonce, transaction, network, asset: terms.asset, amount: terms.amount, pay_to: terms.payTo };
+}
+
+/** Keeps the scored verdict for the payer before anything is charged; the refusal to settle when the store cannot. */
+async function keepBeforeSettling(deps: PaidDeps, payment: ReadPayment, owed: OwedVerdict): Promise<Settlement | null> {
+  try {
+    await deps.ledger.keepOwed(payment.authorization, owed);
+    return null;
+  } catch (error) {
+    const failure = describeFailure(error, failureOf('store_unavailable'));
+    logFailure(deps.log, 'x402 verdict kept before settlement', failure, error);
+    const message = `the verdict could not be kept for this payment before settling it (${failure.words}), so it was not settled: nothing was charged; retry with the same payment`;
+    return { settled: false, code: failure.code, message };
+  }
+}
+
+async function forgetKept(deps: PaidDeps, payment: ReadPayment): Promise<void> {
+  await deps.ledger.forgetOwed(payment.authorization).catch((error: unknown) => {
+    const { from, nonce } = payment.authorization;
+    logFailure(deps.log, `x402 verdict kept for ${from} nonce ${nonce} not cleared`, describeFailure(error), error);
+  });
+}
+
+/** A verdict kept before settlement, whose receipt was never kept: charged exactly when the chain shows the transfer. */
+async function settledBeforeLoss(deps: PaidDeps, payment: ReadPayment): Promise<Receipt | null> {
+  const found = await transferOnChain(deps, payment, 'a verdict was kept before its settlement');
+  return found ? { success: true, ...found } : null;
 }
 
 /**
@@ -227,18 +287,17 @@ function unavailableMessage(): string {
 
 /**
  * Charged, then the record could not be written (ARCHITECTURE.md "Paid evaluation"): the scored
- * verdict is kept with the receipt, and the same request with the same payment records and
- * returns it later, never charging again. The answer now is the 503 with the receipt.
+ * verdict, kept before settling, is kept again with the receipt, and the same request with the
+ * same payment records and returns it later, never charging again. The answer now is the 503 with the receipt.
  */
-async function keepOwed(deps: PaidDeps, payment: ReadPayment, owed: OwedVerdict, answer: EvaluationAnswer & { kind: 'error' }): Promise<PaidAnswer> {
+async function keepOwed(deps: PaidDeps, payment: ReadPayment, owed: OwedVerdict & { receipt: Receipt }, answer: EvaluationAnswer & { kind: 'error' }): Promise<PaidAnswer> {
   const { transaction } = owed.receipt;
   try {
     await deps.ledger.keepOwed(payment.authorization, owed);
     deps.log(`x402: payment ${transaction} settled but the verdict was not recorded; it is kept for the payer's retry`);
   } catch (error) {
-    // The last trace of what was bought: the log line carries payer, nonce and transaction.
-    logFailure(deps.log, `x402 payment ${transaction} by ${payment.authorization.from} nonce ${payment.authorization.nonce} settled, not recorded and not kept`, describeFailure(error), error);
-    return { kind: 'answered', answer, receipt: owed.receipt };
+    // Kept already without its receipt: a retry finds the transfer on chain. The log line carries payer, nonce and transaction.
+    logFailure(deps.log, `x402 payment ${transaction} by ${payment.authorization.from} nonce ${payment.authorization.nonce} settled and not recorded; its receipt was not kept beside the verdict`, describeFailure(error), error);
   }
   const error = `${answer.verdict.error}; the verdict this payment bought is kept: send the same request with the same payment again to have it recorded and returned, with no second charge`;
   return { kind: 'answered', answer: { ...answer, verdict: { ...answer.verdict, error } }, receipt: owed.receipt };

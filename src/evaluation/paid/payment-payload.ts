@@ -72,18 +72,28 @@ export function readPayment(encoded: string, terms: PaymentTerms): { ok: true; p
 }
 
 /**
+ * x402's exact scheme refuses a validBefore less than this far past its clock: a settlement must
+ * still land in a block before the authorization lapses (the README's "less than 6 seconds away").
+ */
+const EXPIRY_MARGIN_SECONDS = 6n;
+
+/**
  * The authorization's window judged by chain time, `chainSeconds` being the latest block's timestamp
  * (ARCHITECTURE.md "Paid evaluation"): EIP-3009 takes it only in a block whose timestamp is past
- * validAfter, and the facilitator simulates the transfer against the latest block, so one not yet
- * valid there would fail as an unnamed revert (`payment_invalid`) although the wall clock finds it
- * valid. The challenge's maxTimeoutSeconds bounds how long it stays spendable: x402's exact clients
- * sign validBefore = now + maxTimeoutSeconds, and its facilitator checks only that validBefore has not
- * passed, so a validBefore further away (a payment anyone holding it could settle for years) is refused.
+ * validAfter and before validBefore, and the facilitator simulates the transfer against the latest
+ * block, so one not yet valid, or already expired, there would fail as an unnamed revert
+ * (`payment_invalid`, simulation failed) although the wall clock finds it valid. The challenge's
+ * maxTimeoutSeconds bounds how long it stays spendable: x402's exact clients sign validBefore = now +
+ * maxTimeoutSeconds, and its facilitator checks only that validBefore has not passed, so a validBefore
+ * further away (a payment anyone holding it could settle for years) is refused.
  */
 export function windowRefusal(authorization: Authorization, maxTimeoutSeconds: number, chainSeconds: number): Refusal | null {
   const now = BigInt(chainSeconds);
   if (BigInt(authorization.validAfter) >= now) {
     return refusal('authorization_not_yet_valid', `validAfter ${short(authorization.validAfter)}, the latest block is at ${now}`);
+  }
+  if (BigInt(authorization.validBefore) < now + EXPIRY_MARGIN_SECONDS) {
+    return refusal('authorization_expired', `validBefore ${short(authorization.validBefore)}, the latest block is at ${now}`);
   }
   const latest = now + BigInt(maxTimeoutSeconds + PAYMENT.clockSkewSeconds);
   if (BigInt(authorization.validBefore) <= latest) return null;

@@ -98,6 +98,26 @@ after(async () => {
 
 const usdc = (holder: string) => world.usdc(holder);
 
+/** The same authorization (payer, nonce, window) with a signature by someone else: what anyone who saw the payment can send. */
+async function forged(payment: string): Promise<string> {
+  const { authorization } = (JSON.parse(Buffer.from(payment, 'base64').toString()) as { payload: { authorization: Record<string, string> } }).payload;
+  const payer = world.devnet.wallets.find((wallet) => wallet.address === authorization.from)!;
+  const forger = world.devnet.wallets.find((wallet) => wallet.address !== authorization.from)!;
+  return signPayment(payer.privateKey, await world.challenge(service.base), {
+    signWith: forger.privateKey,
+    authorization: { validAfter: BigInt(authorization.validAfter), validBefore: BigInt(authorization.validBefore), nonce: authorization.nonce as `0x${string}` },
+  });
+}
+
+/** A forged payment is refused as invalid_signature with the challenge again: no verdict, no receipt, no record. */
+async function assertForgedRefused(body: Record<string, unknown>, payment: string): Promise<void> {
+  const answer = await payWith(service.base, body, await forged(payment));
+  assert.equal(answer.status, 402, answer.text);
+  assert.equal(answer.json.reason, 'invalid_signature', answer.json.error);
+  assert.equal(answer.json.decision, undefined, 'no verdict');
+  assert.equal(answer.headers.get('payment-response'), null, 'no receipt');
+}
+
 /** Frees the disk and waits until the log takes appends again (a free evaluation is recorded). */
 async function freeDisk(path: string): Promise<void> {
   rmSync(path);
@@ -149,6 +169,9 @@ describe('a paid call while the audit log cannot append', () => {
     assert.equal(early.headers.get('payment-response'), null);
 
     await freeDisk(filler);
+    // The kept verdict is found by payer and nonce, which the payment shows to whoever sees it: only the payer's signature redeems it.
+    await assertForgedRefused(body, payment);
+    assert.deepEqual(await walletRecords(service.base, String(body.wallet)), [], 'nothing recorded for the forgery');
     const redeemed = await payWith(service.base, body, payment);
     assert.equal(redeemed.status, 200, redeemed.text);
     assert.equal(decodePaymentResponseHeader(redeemed.headers.get('payment-response')!).transaction, receipt.transaction);
@@ -161,5 +184,6 @@ describe('a paid call while the audit log cannot append', () => {
     const again = await payWith(service.base, body, payment);
     assert.equal(again.json.audit_seq, redeemed.json.audit_seq);
     assert.equal((await walletRecords(service.base, String(body.wallet))).length, 1);
+    await assertForgedRefused(body, payment);
   });
 });

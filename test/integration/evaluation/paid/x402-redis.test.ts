@@ -1,9 +1,12 @@
 // One payment, one verdict on Redis: one instance, and two instances sharing Redis, one chain and one facilitator.
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Redis } from 'ioredis';
 import { after, before, describe, it } from 'node:test';
 import { PaidWorld, PRICE, payWith, walletRecords } from '../../../support/paid-world.js';
 import { startRedisServer, type RedisServer } from '../../../support/redis-server.js';
-import type { TestService } from '../../../support/service.js';
+import { postJson, type TestService } from '../../../support/service.js';
 import { useTempDirs } from '../../../support/temp-dirs.js';
 import { signPayment } from '../../../support/x402-payer.js';
 
@@ -13,11 +16,13 @@ let redis: RedisServer;
 let a: TestService;
 let b: TestService;
 
+/** Instances on one Redis chain sign its checkpoints with one key (README "Checkpoints and proofs"). */
+const onRedis = () => ({ REDIS_URL: redis.url, AUDIT_STORE: 'redis', AUDIT_SIGNING_KEY: Buffer.alloc(32, 3).toString('base64') });
+
 before(async () => {
   world = await PaidWorld.start(await tempDir());
   redis = await startRedisServer();
-  // Instances on one Redis chain sign its checkpoints with one key (README "Checkpoints and proofs").
-  const env = { REDIS_URL: redis.url, AUDIT_STORE: 'redis', AUDIT_SIGNING_KEY: Buffer.alloc(32, 3).toString('base64') };
+  const env = onRedis();
   a = await world.service(env);
   b = await world.service(env);
 });
@@ -72,5 +77,63 @@ describe('one payment, one verdict on Redis', () => {
     const reused = await payWith(b.base, world.trade(), payment);
     assert.equal(reused.status, 402);
     assert.equal(reused.json.reason, 'payment_used');
+  });
+});
+
+/** The real facilitator behind a pass-through that runs `onVerify` once /verify has answered, before the service hears it. */
+async function facilitatorWith(onVerify: () => Promise<void>): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer(async (request, response) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const body = request.method === 'POST' ? Buffer.concat(chunks) : undefined;
+    const answer = await fetch(`${world.facilitator.url}${request.url}`, { method: request.method, headers: { 'content-type': 'application/json' }, body });
+    const text = await answer.text();
+    if (request.url === '/verify') await onVerify();
+    response.writeHead(answer.status, { 'content-type': 'application/json' }).end(text);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
+}
+
+describe('a store that stops taking writes between verification and settlement', () => {
+  it('settles nothing when the verdict cannot be kept for the payer first: 503 store_unavailable, no receipt, no charge; the payment buys it later', async () => {
+    const admin = new Redis(redis.url);
+    // Redis refuses SET to the service from the moment the payment verified: the verdict cannot be kept.
+    let refuseWrites = false;
+    let facilitator: Awaited<ReturnType<typeof facilitatorWith>> | undefined;
+    let service: TestService | undefined;
+    try {
+      facilitator = await facilitatorWith(async () => {
+        if (refuseWrites) await admin.call('ACL', 'SETUSER', 'default', '-set');
+      });
+      service = await world.service(onRedis(), facilitator.url);
+      const payer = world.devnet.wallets[0];
+      const body = world.trade({ amount: 1 });
+      // The wallet's facts of the day are read once, so the evaluation itself writes nothing more.
+      assert.equal((await postJson(`${service.base}/api/v1/analyze/free`, body)).status, 200);
+      const payment = await signPayment(payer.privateKey, await world.challenge(service.base));
+      const before = await world.usdc(payer.address);
+      refuseWrites = true;
+      const answer = await payWith(service.base, body, payment);
+      await admin.call('ACL', 'SETUSER', 'default', '+set');
+      refuseWrites = false;
+      assert.equal(answer.status, 503, answer.text);
+      assert.equal(answer.json.code, 'store_unavailable', answer.text);
+      assert.match(answer.json.error, /could not be kept for this payment before settling it .*so it was not settled: nothing was charged/);
+      assert.equal(answer.headers.get('payment-response'), null, 'no receipt');
+      assert.equal(await world.usdc(payer.address), before, 'nothing charged');
+
+      const bought = await payWith(service.base, body, payment);
+      assert.equal(bought.status, 200, bought.text);
+      assert.equal(before - (await world.usdc(payer.address)), PRICE, 'charged once, for the verdict it received');
+    } finally {
+      await admin.call('ACL', 'SETUSER', 'default', '+set');
+      admin.disconnect();
+      await service?.stop();
+      await facilitator?.close();
+    }
   });
 });

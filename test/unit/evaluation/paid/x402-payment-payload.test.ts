@@ -89,13 +89,23 @@ describe('windowRefusal', () => {
   it('takes a validBefore up to maxTimeoutSeconds plus 30 s of clock skew away, and nothing further', () => {
     assert.equal(until(1_800_000_300), null, 'what an x402 client signs: now + maxTimeoutSeconds');
     assert.equal(until(1_800_000_330), null);
-    assert.equal(until(0), null, 'a past validBefore is the library\'s authorization_expired');
     assert.deepEqual(until(1_800_000_331), {
       reason: 'authorization_window_too_long',
       message: 'authorization_window_too_long: the authorization\'s validBefore is further away than the challenge\'s maxTimeoutSeconds (plus 30 s of clock skew); sign one valid for at most that long (validBefore "1800000331", at most 1800000330)',
     });
     assert.equal(until(2_115_360_000)?.reason, 'authorization_window_too_long', 'ten years');
     assert.equal(windowRefusal({ ...AUTHORIZATION, validBefore: '9'.repeat(78) }, 300, CHAIN_SECONDS)?.reason, 'authorization_window_too_long');
+  });
+
+  it('refuses a validBefore the chain has passed, or will within 6 s, as authorization_expired, whatever the wall clock says', () => {
+    assert.equal(until(1_800_000_006), null);
+    assert.deepEqual(until(1_800_000_005), {
+      reason: 'authorization_expired',
+      message: 'authorization_expired: the authorization\'s validBefore has passed (or is less than 6 seconds away); sign a new one (validBefore "1800000005", the latest block is at 1800000000)',
+    });
+    assert.equal(until(0)?.reason, 'authorization_expired');
+    // Signed by a wall clock two hours behind the chain: now + maxTimeoutSeconds there is long past here.
+    assert.equal(until(1_800_000_000 - 7_200 + 300)?.reason, 'authorization_expired');
   });
 });
 

@@ -1,0 +1,122 @@
+// Paid, with the whole DATA_DIR (LMDB store and file audit log, the `npm start` layout) on one small disk
+// that fills up (issue 39; ARCHITECTURE.md "Paid evaluation"): while /status.json reports the disk's
+// components down, a paying client is refused before settlement and keeps its USDC; once the disk has
+// room again the same service, not restarted, sells a verdict and charges it once.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { decodePaymentResponseHeader } from '@x402/core/http';
+import { PaidWorld, PRICE, walletRecords } from '../../../support/paid-world.js';
+import { getJson } from '../../../support/service.js';
+import { startServiceProcess, type ServiceProcess } from '../../../support/service-process.js';
+import { pollUntil } from '../../../support/wait-until.js';
+import { payingFetch } from '../../../support/x402-payer.js';
+
+let world: PaidWorld;
+let workDir: string;
+let dataDir: string;
+let service: ServiceProcess;
+
+before(async () => {
+  workDir = mkdtempSync(join(tmpdir(), 'x402-full-data-dir-'));
+  world = await PaidWorld.start(workDir);
+  // DATA_DIR is a small filesystem of its own: the store and the log share it, and filling it fills nothing else.
+  dataDir = join(workDir, 'data');
+  execFileSync('mkdir', [dataDir]);
+  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', dataDir]);
+  service = await startServiceProcess({
+    PORT: '0', DATA_DIR: dataDir, WORKERS: '1', RATE_LIMITS: 'off', REQUEST_LOG: 'off', AUDIT_FSYNC: 'always',
+    RPC_URL: world.devnet.rpcUrl, REGISTRY_FILE: world.registryFile, PAY_TO_ADDRESS: world.devnet.treasury, FACILITATOR_URL: world.facilitator.url,
+  });
+});
+after(async () => {
+  await service?.stop('SIGTERM');
+  await world?.close();
+  if (dataDir) execFileSync('umount', [dataDir]);
+  if (workDir) rmSync(workDir, { recursive: true, force: true });
+});
+
+/** Writes a file until the filesystem refuses another byte; removing it gives the room back. */
+function fill(path: string): void {
+  const fd = openSync(path, 'w');
+  const block = Buffer.alloc(64 * 1024, 1);
+  try {
+    for (let size = block.length; size > 0;) {
+      try {
+        writeSync(fd, block, 0, size);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
+        size >>= 1;
+      }
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A paid evaluation as an agent sends it: the stock @x402/fetch client answers the 402 by paying once. */
+async function paidCall(payer: { privateKey: `0x${string}` }, body: Record<string, unknown>) {
+  const answer = await payingFetch(payer.privateKey, world.devnet.contracts.stablecoin)(`${service.base}/api/x402/analyze`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
+  });
+  const text = await answer.text();
+  return { status: answer.status, text, json: JSON.parse(text) as Record<string, any>, receipt: answer.headers.get('payment-response') };
+}
+
+const status = async () => (await getJson(`${service.base}/status.json`)).json;
+const alive = () => service.child.exitCode === null && service.child.signalCode === null;
+/** The component a refusal's code names. */
+const COMPONENT = { audit_unavailable: 'audit', store_unavailable: 'store' } as Record<string, 'audit' | 'store'>;
+
+describe('a paid call with the whole DATA_DIR on a full disk', () => {
+  it('is refused 503 before settlement while /status.json reports the disk down, charges nothing, and is sold and charged once after the disk frees, without a restart', async () => {
+    const payer = world.devnet.wallets[1];
+    const start = await world.usdc(payer.address);
+
+    const first = await paidCall(payer, world.trade({ amount: 1 }));
+    assert.equal(first.status, 200, first.text);
+    assert.ok(first.receipt, 'the verdict carries its receipt');
+    assert.equal(start - (await world.usdc(payer.address)), PRICE, 'charged 0.10 once');
+
+    const filler = join(dataDir, 'filler');
+    fill(filler);
+    // The log and the store watch their disk; nothing else is sent until the page says so.
+    const full = await pollUntil('the audit log or the store reported down', status,
+      (doc) => doc.components.audit.status === 'down' || doc.components.store.status === 'down', 30_000, 100);
+    const down = (['audit', 'store'] as const).filter((name) => full.components[name].status === 'down');
+    assert.match(down.map((name) => full.components[name].reason).join('\n'), /ENOSPC|No space left|disk is full/, JSON.stringify(full.components));
+
+    const before = await world.usdc(payer.address);
+    const refused = await paidCall(payer, world.trade({ amount: 1 }));
+    assert.equal(refused.status, 503, refused.text);
+    assert.ok(refused.json.code in COMPONENT, refused.text);
+    assert.ok(down.includes(COMPONENT[refused.json.code]), `refused for ${refused.json.code} while the page reports ${down.join(', ')} down`);
+    assert.equal(refused.receipt, null, 'no receipt: nothing settled');
+    // Fail closed: the error answer denies, and no record stands behind it.
+    assert.deepEqual([refused.json.decision, refused.json.audit_seq], ['deny', null], refused.text);
+    assert.equal(await world.usdc(payer.address), before, 'the payer keeps its USDC');
+    assert.ok(alive(), `the service died on the full disk:\n${service.output()}`);
+
+    rmSync(filler);
+    const healed = await pollUntil('the audit log and the store reported ok', status,
+      (doc) => doc.components.audit.status === 'ok' && doc.components.store.status === 'ok', 30_000, 100);
+    assert.equal(healed.components.store.kind, 'lmdb');
+
+    const body = world.trade({ amount: 1 });
+    const sold = await paidCall(payer, body);
+    assert.equal(sold.status, 200, sold.text);
+    assert.ok(sold.receipt, 'the verdict carries its receipt');
+    const { transaction } = decodePaymentResponseHeader(sold.receipt);
+    assert.equal(before - (await world.usdc(payer.address)), PRICE, 'charged 0.10 once');
+    const records = await walletRecords(service.base, String(body.wallet));
+    assert.deepEqual(records.map((r) => [r.seq, (r.payment as { transaction: string }).transaction]), [[sold.json.audit_seq, transaction]]);
+
+    const verdict = await getJson(`${service.base}/api/v1/audit/verify?limit=1000`);
+    // The chain holds the two verdicts sold, and nothing for the refusal.
+    assert.deepEqual([verdict.json.healthy, verdict.json.total], [true, 2], verdict.text);
+    assert.ok(alive(), service.output());
+  });
+});

@@ -1,10 +1,11 @@
 // Paid, with the whole DATA_DIR (LMDB store and file audit log, the `npm start` layout) on one small disk
 // that fills up (issue 39; ARCHITECTURE.md "Paid evaluation"): while /status.json reports the disk's
 // components down, a paying client is refused before settlement and keeps its USDC; once the disk has
-// room again the same service, not restarted, sells a verdict and charges it once.
+// room again the same service, not restarted, sells a verdict and charges it once. A verdict settled as the
+// disk fills is kept for the payer's retry although the store that keeps it shares the disk.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -30,7 +31,7 @@ before(async () => {
   world = await PaidWorld.start(workDir);
   // DATA_DIR is a small filesystem of its own: the store and the log share it, and filling it fills nothing else.
   dataDir = join(workDir, 'data');
-  execFileSync('mkdir', [dataDir]);
+  mkdirSync(dataDir);
   execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', dataDir]);
   facilitator = await fillingFacilitator();
   service = await startServiceProcess({

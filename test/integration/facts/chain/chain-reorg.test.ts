@@ -57,7 +57,9 @@ describe('a chain revert under held facts', () => {
 
     // The snapshot is taken before the tokens arrive; the service sees them and evaluates at Tier 3.
     const snapshot = (await client.request({ method: 'evm_snapshot' as never })) as Hex;
-    const before = await client.getBlockNumber();
+    // cacheTime 0: viem answers getBlockNumber from a 4 s cache that waiting for the receipt fills,
+    // so after the revert it would still say the reverted block's number.
+    const before = await client.getBlockNumber({ cacheTime: 0 });
     const token = running.service.registry.serviceToken!.address as Address;
     const hash = await walletClientFor(running.service.chain.devnet!, holder.privateKey).writeContract({
       address: token, abi: erc20Abi, functionName: 'transfer', args: [receiver.address, 5000n * 10n ** 18n],
@@ -68,7 +70,7 @@ describe('a chain revert under held facts', () => {
 
     // The revert takes the block back and announces no new one: the service follows the chain down.
     assert.equal(await client.request({ method: 'evm_revert' as never, params: [snapshot] as never }), true);
-    assert.equal(await client.getBlockNumber(), before);
+    assert.equal(await client.getBlockNumber({ cacheTime: 0 }), before);
     await pollUntil('the service evaluates at the block the chain was reverted to', serviceHead, (head) => head.live && head.number === Number(before), 15_000);
     assert.deepEqual(await evaluate(receiver, bearer), { decision: 'allow', tier: 1, max_trade_usd: 5000 });
 

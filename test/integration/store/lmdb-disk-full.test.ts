@@ -1,13 +1,14 @@
 // The whole DATA_DIR (LMDB store and audit log) on one small disk that fills up and frees again: the service stays up, refuses with 503s, says why, and heals by itself.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { closeSync, openSync, rmSync, statSync, truncateSync, writeSync } from 'node:fs';
+import { rmSync, statSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { getJson, postJson, SAMPLE_REGISTRY, sampleTrade, type HttpResult } from '../../support/service.js';
 import { startServiceProcess, type ServiceProcess } from '../../support/service-process.js';
 import { useTempDirs } from '../../support/temp-dirs.js';
 import { pollUntil } from '../../support/wait-until.js';
+import { fillDisk } from '../../support/full-disk.js';
 
 const mounted: string[] = [];
 // Registered before the folders' removal hook, so it runs first: unmount, then remove.
@@ -26,24 +27,6 @@ async function smallDataDir(): Promise<string> {
 
 /** Room the file audit log needs to start (ARCHITECTURE.md "A log that heals" checks for as much). */
 const ROOM_TO_START = 64 * 1024;
-
-/** Writes a file until the filesystem refuses another byte. */
-function fill(path: string): void {
-  const fd = openSync(path, 'w');
-  const block = Buffer.alloc(64 * 1024, 1);
-  try {
-    for (let size = block.length; size > 0;) {
-      try {
-        writeSync(fd, block, 0, size);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
-        size >>= 1;
-      }
-    }
-  } finally {
-    closeSync(fd);
-  }
-}
 
 /** What the callers were told: each acknowledged request_id with its record. */
 class Acknowledged {
@@ -112,7 +95,7 @@ describe('a full disk under DATA_DIR with the LMDB store', () => {
     try {
       for (let i = 0; i < 5; i++) assert.equal((await acknowledged.evaluate(service)).status, 200);
       const filler = join(dataDir, 'filler');
-      fill(filler);
+      fillDisk(filler);
 
       const storeFile = join(dataDir, 'store', 'data.mdb');
       const full = await storeReportedDown(service, () => acknowledged.burst(service));

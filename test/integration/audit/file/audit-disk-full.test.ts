@@ -1,12 +1,13 @@
 // The file log's disk fills up and frees again: appends fail closed and say so, then resume by themselves with nothing acknowledged lost.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../../../support/service.js';
 import { useTempDirs } from '../../../support/temp-dirs.js';
 import { pollUntil } from '../../../support/wait-until.js';
+import { fillDisk } from '../../../support/full-disk.js';
 
 const mounted: string[] = [];
 // Registered before the folders' removal hook, so it runs first: unmount, then remove.
@@ -25,24 +26,6 @@ async function smallDisk(): Promise<string> {
   return dataDir;
 }
 
-/** Writes a file until the filesystem refuses another byte. */
-function fill(path: string): void {
-  const fd = openSync(path, 'w');
-  const block = Buffer.alloc(64 * 1024, 1);
-  try {
-    for (let size = block.length; size > 0;) {
-      try {
-        writeSync(fd, block, 0, size);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
-        size >>= 1;
-      }
-    }
-  } finally {
-    closeSync(fd);
-  }
-}
-
 const evaluate = (service: TestService, n: number) =>
   postJson(`${service.base}/api/v1/analyze/free`, sampleTrade({ wallet: `0x${(n + 1).toString(16).padStart(40, '0')}`, amount: 1 }));
 
@@ -59,7 +42,7 @@ describe('a full disk under the file log', () => {
         received.set(answer.json.audit_seq, answer.json.audit_hash);
       }
       const filler = join(dataDir, 'audit', 'filler');
-      fill(filler);
+      fillDisk(filler);
       // The last page of each file may still take a record or two; the next ones find no room.
       const refused = await pollUntil('an evaluation refused on the full disk', async () => {
         const answer = await evaluate(service, n++);

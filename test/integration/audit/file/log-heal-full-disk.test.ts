@@ -1,13 +1,14 @@
 // A file log that failed for want of room heals only on room read after the failure, never on a reading from before it.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { closeSync, openSync, rmSync, statfsSync, writeSync } from 'node:fs';
+import { rmSync, statfsSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { LogHealth, MIN_FREE_BYTES } from '../../../../src/audit/file/log-health.js';
 import { useTempDirs } from '../../../support/temp-dirs.js';
 import { pollUntil } from '../../../support/wait-until.js';
+import { fillDisk } from '../../../support/full-disk.js';
 
 let mounted: string | undefined;
 // Registered before the folders' removal hook, so it runs first: unmount, then remove.
@@ -15,24 +16,6 @@ after(() => {
   if (mounted) execFileSync('umount', [mounted]);
 });
 const tempDir = useTempDirs('log-heal-full-disk-');
-
-/** Writes a file until the filesystem refuses another byte. */
-function fill(path: string): void {
-  const fd = openSync(path, 'w');
-  const block = Buffer.alloc(64 * 1024, 1);
-  try {
-    for (let size = block.length; size > 0;) {
-      try {
-        writeSync(fd, block, 0, size);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
-        size >>= 1;
-      }
-    }
-  } finally {
-    closeSync(fd);
-  }
-}
 
 const freeBytes = (dir: string) => {
   const found = statfsSync(dir);
@@ -61,7 +44,7 @@ describe('a log that failed on a disk that just filled', () => {
       await pollUntil('the watch looked at the file', async () => looked, (count) => count > 0);
       assert.equal(health.readiness(), null);
       const filler = join(disk, 'filler');
-      fill(filler);
+      fillDisk(filler);
       health.fail('io', 'I/O error: ENOSPC: no space left on device, write');
       // What /status.json and the check before a paid settlement read, the same: stopped, and why it stays so.
       const stopped = await pollUntil('the full disk read after the failure', async () => health.readiness(), (reason) => reason === null || /disk is full/.test(reason));

@@ -5,7 +5,7 @@
 // disk fills is kept for the payer's retry although the store that keeps it shares the disk.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -17,6 +17,7 @@ import { getJson, postJson } from '../../../support/service.js';
 import { startServiceProcess, type ServiceProcess } from '../../../support/service-process.js';
 import { pollUntil } from '../../../support/wait-until.js';
 import { payingFetch, signPayment } from '../../../support/x402-payer.js';
+import { fillDisk } from '../../../support/full-disk.js';
 
 let world: PaidWorld;
 let workDir: string;
@@ -47,27 +48,9 @@ after(async () => {
   if (workDir) rmSync(workDir, { recursive: true, force: true });
 });
 
-/** Writes a file until the filesystem refuses another byte; removing it gives the room back. */
-function fill(path: string): void {
-  const fd = openSync(path, 'w');
-  const block = Buffer.alloc(64 * 1024, 1);
-  try {
-    for (let size = block.length; size > 0;) {
-      try {
-        writeSync(fd, block, 0, size);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
-        size >>= 1;
-      }
-    }
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /** Fills the disk, then sends free evaluations until the page reports the audit log down: the log's files may still have room in their last pages. */
 async function exhaustDisk(): Promise<void> {
-  fill(join(dataDir, 'filler'));
+  fillDisk(join(dataDir, 'filler'));
   await pollUntil('the audit log reported down on the full disk', async () => {
     await postJson(`${service.base}/api/v1/analyze/free`, world.trade({ amount: 1 }));
     return status();
@@ -119,7 +102,7 @@ describe('a paid call with the whole DATA_DIR on a full disk', () => {
     assert.equal(start - (await world.usdc(payer.address)), PRICE, 'charged 0.10 once');
 
     const filler = join(dataDir, 'filler');
-    fill(filler);
+    fillDisk(filler);
     // The log and the store watch their disk; nothing else is sent until the page says so.
     const full = await pollUntil('the audit log or the store reported down', status,
       (doc) => doc.components.audit.status === 'down' || doc.components.store.status === 'down', 30_000, 100);

@@ -40,6 +40,7 @@ export const ConfigSchema = Type.Object({
   AUDIT_ABANDON_EPOCH: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
   AUDIT_ACCEPT_LOSS: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })),
   DATA_DIR_NEW_EPOCH: Type.Optional(Type.String({ pattern: '^[0-9a-f-]{36}$' })),
+  DATA_DIR_OLD_CHAIN_GONE: Type.Optional(Type.String({ pattern: '^[0-9a-f-]{36}$' })),
   AUDIT_CHECKPOINT_RECORDS: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000 })),
   AUDIT_CHECKPOINT_SECONDS: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400 })),
   AUDIT_SIGNING_KEY: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/]{43}=$' })),
@@ -117,6 +118,8 @@ export interface Config {
   auditAcceptLoss: number | null;
   /** The DATA_DIR epoch an operator replaces with a new one: an emptied store or changed audit settings accepted (ARCHITECTURE.md "DATA_DIR epoch"). */
   dataDirNewEpoch: string | null;
+  /** The replaced epoch whose chains an operator declares unreadable for good: its handover record says so instead of naming their ends. */
+  dataDirOldChainGone: string | null;
   /** Signed checkpoint cadence: every `records` records or `seconds` of traffic (0 turns either off). */
   auditCheckpoints: Readonly<{ records: number; seconds: number }>;
   /** Base64 Ed25519 seed; null: generated once into DATA_DIR. */
@@ -234,6 +237,7 @@ function resolveConfig(raw: RawConfig): Config {
     auditAbandonEpoch: raw.AUDIT_ABANDON_EPOCH ?? null,
     auditAcceptLoss: raw.AUDIT_ACCEPT_LOSS ?? null,
     dataDirNewEpoch: raw.DATA_DIR_NEW_EPOCH ?? null,
+    dataDirOldChainGone: raw.DATA_DIR_OLD_CHAIN_GONE ?? null,
     // A checkpoint at least every 100,000 records or 10 s of traffic; both 0 turn checkpoints off.
     auditCheckpoints: Object.freeze({ records: raw.AUDIT_CHECKPOINT_RECORDS ?? 100_000, seconds: raw.AUDIT_CHECKPOINT_SECONDS ?? 10 }),
     auditSigningKey: raw.AUDIT_SIGNING_KEY ?? null,

@@ -81,9 +81,12 @@ export function settingsRefusal(dataDir: string, epoch: DataDirEpoch, asked: Dat
 
 /**
  * Reads DATA_DIR/epoch.json, adopting an older DATA_DIR once with the settings its files show, and judges this
- * start's settings against it. Runs before any audit backend is opened, so a refused start writes nothing.
+ * start's settings against it. Runs before any audit backend is opened, so a refused start writes nothing: a move
+ * is written only once `beforeMove` (which reads the old chains' ends, epoch-handover.ts) has not refused it.
  */
-export async function settleEpoch(config: Readonly<Config>, now: () => number): Promise<DataDirEpoch> {
+export async function settleEpoch(
+  config: Readonly<Config>, now: () => number, beforeMove: (next: DataDirEpoch) => Promise<void> = async () => undefined,
+): Promise<DataDirEpoch> {
   const file = join(config.dataDir, EPOCH_FILE_NAME);
   const asked = settingsOf(config);
   let epoch = await readEpoch(file);
@@ -97,6 +100,7 @@ export async function settleEpoch(config: Readonly<Config>, now: () => number): 
   next.tokens_not_before_ms = now();
   // Other settings, other chains: they begin with a record of where the old ones ended (epoch-handover.ts).
   next.handover_pending = true;
+  await beforeMove(next);
   await writeEpoch(file, next);
   return next;
 }

@@ -15,7 +15,10 @@ export interface HandoverPlan {
   layout: ChainLayout | null;
 }
 
-/** Refuses a start whose chain count differs from the one the shared store holds, unless the operator names its epoch. */
+/**
+ * Refuses a start whose chain count differs from the one the shared store holds, unless the operator names its epoch,
+ * and one whose old chains cannot be read; writes nothing until both are settled.
+ */
 export async function planHandover(config: Readonly<Config>, settled: DataDirEpoch): Promise<HandoverPlan> {
   let epoch = settled;
   let layout: ChainLayout | null = null;
@@ -32,7 +35,6 @@ export async function planHandover(config: Readonly<Config>, settled: DataDirEpo
       if (!(epoch.handover_pending && epoch.previous?.id === held.epoch)) {
         const previous = { id: held.epoch, audit_store: 'redis' as const, audit_partitions: held.partitions, store: epoch.store, audit_seq: null };
         epoch = { ...epoch, previous, handover_pending: true };
-        await saveEpoch(config.dataDir, epoch);
       }
     }
   }
@@ -40,13 +42,16 @@ export async function planHandover(config: Readonly<Config>, settled: DataDirEpo
   const { previous } = epoch;
   const from: HandoverFrom = { epoch: previous.id, audit_store: previous.audit_store, audit_partitions: previous.audit_partitions };
   const oldConfig = { ...config, auditStore: previous.audit_store, auditPartitions: previous.audit_partitions };
+  let old: OldChainEnds | { unread: string };
   try {
-    return { epoch, handover: { from, old: await backendNamed(previous.audit_store).chainEnds(oldConfig) }, layout };
+    old = await backendNamed(previous.audit_store).chainEnds(oldConfig);
   } catch (error) {
     const why = (error as Error).message;
-    if (config.dataDirOldChainGone === previous.id) return { epoch, handover: { from, old: { unread: why } }, layout };
-    throw new DataDirMismatch(unreadRefusal(from, why));
+    if (config.dataDirOldChainGone !== previous.id) throw new DataDirMismatch(unreadRefusal(from, why));
+    old = { unread: why };
   }
+  if (epoch !== settled) await saveEpoch(config.dataDir, epoch);
+  return { epoch, handover: { from, old }, layout };
 }
 
 /** Writes the handover records through the log's own append (one per chain), then the layout note, then clears the epoch's mark. */

@@ -31,6 +31,7 @@ import { PartitionedTree } from '../audit/proof/partitioned-tree.js';
 import type { PublishedKey } from '../audit/proof/checkpoint.js';
 import { selectedBackend } from '../audit/backends.js';
 import { markStore, matchStore, settleEpoch, withEpochTokens } from './data-dir-epoch.js';
+import { lockDataDir } from './data-dir-lock.js';
 import type { OpenAuditBackend } from '../audit/proof/audit-backend.js';
 import { loadCheckpointSigner } from '../audit/proof/signing-key.js';
 import { documentRoutes } from '../channels/rest/documents.js';
@@ -107,6 +108,8 @@ export async function startService(config: Readonly<Config>, log: Logger, overri
   const closers = new Closers();
   await mkdir(config.dataDir, { recursive: true });
   try {
+    // First: nothing under DATA_DIR is written (keys, epoch.json, the log, the store) by a second service (ARCHITECTURE.md "One writer per DATA_DIR").
+    closers.add(lockDataDir(config.dataDir), (lock) => lock.release());
     const permitSigner = await loadPermitSigner(config.permits.signerKey, config.dataDir);
     const chain = closers.add(await attachChain(config, log, permitSigner.address), (c) => c.close());
     const permits = permitsFor(config, chain, permitSigner);
@@ -115,7 +118,7 @@ export async function startService(config: Readonly<Config>, log: Logger, overri
     // The audit backend is chosen here once; the log, its checkpoints, its store state and its status come from it.
     const backend = await selectedBackend(config).open(config, { log, now });
     const audit = closers.add(backend.log, (a) => a.close());
-    // After the audit log, whose lock makes this the only process on DATA_DIR: the LMDB store's check-and-set relies on it.
+    // Under the DATA_DIR lock, which makes this the only process on the store: the LMDB store's check-and-set relies on it.
     const store = closers.add(await openStore(config, now), (s) => s.close());
     const auditHeadSeq = async () => (await audit.head()).seq;
     epoch = await matchStore(config, epoch, store, auditHeadSeq, now);

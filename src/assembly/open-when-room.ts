@@ -116,7 +116,8 @@ export class OpenWhenRoom<T extends Openable> {
     this.problemText = reason;
     const delay = RETRY_DELAYS_MS[Math.min(this.attempts, RETRY_DELAYS_MS.length - 1)];
     this.attempts++;
-    this.timer = setTimeout(() => (this.attempt = this.retry()), delay);
+    // retry() reports its own outcome; nothing it throws may go unhandled in a timer.
+    this.timer = setTimeout(() => (this.attempt = this.retry().catch(() => undefined)), delay);
     this.timer.unref();
   }
 

@@ -28,10 +28,14 @@ import { auditRoutes } from '../channels/rest/audit.js';
 import { auditProofRoutes } from '../channels/rest/audit-proofs.js';
 import { AuditTree } from '../audit/proof/audit-tree.js';
 import { PartitionedTree } from '../audit/proof/partitioned-tree.js';
-import type { PublishedKey } from '../audit/proof/checkpoint.js';
+import type { CheckpointSigner, PublishedKey } from '../audit/proof/checkpoint.js';
 import { selectedBackend } from '../audit/backends.js';
-import { markStore, matchStore, settleEpoch, withEpochTokens } from './data-dir-epoch.js';
+import { markStore, matchStore, settleEpoch, withEpochTokens, type DataDirEpoch } from './data-dir-epoch.js';
 import { completeHandover, planHandover, type HandoverPlan } from './epoch-handover.js';
+import { lockDataDir } from './data-dir-lock.js';
+import { OpenWhenRoom } from './open-when-room.js';
+import { waitingBackend } from './waiting-audit-log.js';
+import { WaitingStore } from './waiting-store.js';
 import type { OpenAuditBackend } from '../audit/proof/audit-backend.js';
 import { loadCheckpointSigner } from '../audit/proof/signing-key.js';
 import { documentRoutes } from '../channels/rest/documents.js';
@@ -108,25 +112,28 @@ export async function startService(config: Readonly<Config>, log: Logger, overri
   const closers = new Closers();
   await mkdir(config.dataDir, { recursive: true });
   try {
+    // First: nothing under DATA_DIR is written (keys, epoch.json, the log, the store) by a second service (ARCHITECTURE.md "One writer per DATA_DIR").
+    closers.add(lockDataDir(config.dataDir), (lock) => lock.release());
     const permitSigner = await loadPermitSigner(config.permits.signerKey, config.dataDir);
     const chain = closers.add(await attachChain(config, log, permitSigner.address), (c) => c.close());
     const permits = permitsFor(config, chain, permitSigner);
     // Before any backend opens, so a start with other settings than the data's writes nothing (ARCHITECTURE.md "DATA_DIR epoch").
     let handover: HandoverPlan | undefined;
-    let epoch = await settleEpoch(config, now, async (next) => void (handover = await planHandover(config, next)));
-    handover ??= await planHandover(config, epoch);
-    // The audit backend is chosen here once; the log, its checkpoints, its store state and its status come from it.
-    const backend = await selectedBackend(config).open(config, { log, now });
-    const audit = closers.add(backend.log, (a) => a.close());
-    // New chains begin with where the old ones ended, before any verdict (ARCHITECTURE.md "DATA_DIR epoch").
-    epoch = await completeHandover(config, handover, audit, now, log);
-    // After the audit log, whose lock makes this the only process on DATA_DIR: the LMDB store's check-and-set relies on it.
-    const store = closers.add(await openStore(config, now), (s) => s.close());
-    const auditHeadSeq = async () => (await audit.head()).seq;
-    epoch = await matchStore(config, epoch, store, auditHeadSeq, now);
-    // Closed before the store, after the edge: the store keeps the head seq of a clean stop.
-    if (config.store === 'lmdb') closers.add(store, async (s) => markStore(s, epoch.id, await auditHeadSeq()));
-    const proofs = closers.add(await openAuditTree(config, backend, log, now), (p) => p.tree?.close());
+    const epoch = await settleEpoch(config, now, async (next) => void (handover = await planHandover(config, next)));
+    // New chains begin with where the old ones ended, written when the log first opens (ARCHITECTURE.md "DATA_DIR epoch").
+    const pending = { plan: handover ?? await planHandover(config, epoch) };
+    const signer = await loadCheckpointSigner(config.auditSigningKey, config.dataDir);
+    // The audit backend is chosen here once; the log, its checkpoints, its store state and its status come from it. It opens with the
+    // store, their epoch match and the proof tree as one step, which on a full disk waits for room while the service listens
+    // (ARCHITECTURE.md "A full disk at start"); a partitioned backend's chains are wired in below, so it does not wait.
+    const opening = closers.add(await OpenWhenRoom.start('the audit log and the store under DATA_DIR',
+      () => openData(config, pending, signer, log, now), config.dataDir, log, config.auditPartitions === 1), (o) => o.close());
+    const opened = () => opening.current();
+    const backend = opened()?.backend ?? waitingBackend({ backend: () => opened()?.backend ?? null, problem: () => opening.problem() },
+      selectedBackend(config).name, config.auditFsync);
+    const audit = backend.log;
+    const store = opened()?.store ?? new WaitingStore({ store: () => opened()?.store ?? null, problem: () => opening.problem() });
+    const proofs: AuditProofs = { key: signer.published, get tree() { return opened()?.tree ?? null; } };
     const scorer = closers.add(new ScoreBatcher(config.workers), (s) => s.close());
     const verifier = closers.add(new AuditVerifier(audit, config.workers, backend.partitions?.chains), (v) => v.close());
     const facts = chainFacts(chain, store, now);
@@ -149,7 +156,7 @@ export async function startService(config: Readonly<Config>, log: Logger, overri
       limits: config.rateLimits,
       now,
       log,
-      storeState: withEpochTokens(backend.storeState, () => epoch),
+      storeState: withEpochTokens(backend.storeState, () => opened()?.epoch ?? epoch),
       metrics: observed.metrics,
       permits: permits.settings,
     };
@@ -236,7 +243,7 @@ async function buildRoutes(
     ...tokenSafetyRoutes({ checker: facts.safety, limiter, log }),
     ...simulateBalanceRoutes(facts.balances, log),
     ...auditRoutes({ verifier, limiter, log }),
-    ...auditProofRoutes({ tree: proofs.tree, key: proofs.key, limiter, log }),
+    ...auditProofRoutes({ get tree() { return proofs.tree; }, key: proofs.key, limiter, log }),
     ...mcpRoutes({ sessions, limiter, limits: config.mcpSessions }),
     ...a2aChannel({ entry: analyze, registry: chain.registry, safety: facts.safety, log }, limiter, () => site.url, now),
     ...documentRoutes(config, () => site.url, paidChannel),
@@ -313,26 +320,64 @@ async function openStore(config: Readonly<Config>, now: () => number): Promise<C
   return new MemoryStore(now);
 }
 
-/** The signing key is always loaded (it is published); the tree only when a checkpoint cadence is set. */
+/** The signing key is always loaded (it is published); the tree only when a checkpoint cadence is set, and once the log is open. */
 interface AuditProofs {
   key: PublishedKey;
-  tree: AuditTree | PartitionedTree | null;
+  readonly tree: AuditTree | PartitionedTree | null;
 }
 
-async function openAuditTree(config: Readonly<Config>, backend: OpenAuditBackend, log: Logger, now: () => number): Promise<AuditProofs> {
-  const signer = await loadCheckpointSigner(config.auditSigningKey, config.dataDir);
+/** What is kept under DATA_DIR (or beside it, on Redis) and opened as one step: see openData. */
+interface DataParts {
+  backend: OpenAuditBackend;
+  store: CacheStore;
+  tree: AuditTree | PartitionedTree | null;
+  /** The epoch once the store's mark matched the log (a new one when DATA_DIR_NEW_EPOCH accepted a loss). */
+  epoch: DataDirEpoch;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the audit backend, the store, their epoch match and the proof tree; on a failure closes what it opened,
+ * so a start on a full disk can run it again (open-when-room.ts). Closed in reverse: the tree, the store's
+ * mark of the head seq of a clean stop, the store, the log.
+ */
+async function openData(
+  config: Readonly<Config>, pending: { plan: HandoverPlan }, signer: CheckpointSigner, log: Logger, now: () => number,
+): Promise<DataParts> {
+  const parts = new Closers();
+  try {
+    const backend = parts.add(await selectedBackend(config).open(config, { log, now }), (b) => b.log.close());
+    // Before any verdict; once written, a retry after a full disk does not write the handover again.
+    const epoch = await completeHandover(config, pending.plan, backend.log, now, log);
+    pending.plan = { epoch, handover: null, layout: null };
+    // Under the DATA_DIR lock, which makes this the only process on the store: the LMDB store's check-and-set relies on it.
+    const store = parts.add(await openStore(config, now), (s) => s.close());
+    const auditHeadSeq = async () => (await backend.log.head()).seq;
+    const matched = await matchStore(config, epoch, store, auditHeadSeq, now);
+    if (config.store === 'lmdb') parts.add(store, async (s) => markStore(s, matched.id, await auditHeadSeq()));
+    const tree = parts.add(await openAuditTree(config, backend, signer, log, now), (t) => t?.close());
+    return { backend, store, tree, epoch: matched, close: () => parts.closeAll() };
+  } catch (error) {
+    await parts.closeAll();
+    throw error;
+  }
+}
+
+async function openAuditTree(
+  config: Readonly<Config>, backend: OpenAuditBackend, signer: CheckpointSigner, log: Logger, now: () => number,
+): Promise<AuditTree | PartitionedTree | null> {
   const { records, seconds } = config.auditCheckpoints;
-  if (records === 0 && seconds === 0) return { key: signer.published, tree: null };
+  if (records === 0 && seconds === 0) return null;
   const cadence = { everyRecords: records, everySeconds: seconds, now, log };
   if (backend.partitions) {
     // K chains, one tree each, one checkpoint over them (ARCHITECTURE.md "Partitioned audit chains").
     const { chains } = backend.partitions;
     const tree = await PartitionedTree.open(chains, await backend.partitions.openCheckpoints(signer.published), signer, cadence);
     chains.forEach((chain, p) => (chain.onAppended = (record) => tree.observe(p, record)));
-    return { key: signer.published, tree };
+    return tree;
   }
   const store = await backend.openCheckpoints(signer.published);
   const tree = await AuditTree.open(backend.log, store, signer, cadence);
   backend.log.onAppended = (record) => tree.observe(record);
-  return { key: signer.published, tree };
+  return tree;
 }

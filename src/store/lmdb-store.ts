@@ -34,7 +34,7 @@ function expiryFor(ttlMs: number, now: number): number {
 }
 
 /**
- * One process per DATA_DIR (the audit lock sees to that), so check-and-set is atomic the way
+ * One process per DATA_DIR (the DATA_DIR lock sees to that), so check-and-set is atomic the way
  * MemoryStore's is: every method decides synchronously and records its write in `pending`
  * before its first await, and reads look at `pending` before the disk. A write resolves only
  * once LMDB has committed it and flushed it to disk, so what a caller was told is kept

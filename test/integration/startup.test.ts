@@ -134,12 +134,12 @@ describe('start-up', () => {
   it('refuses a second service on the same DATA_DIR, which would fork the audit chain', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'startup-'));
     const env = { DATA_DIR: dataDir, REGISTRY_FILE: SAMPLE_REGISTRY };
-    const lock = join(dataDir, 'audit', 'audit.lock');
+    const lock = join(dataDir, 'data-dir.lock');
     try {
       const first = await runMain({ ...env, PORT: String(await freePort()) }, async () => {
         const second = await runMain({ ...env, PORT: String(await freePort()) });
         assert.equal(second.code, 1);
-        assert.match(second.output, /failed to start: .*audit is in use by the service on host .*, pid \d+, started at .* \(lock file .*audit\.lock\); two writers would fork the audit chain/);
+        assert.match(second.output, /failed to start: .* is in use by the service on host .*, pid \d+, started at .* \(lock file .*data-dir\.lock\); two services on one DATA_DIR would fork the audit chain/);
         assert.ok(existsSync(lock), 'the first service still holds its lock');
       });
       assert.equal(first.code, 0);
@@ -160,7 +160,7 @@ describe('start-up', () => {
         });
         assert.equal(second.code, 1);
         assert.match(second.output, new RegExp(`failed to start: could not listen on 127\\.0\\.0\\.1:${port} \\(in use or not permitted\\)`));
-        assert.equal(existsSync(join(secondDir, 'audit', 'audit.lock')), false, 'the refused service let go of its audit log');
+        assert.equal(existsSync(join(secondDir, 'data-dir.lock')), false, 'the refused service let go of its DATA_DIR');
         // Every request still reaches the first service: its audit chain is the only one written.
         for (let i = 0; i < 20; i++) {
           const wallet = `0x${(0x5eed0000 + i).toString(16).padStart(40, '0')}`;

@@ -25,7 +25,6 @@ import {
   AuditLogClosedError, type AuditEntry, type AuditFactsSource, type AuditHead, type FactsLine, type AuditLineSource, type AuditLog,
   type AuditLogStats, type AuditRecord, type AuditWalletLineSource,
 } from '../record/audit-log.js';
-import { lockDirectory, type DirLock } from './dir-lock.js';
 import { walletKey, type Head, type IndexBatch } from './audit-index.js';
 import type { OpenReport } from './file-scan.js';
 import { judgeFileTail, reestablishEnd } from './log-end.js';
@@ -65,7 +64,6 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
   private lines: LogLines;
 
   private constructor(
-    private readonly lock: DirLock,
     private readonly fh: FileHandle,
     readonly path: string,
     private readonly options: Required<FileAuditLogOptions>,
@@ -106,24 +104,19 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
   }
 
   /**
-   * Opens (creating if needed) DIR/audit.log, cutting a torn tail; see openReport.
-   * Refuses (DirectoryLocked) while another live process has the directory open.
+   * Opens (creating if needed) DIR/audit.log, cutting a torn tail; see openReport. One writer:
+   * the service holds the DATA_DIR lock before it opens the log (src/assembly/data-dir-lock.ts).
    */
   static async open(dir: string, options: FileAuditLogOptions = { fsync: 'always' }): Promise<FileAuditLog> {
     const settings = resolveOptions(options);
     await mkdir(dir, { recursive: true });
-    const lock = await lockDirectory(dir);
     const path = join(dir, AUDIT_FILE_NAME);
-    const fh = await open(path, constants.O_RDWR | constants.O_CREAT, 0o644).catch(async (error: unknown) => {
-      await lock.release();
-      throw error;
-    });
+    const fh = await open(path, constants.O_RDWR | constants.O_CREAT, 0o644);
     let log: FileAuditLog;
     try {
-      log = await FileAuditLog.start(dir, lock, fh, settings);
+      log = await FileAuditLog.start(dir, fh, settings);
     } catch (error) {
       await fh.close();
-      await lock.release();
       throw error;
     }
     await log.markLoss().catch(async (error: unknown) => {
@@ -134,7 +127,7 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
   }
 
   /** Cuts a torn tail, then starts the index thread, which brings the index up to date with what is left. */
-  private static async start(dir: string, lock: DirLock, fh: FileHandle, settings: Required<FileAuditLogOptions>): Promise<FileAuditLog> {
+  private static async start(dir: string, fh: FileHandle, settings: Required<FileAuditLogOptions>): Promise<FileAuditLog> {
     const began = performance.now();
     const path = join(dir, AUDIT_FILE_NAME);
     const found = await fh.stat({ bigint: true });
@@ -155,7 +148,7 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
     };
     const { rebuilt, indexedLines } = ready;
     const facts = await FactsFile.open(dir);
-    return new FileAuditLog(lock, fh, path, settings, client, filter, ready.records, ready.head, end, report, { rebuilt, indexedLines }, facts, found.ino);
+    return new FileAuditLog(fh, path, settings, client, filter, ready.records, ready.head, end, report, { rebuilt, indexedLines }, facts, found.ino);
   }
 
   /** An accepted loss: one marker per lost seq, written before any verdict can take one of them. */
@@ -217,7 +210,6 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
       await this.index.close(await logIdentity(this.path)).catch(() => undefined);
     } finally {
       await this.index.terminate();
-      await this.lock.release();
     }
   }
 

@@ -2,7 +2,8 @@
 // that fills up (issue 39; ARCHITECTURE.md "Paid evaluation"): while /status.json reports the disk's
 // components down, a paying client is refused before settlement and keeps its USDC; once the disk has
 // room again the same service, not restarted, sells a verdict and charges it once. A verdict settled as the
-// disk fills is kept for the payer's retry although the store that keeps it shares the disk.
+// disk fills is kept for the payer's retry although the store that keeps it shares the disk. A restart on the full
+// disk listens and refuses paid calls before settlement, and sells once the disk frees (ARCHITECTURE.md "A full disk at start").
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -23,6 +24,8 @@ let world: PaidWorld;
 let workDir: string;
 let dataDir: string;
 let service: ServiceProcess;
+/** The environment the service runs with, kept for the restart. */
+let serviceEnv: Record<string, string>;
 let facilitator: { url: string; close(): Promise<void> };
 /** Set by a test: the next /settle fills the disk first, so what follows the settlement finds no room. */
 let fillOnSettle = false;
@@ -35,10 +38,11 @@ before(async () => {
   mkdirSync(dataDir);
   execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', dataDir]);
   facilitator = await fillingFacilitator();
-  service = await startServiceProcess({
+  serviceEnv = {
     PORT: '0', DATA_DIR: dataDir, WORKERS: '1', RATE_LIMITS: 'off', REQUEST_LOG: 'off', AUDIT_FSYNC: 'always',
     RPC_URL: world.devnet.rpcUrl, REGISTRY_FILE: world.registryFile, PAY_TO_ADDRESS: world.devnet.treasury, FACILITATOR_URL: facilitator.url,
-  });
+  };
+  service = await startServiceProcess(serviceEnv);
 });
 after(async () => {
   await service?.stop('SIGTERM');
@@ -171,5 +175,36 @@ describe('a paid call with the whole DATA_DIR on a full disk', () => {
     assert.deepEqual(records.map((r) => [r.seq, (r.payment as { transaction: string }).transaction]), [[redeemed.json.audit_seq, receipt.transaction]]);
     const verdict = await getJson(`${service.base}/api/v1/audit/verify?limit=1000`);
     assert.equal(verdict.json.healthy, true, verdict.text);
+  });
+
+  it('restarted after a crash on the full disk, listens and refuses a paid call before settlement, charging nothing, and sells once the disk frees, without another restart', async () => {
+    const payer = world.devnet.wallets[3];
+    const head = (await status()).components.audit.head as { seq: number };
+    // A crash leaves the audit index to be recovered at the next open, which needs room the full disk does not have.
+    await service.stop('SIGKILL');
+    const filler = join(dataDir, 'filler');
+    fillDisk(filler);
+    service = await startServiceProcess(serviceEnv);
+    const full = await status();
+    assert.deepEqual([full.components.audit.status, full.components.store.status], ['down', 'down'], JSON.stringify(full.components));
+    assert.match(full.components.audit.reason, /could not open: the disk is full at /);
+
+    const before = await world.usdc(payer.address);
+    const refused = await paidCall(payer, world.trade({ amount: 1 }));
+    assert.equal(refused.status, 503, refused.text);
+    assert.ok(refused.json.code in COMPONENT, refused.text);
+    assert.equal(refused.receipt, null, `no receipt: nothing settled (${refused.text})`);
+    assert.equal(await world.usdc(payer.address), before, 'the payer keeps its USDC');
+    assert.ok(alive(), `the restarted service died on the full disk:\n${service.output()}`);
+
+    rmSync(filler);
+    await pollUntil('the audit log and the store opened', status,
+      (doc) => doc.components.audit.status === 'ok' && doc.components.store.status === 'ok', 30_000, 100);
+    const sold = await paidCall(payer, world.trade({ amount: 1 }));
+    assert.equal(sold.status, 200, sold.text);
+    assert.equal(sold.json.audit_seq, head.seq + 1, 'the chain goes on from its last record before the crash');
+    assert.equal(before - (await world.usdc(payer.address)), PRICE, 'charged 0.10 once');
+    const verdict = await getJson(`${service.base}/api/v1/audit/verify?limit=1000`);
+    assert.deepEqual([verdict.json.healthy, verdict.json.total], [true, sold.json.audit_seq], verdict.text);
   });
 });

@@ -1,13 +1,10 @@
 // FileAuditLog: the shared contract plus torn tails, corruption and fsync modes.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
-import { DirectoryLocked, LOCK_FILE_NAME } from '../../../../src/audit/file/dir-lock.js';
 import { FileAuditLog, type FileAuditLogOptions } from '../../../../src/audit/file/file-audit-log.js';
 import type { AuditRecord } from '../../../../src/audit/record/audit-log.js';
 import { WALLET_A, WALLET_B, ZEROS, checkChain, sampleEntry } from '../../../support/audit-fixtures.js';
@@ -202,54 +199,3 @@ function readLines(file: string): Buffer[] {
 async function lineLength(dir: string, seq: number): Promise<number> {
   return readLines(join(dir, 'audit.log'))[seq - 1].length + 1;
 }
-
-/** A child that takes the flock on argv[1] (with a text of its own in it), says so, and holds it until killed. */
-const HOLD_LOCK = `const fs = require('node:fs'); const { flockSync } = require(${JSON.stringify(createRequire(import.meta.url).resolve('fs-ext'))});
-const fd = fs.openSync(process.argv[1], 'w'); flockSync(fd, 'exnb'); fs.writeSync(fd, 'held by a test'); process.stdout.write('held'); setInterval(() => {}, 1000);`;
-
-describe('FileAuditLog directory lock', () => {
-  it('refuses a second open of a directory this process already writes, and allows it after close', async () => {
-    const dir = await tempDir();
-    const first = await FileAuditLog.open(dir, { fsync: 'off' });
-    await assert.rejects(FileAuditLog.open(dir, { fsync: 'off' }), (error: Error) =>
-      error instanceof DirectoryLocked && error.message.includes(`, pid ${process.pid}, started at `));
-    const record = await first.append(sampleEntry(WALLET_A, 0));
-    await first.close();
-    const { log, next } = await reopenAndAppend(dir);
-    assert.deepEqual([next.seq, next.prev_hash], [2, record.hash]);
-    await log.close();
-  });
-
-  it('refuses while another live process holds the lock, naming it as it wrote itself', async () => {
-    const dir = await tempDir();
-    const first = await FileAuditLog.open(dir, { fsync: 'off' });
-    const written = JSON.parse(readFileSync(join(dir, LOCK_FILE_NAME), 'utf8'));
-    assert.equal(written.pid, process.pid);
-    // A process that holds the kernel lock on the file, whatever the file says.
-    await first.close();
-    const holder = spawn(process.execPath, ['-e', HOLD_LOCK, join(dir, LOCK_FILE_NAME)], { stdio: ['ignore', 'pipe', 'inherit'] });
-    try {
-      await new Promise((resolve) => holder.stdout!.once('data', resolve));
-      await assert.rejects(FileAuditLog.open(dir, { fsync: 'off' }), /in use by process held by a test \(lock file .*\); two writers would fork the audit chain/);
-    } finally {
-      holder.kill('SIGKILL');
-      await new Promise((resolve) => holder.once('exit', resolve));
-    }
-    // The kernel let go with the holder: the next open takes the lock without anyone deleting the file.
-    const next = await FileAuditLog.open(dir, { fsync: 'off' });
-    await next.close();
-  });
-
-  it('takes a lock file left by a process that died (SIGKILL, power cut), a bare pid, or a torn one', async () => {
-    const { dir, records } = await seeded(2);
-    const dead = spawnSync('true').pid;
-    for (const content of [`${dead}\n`, '1\n', '']) {
-      writeFileSync(join(dir, LOCK_FILE_NAME), content);
-      const log = await FileAuditLog.open(dir, { fsync: 'off' });
-      assert.equal(JSON.parse(readFileSync(join(dir, LOCK_FILE_NAME), 'utf8')).pid, process.pid);
-      assert.equal((await log.head()).hash, records[1].hash);
-      await log.close();
-      assert.equal(existsSync(join(dir, LOCK_FILE_NAME)), false);
-    }
-  });
-});

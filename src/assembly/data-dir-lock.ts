@@ -1,13 +1,14 @@
-// One writer per directory: an OS advisory lock (flock) on a lock file that names its holder
+// One service per DATA_DIR, whatever its backends: an OS advisory lock (flock) on DATA_DIR/data-dir.lock, taken
+// before anything under DATA_DIR is written (epoch.json, keys, the file audit log, the LMDB store), naming its holder
 // (ARCHITECTURE.md "One writer per DATA_DIR").
 import { closeSync, fstatSync, ftruncateSync, openSync, readFileSync, statSync, unlinkSync, writeSync, constants } from 'node:fs';
 import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 
-export const LOCK_FILE_NAME = 'audit.lock';
+export const LOCK_FILE_NAME = 'data-dir.lock';
 
-/** Another live process writes this directory; a second writer would fork the chain. */
+/** Another live process writes this DATA_DIR; a second writer would fork the audit chain and share the store. */
 export class DirectoryLocked extends Error {
   override name = 'DirectoryLocked';
 }
@@ -32,14 +33,14 @@ interface Holder {
 }
 
 /**
- * Takes DIR/`name` with flock(LOCK_EX | LOCK_NB). The kernel keeps the lock while the holder
+ * Takes DATA_DIR/data-dir.lock with flock(LOCK_EX | LOCK_NB). The kernel keeps the lock while the holder
  * runs, whatever PID namespace it is in (two containers on one volume, each service PID 1),
  * and drops it when the holder dies (SIGKILL, crash), so a stale lock file is simply taken:
  * nobody guesses from a pid. A second open in this process is refused too, since flock locks
  * belong to one open of the file. Synchronous: it is a handful of system calls at start.
  */
-export function lockDirectory(dir: string, name = LOCK_FILE_NAME, use = 'two writers would fork the audit chain'): DirLock {
-  const path = join(dir, name);
+export function lockDataDir(dir: string): DirLock {
+  const path = join(dir, LOCK_FILE_NAME);
   // A releasing holder unlinks the file while holding the lock: whoever locked the unlinked file retries on the new one.
   for (let attempt = 0; attempt < 5; attempt++) {
     const fd = openSync(path, constants.O_RDWR | constants.O_CREAT, 0o644);
@@ -49,7 +50,7 @@ export function lockDirectory(dir: string, name = LOCK_FILE_NAME, use = 'two wri
       closeSync(fd);
       if ((error as NodeJS.ErrnoException).code !== 'EAGAIN' && (error as NodeJS.ErrnoException).code !== 'EWOULDBLOCK') throw error;
       throw new DirectoryLocked(
-        `${dir} is in use by ${describeHolder(path)} (lock file ${path}); ${use}. ` +
+        `${dir} is in use by ${describeHolder(path)} (lock file ${path}); two services on one DATA_DIR would fork the audit chain and share its store. ` +
         'Stop that service, or give this one its own DATA_DIR. The lock is the kernel\'s: it goes with its holder, so there is nothing to delete by hand.',
       );
     }
@@ -69,15 +70,14 @@ function sameFile(fd: number, path: string): boolean {
 
 function held(fd: number, path: string): DirLock {
   const holder: Holder = { host: hostname(), pid: process.pid, started_at: new Date().toISOString() };
-  ftruncateSync(fd, 0);
-  writeSync(fd, `${JSON.stringify(holder)}\n`, 0);
+  nameHolder(fd, holder);
   let released = false;
   return {
     path,
     async release() {
       if (released) return;
       released = true;
-      // Unlinked while still held, then closed: see the retry in lockDirectory.
+      // Unlinked while still held, then closed: see the retry in lockDataDir.
       try {
         unlinkSync(path);
       } catch (error) {
@@ -87,6 +87,22 @@ function held(fd: number, path: string): DirLock {
       }
     },
   };
+}
+
+/**
+ * Writes the holder into its lock file. A disk with no room leaves the file empty: the lock is
+ * held all the same, and a start on a full disk waits for room rather than exits
+ * (ARCHITECTURE.md "A full disk at start"); a refused second start then names no holder.
+ */
+function nameHolder(fd: number, holder: Holder): void {
+  try {
+    ftruncateSync(fd, 0);
+    writeSync(fd, `${JSON.stringify(holder)}\n`, 0);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOSPC' && code !== 'EDQUOT') throw error;
+    ftruncateSync(fd, 0);
+  }
 }
 
 /** The holder as it wrote itself: host, pid (in its own PID namespace) and start time; or what the file holds. */
@@ -99,5 +115,5 @@ function describeHolder(path: string): string {
   } catch {
     // an older service's bare pid, or a holder that has not written itself yet
   }
-  return text === '' ? 'another process (it has not named itself yet)' : `process ${text}`;
+  return text === '' ? 'another process (it has not named itself yet, or its disk had no room for its name)' : `process ${text}`;
 }

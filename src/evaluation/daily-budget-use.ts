@@ -6,7 +6,7 @@ import type { CacheStore } from '../store/cache-store.js';
 import type { ScoreBatcher } from './score-batcher.js';
 
 /** Verdicts judged again on a newer use before the evaluation gives up (budget_contended): each retry means another verdict was counted. */
-const MAX_ATTEMPTS = 8;
+const MAX_ATTEMPTS = 16;
 
 export interface BudgetedScore {
   /** The input the verdict was judged on: the day's use in it is the one the count started from. */

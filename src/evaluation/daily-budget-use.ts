@@ -12,8 +12,21 @@ export interface BudgetedScore {
   /** The input the verdict was judged on: the day's use in it is the one the count started from. */
   input: RiskInput;
   result: RiskResult;
-  /** Undoes the count when the verdict is never delivered (a failed payment or record); a no-op when nothing was counted. */
+  /**
+   * Undoes the count when the verdict is never delivered (a refused payment, a failed record); a
+   * no-op when nothing was counted. Never rejects: a count left over refuses more, never allows more.
+   */
   giveBack: () => Promise<void>;
+}
+
+/** Runs a step that follows the count; when it throws, the count is given back first, then the error goes on. */
+export async function orGiveBack<T>(budgeted: BudgetedScore, step: () => T | Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    await budgeted.giveBack();
+    throw error;
+  }
 }
 
 const NOTHING_COUNTED = async (): Promise<void> => undefined;
@@ -36,7 +49,7 @@ export async function scoreWithinBudget(store: CacheStore, scorer: ScoreBatcher,
   for (let attempt = 1; ; attempt++) {
     const notional = result.calculated_notional_usd;
     if (await addToDay(store, key, seen, notional)) {
-      return { input, result, giveBack: () => giveBack(store, key, notional) };
+      return { input, result, giveBack: () => giveBack(store, key, notional).catch(() => undefined) };
     }
     if (attempt >= MAX_ATTEMPTS) break;
     seen = await store.get(key);

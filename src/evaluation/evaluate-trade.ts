@@ -11,7 +11,7 @@ import { gatherFacts, type FactSources } from './gather-facts.js';
 import { sealFacts, type TierOrigin } from './recorded-facts.js';
 import type { ScoreBatcher } from './score-batcher.js';
 import { countEvaluation } from './wallet-window.js';
-import { scoreWithinBudget } from './daily-budget-use.js';
+import { orGiveBack, scoreWithinBudget } from './daily-budget-use.js';
 import { withPermit } from './permits/permit-issuer.js';
 import type { PermitSettings } from './permits/trade-permit.js';
 
@@ -101,17 +101,16 @@ export async function evaluateTrade(deps: EvaluationDeps, request: EvaluationReq
     // A wallet with a daily budget has an allowed or warned notional counted here (ARCHITECTURE.md "Fleet limits").
     const budgeted = await scoreWithinBudget(deps.store, deps.scorer, gathered);
     const { input, result } = budgeted;
-    // A verdict never delivered (not paid, not recorded) gives its count back.
-    const undoCount = <T>(error: T): Promise<never> => budgeted.giveBack().catch(() => undefined).then(() => { throw error; });
     step = 'audit append';
     // Nothing is charged for a verdict the log cannot take: a failed or full log, or the wallet's chain down, is known before settling.
-    await Promise.resolve().then(() => assertLogReady(deps.audit, wallet)).catch(undoCount);
+    await orGiveBack(budgeted, () => assertLogReady(deps.audit, wallet));
     let payment: AuditPayment | undefined;
     if (request.settle) {
       step = 'payment settlement';
-      const settlement = await request.settle(owedVerdict(request, wallet, input, result, undefined)).catch(undoCount);
+      const settle = request.settle;
+      const settlement = await orGiveBack(budgeted, () => settle(owedVerdict(request, wallet, input, result, undefined)));
       if (!settlement.settled) {
-        await budgeted.giveBack().catch(() => undefined);
+        await budgeted.giveBack();
         return { kind: 'unsettled', code: settlement.code, message: settlement.message };
       }
       payment = settlement.payment;
@@ -122,7 +121,7 @@ export async function evaluateTrade(deps: EvaluationDeps, request: EvaluationReq
     try {
       verdict = await recordVerdict(deps, owed);
     } catch (error) {
-      if (!payment) return await undoCount(error);
+      if (!payment) return await orGiveBack(budgeted, () => Promise.reject(error));
       // Paid and not recorded (a race with the disk): the caller keeps what it paid for (paid-evaluation.ts).
       return { kind: 'error', verdict: failedVerdict(deps, request, step, error), unrecorded: owed };
     }

@@ -238,7 +238,7 @@ async function buildRoutes(
       ...analyzeRoutes(analyze, { tokens, holdings }),
       ...x402Routes(paidChannel),
       ...authRoutes({ tokens, signIn, holdings, limiter, log }),
-      ...policyRoutes({ tokens, holdings, store, log }),
+      ...policyRoutes({ tokens, holdings, store, log, audit: evaluation.audit, registry: chain.registry }),
     ]),
     ...tokenSafetyRoutes({ checker: facts.safety, limiter, log }),
     ...simulateBalanceRoutes(facts.balances, log),

@@ -126,6 +126,10 @@ export const ERRORS = {
     status: 503, message: 'too many sign-in requests for this address at once; retry',
     meaning: 'Concurrent sign-ins for one address kept colliding; retry.',
   },
+  budget_contended: {
+    status: 503, message: 'too many trades of this wallet were counted against its daily budget at once; retry',
+    meaning: "A wallet with a daily budget (README \"Fleet limits\") had other verdicts counted against it each time this one was judged again; nothing was counted for this one. Retry.",
+  },
 } as const satisfies Record<string, ErrorInfo>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -11,6 +11,7 @@ import { gatherFacts, type FactSources } from './gather-facts.js';
 import { sealFacts, type TierOrigin } from './recorded-facts.js';
 import type { ScoreBatcher } from './score-batcher.js';
 import { countEvaluation } from './wallet-window.js';
+import { orGiveBack, scoreWithinBudget } from './daily-budget-use.js';
 import { withPermit } from './permits/permit-issuer.js';
 import type { PermitSettings } from './permits/trade-permit.js';
 
@@ -93,19 +94,25 @@ export async function evaluateTrade(deps: EvaluationDeps, request: EvaluationReq
     }
     step = 'fact gathering';
     const facts = { windowCount: window.count, windowLimit, windowSeconds: deps.limits.windowMs / 1000, nowMs: deps.now(), windowHitsMs: window.hitsMs };
-    const input = await gatherFacts(deps, request.trade, request.policy, facts, request.entitledTier);
+    const gathered = await gatherFacts(deps, request.trade, request.policy, facts, request.entitledTier);
     // The engine refuses a permit on a flagged price (PERMIT_ON_FLAGGED_PRICE), so it must know one was asked for.
-    if (request.permit) input.permitRequested = true;
+    if (request.permit) gathered.permitRequested = true;
     step = 'scoring';
-    const result = await deps.scorer.score(input);
+    // A wallet with a daily budget has an allowed or warned notional counted here (ARCHITECTURE.md "Fleet limits").
+    const budgeted = await scoreWithinBudget(deps.store, deps.scorer, gathered);
+    const { input, result } = budgeted;
     step = 'audit append';
     // Nothing is charged for a verdict the log cannot take: a failed or full log, or the wallet's chain down, is known before settling.
-    assertLogReady(deps.audit, wallet);
+    await orGiveBack(budgeted, () => assertLogReady(deps.audit, wallet));
     let payment: AuditPayment | undefined;
     if (request.settle) {
       step = 'payment settlement';
-      const settlement = await request.settle(owedVerdict(request, wallet, input, result, undefined));
-      if (!settlement.settled) return { kind: 'unsettled', code: settlement.code, message: settlement.message };
+      const settle = request.settle;
+      const settlement = await orGiveBack(budgeted, () => settle(owedVerdict(request, wallet, input, result, undefined)));
+      if (!settlement.settled) {
+        await budgeted.giveBack();
+        return { kind: 'unsettled', code: settlement.code, message: settlement.message };
+      }
       payment = settlement.payment;
     }
     step = 'audit append';
@@ -114,7 +121,7 @@ export async function evaluateTrade(deps: EvaluationDeps, request: EvaluationReq
     try {
       verdict = await recordVerdict(deps, owed);
     } catch (error) {
-      if (!payment) throw error;
+      if (!payment) return await orGiveBack(budgeted, () => Promise.reject(error));
       // Paid and not recorded (a race with the disk): the caller keeps what it paid for (paid-evaluation.ts).
       return { kind: 'error', verdict: failedVerdict(deps, request, step, error), unrecorded: owed };
     }

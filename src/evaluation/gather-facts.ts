@@ -1,5 +1,6 @@
 // Gathers everything the pure engine needs for one trade: registry, price, safety, daily P&L, policy.
-import { parseBlocked } from '../facts/wallet/wallet-policy.js';
+import { budgetKey, parseUsedCents } from '../facts/wallet/daily-budget.js';
+import { parsePolicy } from '../facts/wallet/wallet-policy.js';
 import { dangerKey, policyKey, safetyKey } from '../store/keys.js';
 import type { DailyPnlReader } from '../facts/wallet/daily-pnl.js';
 import type { PriceProvider } from '../facts/prices/price-provider.js';
@@ -37,13 +38,18 @@ export async function gatherFacts(
 ): Promise<RiskInput> {
   const bySymbol = sources.registry.bySymbol(trade.asset);
   const byAddress = sources.registry.byAddress(trade.contract_address);
-  const [price, [danger, latest, blocked], dailyPnlUsd] = await Promise.all([
+  const [price, [danger, latest, stored, used], dailyPnlUsd] = await Promise.all([
     // A fake token is priced as the asset it claims to be, so the caller sees the notional it meant.
     bySymbol ? sources.prices.quote(bySymbol) : Promise.resolve(UNAVAILABLE),
-    sources.store.getMany([dangerKey(trade.contract_address), safetyKey(trade.contract_address), policyKey(trade.wallet)]),
+    sources.store.getMany([
+      dangerKey(trade.contract_address), safetyKey(trade.contract_address), policyKey(trade.wallet), budgetKey(trade.wallet, window.nowMs),
+    ]),
     // Rejects when holdings cannot be read, so the evaluation fails closed.
     sources.dailyPnl ? sources.dailyPnl.pnlUsd(trade.wallet, window.nowMs) : Promise.resolve(0),
   ]);
+  const { blockedAssets, limits } = parsePolicy(stored);
+  // Today's use is a fact only of a wallet with a daily budget (ARCHITECTURE.md "Fleet limits").
+  const budgeted = limits !== null && limits.dailyNotionalUsd !== null;
   return {
     trade,
     policy,
@@ -58,8 +64,10 @@ export async function gatherFacts(
       windowSeconds: window.windowSeconds,
       dailyPnlUsd,
       ...(window.windowHitsMs ? { windowHitsMs: window.windowHitsMs } : {}),
+      ...(budgeted ? { dailyNotionalUsedUsd: parseUsedCents(used) / 100 } : {}),
     },
-    blockedAssets: parseBlocked(blocked),
+    blockedAssets,
+    ...(limits !== null ? { limits } : {}),
     nowMs: window.nowMs,
   };
 }

@@ -82,7 +82,7 @@ function sizeHints(input: RiskInput, decimals: number): bigint[] {
   if (!(Number.isFinite(price) && price > 0)) return [];
   const { advisoryFloorUsd, maxTradeUsd } = input.policy;
   const hints: bigint[] = [];
-  for (const usd of [advisoryFloorUsd, THRESHOLDS.nearCeilingShare * maxTradeUsd, maxTradeUsd]) {
+  for (const usd of [advisoryFloorUsd, THRESHOLDS.nearCeilingShare * maxTradeUsd, maxTradeUsd, ...limitCeilings(input)]) {
     // Cents round half up: the notional first exceeds `usd` once amount * price reaches usd + 0.005.
     const units = unitsAtLeast((usd + 0.005) / price, decimals);
     if (units === null) continue;
@@ -90,6 +90,16 @@ function sizeHints(input: RiskInput, decimals: number): bigint[] {
     hints.push(units - spread, units + spread + 1n);
   }
   return hints;
+}
+
+/** The notionals at which the wallet's own limits switch (ARCHITECTURE.md "Fleet limits"): its per-trade limit, what is left of its day. */
+function limitCeilings(input: RiskInput): number[] {
+  const limits = input.limits;
+  if (!limits) return [];
+  const ceilings: number[] = [];
+  if (limits.maxTradeUsd !== null) ceilings.push(limits.maxTradeUsd);
+  if (limits.dailyNotionalUsd !== null) ceilings.push(Math.max(0, limits.dailyNotionalUsd - (input.wallet.dailyNotionalUsedUsd ?? 0)));
+  return ceilings;
 }
 
 /**

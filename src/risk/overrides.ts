@@ -1,6 +1,7 @@
 // Hard overrides: conditions that force `deny` whatever the score band, checked in a fixed priority order.
 import { judgedNote, type Derived } from './derived.js';
 import { formatNumber, formatUnixSeconds } from './format.js';
+import { assetNotAllowed, overDailyBudget, overMaxTrade, sideNotAllowed, slippageOverLimit } from './limit-checks.js';
 import { OVERRIDE_PRIORITY, reason, type OverrideCode } from './reason-codes.js';
 import type { RiskInput } from './types.js';
 import { THRESHOLDS } from './weights.js';
@@ -83,6 +84,12 @@ const CHECKS: Readonly<Record<OverrideCode, Check>> = {
     const shown = hit.toUpperCase() === d.symbol ? d.symbol : d.address;
     return `${shown} is on this wallet's blocked-assets list`;
   },
+  // ARCHITECTURE.md "Fleet limits": the wallet's own limits, which only tighten the tier's.
+  POLICY_ASSET_NOT_ALLOWED: assetNotAllowed,
+  POLICY_SIDE_NOT_ALLOWED: sideNotAllowed,
+  POLICY_SLIPPAGE: slippageOverLimit,
+  POLICY_MAX_TRADE: overMaxTrade,
+  POLICY_DAILY_BUDGET: overDailyBudget,
   // ARCHITECTURE.md "Daily loss": loss at or above the tier's limit denies.
   DAILY_LOSS_LIMIT: (input, d) =>
     d.lossUsd >= input.policy.dailyLossLimitUsd

@@ -84,6 +84,26 @@ export const REASON_CODES = {
     meaning: "The asset symbol or contract address is on the wallet's blocked-assets list.",
     kind: 'blocking', category: 'wallet', forcesDeny: true,
   },
+  POLICY_ASSET_NOT_ALLOWED: {
+    meaning: "The wallet's own limits allow only a list of registry assets (allowed_assets), and this asset is not on it.",
+    kind: 'blocking', category: 'wallet', forcesDeny: true,
+  },
+  POLICY_SIDE_NOT_ALLOWED: {
+    meaning: "The wallet's own limits allow only one side (allowed_sides), and this trade is on the other.",
+    kind: 'blocking', category: 'wallet', forcesDeny: true,
+  },
+  POLICY_SLIPPAGE: {
+    meaning: "max_slippage_bps exceeds the wallet's own max_slippage_bps limit.",
+    kind: 'blocking', category: 'trade', forcesDeny: true,
+  },
+  POLICY_MAX_TRADE: {
+    meaning: "The notional exceeds the wallet's own per-trade limit (max_trade_usd, at most the tier's ceiling).",
+    kind: 'blocking', category: 'trade', forcesDeny: true,
+  },
+  POLICY_DAILY_BUDGET: {
+    meaning: "The notional, added to what the wallet's allowed and warned trades used since 00:00 UTC on every channel, exceeds its daily budget (daily_notional_usd).",
+    kind: 'blocking', category: 'wallet', forcesDeny: true,
+  },
   DAILY_LOSS_LIMIT: {
     meaning: "The wallet's loss since the start of its UTC day has reached the tier's daily loss limit.",
     kind: 'blocking', category: 'wallet', forcesDeny: true,
@@ -134,6 +154,11 @@ export const OVERRIDE_PRIORITY: readonly OverrideCode[] = Object.freeze([
   'PRICE_SOURCES_DISAGREE',
   'NOTIONAL_OVER_TIER_LIMIT',
   'ASSET_BLOCKED_BY_POLICY',
+  'POLICY_ASSET_NOT_ALLOWED',
+  'POLICY_SIDE_NOT_ALLOWED',
+  'POLICY_SLIPPAGE',
+  'POLICY_MAX_TRADE',
+  'POLICY_DAILY_BUDGET',
   'DAILY_LOSS_LIMIT',
   'DEADLINE_PASSED',
   'PERMIT_ON_FLAGGED_PRICE',

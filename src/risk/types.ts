@@ -86,6 +86,25 @@ export interface WalletFact {
    * the window weighs in, absent otherwise (ARCHITECTURE.md "Counterfactuals").
    */
   windowHitsMs?: number[];
+  /**
+   * Notional (USD) of this wallet's `allow` and `warn` verdicts so far in the UTC day, on every
+   * channel and instance (ARCHITECTURE.md "Fleet limits"); absent in facts recorded before limits.
+   */
+  dailyNotionalUsedUsd?: number;
+}
+
+/**
+ * Limits the wallet set on itself with /api/v1/config (ARCHITECTURE.md "Fleet limits"); each one
+ * only tightens the tier's policy, and null means the wallet set none of that kind.
+ */
+export interface WalletLimits {
+  maxTradeUsd: number | null;
+  /** Notional of buys and sells together per UTC day. */
+  dailyNotionalUsd: number | null;
+  /** Upper-case registry symbols the wallet may trade; null allows every asset. */
+  allowedAssets: string[] | null;
+  allowedSides: Array<'buy' | 'sell'> | null;
+  maxSlippageBps: number | null;
 }
 
 export interface TierPolicy {
@@ -115,6 +134,8 @@ export interface RiskInput {
   wallet: WalletFact;
   /** Upper-case symbols and lower-case addresses the wallet's policy blocks. */
   blockedAssets: string[];
+  /** The wallet's own limits; absent or null when it set none (and in facts recorded before limits). */
+  limits?: WalletLimits | null;
   /** Evaluation time in ms since the epoch (market hours, deadline). */
   nowMs: number;
   /** The caller asked for a signed TradePermit; none is signed on a flagged price. Absent means false. */

@@ -12,15 +12,44 @@ export const AssetInfo = Type.Object({
 });
 export type AssetInfo = Static<typeof AssetInfo>;
 
+/** A wallet's own limits on the wire (ARCHITECTURE.md "Fleet limits"); null or absent: none of that kind. */
+export const WalletLimits = Type.Object(
+  {
+    max_trade_usd: Type.Optional(Type.Union([Type.Number({ exclusiveMinimum: 0, maximum: 1e12 }), Type.Null()], {
+      description: 'Notional ceiling per trade (USD); at most the tier\'s max_trade_usd.',
+    })),
+    daily_notional_usd: Type.Optional(Type.Union([Type.Number({ exclusiveMinimum: 0, maximum: 1e12 }), Type.Null()], {
+      description: 'Notional of allowed and warned buys and sells together per UTC day, on every channel and instance.',
+    })),
+    allowed_assets: Type.Optional(Type.Union([Type.Array(Type.String({ minLength: 1, maxLength: 32 }), { maxItems: 256 }), Type.Null()], {
+      description: 'Registry symbols the wallet may trade; absent or null allows all.',
+    })),
+    allowed_sides: Type.Optional(Type.Union([
+      Type.Array(Type.Union([Type.Literal('buy'), Type.Literal('sell')]), { minItems: 1, maxItems: 2, uniqueItems: true }), Type.Null(),
+    ], { description: '`["buy"]`, `["sell"]` or both.' })),
+    max_slippage_bps: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 10_000 }), Type.Null()], {
+      description: 'The highest max_slippage_bps a request may carry.',
+    })),
+  },
+  { additionalProperties: false },
+);
+export type WalletLimitsBody = Static<typeof WalletLimits>;
+
 export const PolicyConfig = Type.Object({
   wallet: Type.Union([Type.String(), Type.Null()]),
   max_trade_usd: Type.Union([Type.Number(), Type.Null()]),
   blocked_assets: Type.Array(Type.String()),
+  /** Every field present, null where unset; null when the wallet set no limits. */
+  limits: Type.Union([WalletLimits, Type.Null()]),
   editable: Type.Boolean({ default: false }),
 });
 
 export const UpdateConfigRequest = Type.Object(
-  { blocked_assets: Type.Array(Type.String({ minLength: 1, maxLength: 42 }), { maxItems: 256 }) },
+  {
+    blocked_assets: Type.Array(Type.String({ minLength: 1, maxLength: 42 }), { maxItems: 256 }),
+    /** Absent: the limits stay as they are; null: all removed; an object replaces them all. */
+    limits: Type.Optional(Type.Union([WalletLimits, Type.Null()])),
+  },
   { additionalProperties: false },
 );
 

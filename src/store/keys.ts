@@ -24,8 +24,11 @@ export const safetyKey = (address: string) => `safety:${tag(address.toLowerCase(
 /** A `danger` token-safety finding, which denies every evaluation of the contract for 24 hours. */
 export const dangerKey = (address: string) => `danger:${tag(address.toLowerCase())}`;
 
-/** A wallet's policy: `{"blocked_assets": [...]}`, no expiry. */
+/** A wallet's policy: `{"blocked_assets": [...], "limits": {...} | null}`, no expiry. */
 export const policyKey = (wallet: string) => `policy:${tag(wallet.toLowerCase())}`;
+
+/** What a wallet's allowed and warned trades used of its daily budget on a UTC day (`YYYY-MM-DD`), in whole cents. */
+export const dailyBudgetKey = (wallet: string, day: string) => `budget:${tag(wallet.toLowerCase())}:${day}`;
 
 /** A request_id's claim and, once evaluated, its verdict; scoped to channel and wallet. */
 export const idempotencyKey = (scope: string, requestId: string) => `idem:${tag(scope)}:${requestId}`;

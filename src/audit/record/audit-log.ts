@@ -3,8 +3,11 @@
 /** What the evaluation pipeline hands over; the log adds seq, ts and the links. */
 export interface AuditEntry {
   wallet: string;
-  /** `audit`: a record the log writes about itself (a loss an operator accepted, ARCHITECTURE.md "Damage is not a torn tail"). */
-  channel: 'rest' | 'free' | 'demo' | 'mcp' | 'x402' | 'a2a' | 'audit';
+  /**
+   * `audit`: a record the log writes about itself (a loss an operator accepted, ARCHITECTURE.md "Damage is not a torn tail");
+   * `config`: a change of a wallet's limits (ARCHITECTURE.md "Fleet limits").
+   */
+  channel: 'rest' | 'free' | 'demo' | 'mcp' | 'x402' | 'a2a' | 'audit' | 'config';
   /** The validated request as the caller sent it (JSON values only). */
   request: Record<string, unknown>;
   decision: 'allow' | 'warn' | 'deny' | 'error';

@@ -4,6 +4,10 @@ import { CHANNEL_TIERS, PATHS, PAYMENT, tierLabel } from '../../catalogue/publis
 import { AuditChainQuery, AuditExportQuery, AuditFactsQuery, AuditQuery, NonceQuery, WalletPath } from '../../schemas/resources.js';
 import { CheckpointQuery, ConsistencyQuery, ProofPath } from '../../schemas/audit-proofs.js';
 import type { SchemaName } from './openapi-schemas.js';
+import { REASON_CODES } from '../../risk/reason-codes.js';
+
+/** The reason codes of a wallet's own limits (ARCHITECTURE.md "Fleet limits"), named from the catalogue. */
+const POLICY_CODES = Object.keys(REASON_CODES).filter((code) => code.startsWith('POLICY_')).map((code) => `\`${code}\``).join(', ');
 
 /** The failures an operation can answer besides its 200, each a shared response of the document. */
 export type Failure =
@@ -111,10 +115,13 @@ export const OPERATIONS: readonly Operation[] = [
   },
   {
     method: 'post', path: PATHS.config, operationId: 'replaceBlockedAssets', tag: 'Policy',
-    summary: 'Replace the signed-in wallet\'s blocked assets',
+    summary: 'Replace the signed-in wallet\'s blocked assets and, when given, its own limits',
     description:
       'Symbols upper-cased, addresses lower-cased, duplicates dropped. ' +
-      'A blocked asset denies every later evaluation of the wallet, on every channel.',
+      'A blocked asset denies every later evaluation of the wallet, on every channel. ' +
+      '`limits` (absent: unchanged; null: removed) only tighten the tier: a max_trade_usd above the tier\'s, or an asset outside ' +
+      `the registry, is a 422. A trade a limit stops is \`deny\` with its own reason code: ${POLICY_CODES}. ` +
+      'Each change of limits is a record (channel `config`) in the wallet\'s audit chain.',
     body: 'UpdateConfigRequest', previewTier: true, security: 'bearer',
     ok: { description: 'The updated policy', body: 'PolicyConfig' },
     failures: ['ValidationFailed', 'Unauthorized', 'BodyTooLarge', 'Unavailable'],

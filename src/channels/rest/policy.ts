@@ -1,18 +1,23 @@
-// The caller's PolicyConfig: GET reads it, POST replaces blocked_assets (bearer token required).
+// The caller's PolicyConfig: GET reads it, POST replaces blocked_assets and, when given, the wallet's own limits (bearer token required).
 import { PATHS } from '../../catalogue/published-facts.js';
 import type { AccessTokens } from '../../auth/access-tokens.js';
 import { authenticate } from '../../auth/bearer.js';
 import { entitlementOf, previewTier } from '../../auth/entitlement.js';
+import type { AuditLog } from '../../audit/record/audit-log.js';
 import type { HoldingsReader } from '../../facts/chain/holdings.js';
+import type { Registry } from '../../facts/registry/registry.js';
+import { limitsChange, limitsFromWire, limitsIssues, limitsToWire } from '../../facts/wallet/wallet-limits.js';
+import { parsePolicy, readPolicy, replacePolicy, type WalletPolicy } from '../../facts/wallet/wallet-policy.js';
+import { DependencyError, failureOf, type Logger } from '../../catalogue/failures.js';
 import { parseJsonBody } from '../../http/json-body.js';
 import { json, validationFailed } from '../../http/responses.js';
 import type { PlainRequest, PlainResponse, Route } from '../../http/types.js';
 import { tierPolicy } from '../../risk/tiers.js';
+import type { Tier } from '../../risk/types.js';
 import { UpdateConfigRequest } from '../../schemas/resources.js';
 import { compileValidator } from '../../schemas/validator.js';
 import type { CacheStore } from '../../store/cache-store.js';
-import { readBlocked, writeBlocked } from '../../facts/wallet/wallet-policy.js';
-import type { Logger } from '../../catalogue/failures.js';
+import { limitsChangeEntry } from './limits-change-record.js';
 import { unavailable } from './unavailable.js';
 
 export interface PolicyDeps {
@@ -20,14 +25,18 @@ export interface PolicyDeps {
   holdings: HoldingsReader | null;
   store: CacheStore;
   log: Logger;
+  /** Where a change of limits is recorded (ARCHITECTURE.md "Fleet limits"). */
+  audit: AuditLog;
+  /** `allowed_assets` names registry symbols only. */
+  registry: Registry;
 }
 
 const validateUpdate = compileValidator(UpdateConfigRequest, 'body');
 
 export function policyRoutes(deps: PolicyDeps): Route[] {
   return [
-    { method: 'get', pattern: PATHS.config, handler: (request) => guarded(deps, request, () => readPolicy(deps, request)) },
-    { method: 'post', pattern: PATHS.config, readsBody: true, handler: (request) => guarded(deps, request, () => writePolicy(deps, request)) },
+    { method: 'get', pattern: PATHS.config, handler: (request) => guarded(deps, request, () => showPolicy(deps, request)) },
+    { method: 'post', pattern: PATHS.config, readsBody: true, handler: (request) => guarded(deps, request, () => changePolicy(deps, request)) },
   ];
 }
 
@@ -43,22 +52,60 @@ async function guarded(deps: PolicyDeps, request: PlainRequest, next: () => Prom
   }
 }
 
-async function readPolicy(deps: PolicyDeps, request: PlainRequest): Promise<PlainResponse> {
+async function showPolicy(deps: PolicyDeps, request: PlainRequest): Promise<PlainResponse> {
   const context = await policyContext(deps, request);
   if (!context.ok) return context.response;
-  return json(200, policyBody(context.wallet, context.maxTradeUsd, await readBlocked(deps.store, context.wallet)));
+  const { policy } = await readPolicy(deps.store, context.wallet);
+  return json(200, policyBody(context.wallet, context.maxTradeUsd, policy));
 }
 
-async function writePolicy(deps: PolicyDeps, request: PlainRequest): Promise<PlainResponse> {
+async function changePolicy(deps: PolicyDeps, request: PlainRequest): Promise<PlainResponse> {
   const context = await policyContext(deps, request);
   if (!context.ok) return context.response;
   const parsed = parseJsonBody(request, validateUpdate);
   if (!parsed.ok) return parsed.response;
-  const blocked = await writeBlocked(deps.store, context.wallet, parsed.value.blocked_assets);
-  return json(200, policyBody(context.wallet, context.maxTradeUsd, blocked));
+  const limits = parsed.value.limits === undefined ? undefined : limitsFromWire(parsed.value.limits);
+  const issues = limitsIssues(limits ?? null, context.maxTradeUsd, (symbol) => deps.registry.bySymbol(symbol) !== null);
+  if (issues.length > 0) return validationFailed(issues);
+  const policy = await applyPolicy(deps, context, parsed.value.blocked_assets, limits);
+  return json(200, policyBody(context.wallet, context.maxTradeUsd, policy));
 }
 
-type PolicyContext = { ok: true; wallet: string; maxTradeUsd: number } | { ok: false; response: PlainResponse };
+/** A change that races another is read and applied again; so many races in a row is a 503 to retry. */
+const MAX_ATTEMPTS = 4;
+
+/**
+ * Replaces the policy (limits left as they are when the body has none), then records a change of
+ * limits in the wallet's audit chain. A change the log cannot record is undone: no limit moves
+ * unseen by an auditor (ARCHITECTURE.md "Fleet limits").
+ */
+async function applyPolicy(deps: PolicyDeps, context: AllowedContext, blocked: string[], limits: WalletPolicy['limits'] | undefined): Promise<WalletPolicy> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const { policy: before, text } = await readPolicy(deps.store, context.wallet);
+    const next: WalletPolicy = { blockedAssets: blocked, limits: limits === undefined ? before.limits : limits };
+    const changed = limitsChange(before.limits, next.limits) !== '';
+    const unready = changed ? deps.audit.readiness(context.wallet) : null;
+    if (unready !== null) throw new DependencyError(failureOf('audit_unavailable'), `a change of limits cannot be recorded: ${unready}`);
+    const written = await replacePolicy(deps.store, context.wallet, text, next);
+    if (written === null) continue;
+    if (changed) await recordChange(deps, context, before, next, written);
+    return parsePolicy(written);
+  }
+  throw new DependencyError(failureOf('store_unavailable'), `the policy of ${context.wallet} changed under ${MAX_ATTEMPTS} updates in a row; retry`);
+}
+
+async function recordChange(deps: PolicyDeps, context: AllowedContext, before: WalletPolicy, next: WalletPolicy, written: string): Promise<void> {
+  try {
+    await deps.audit.append(limitsChangeEntry(context.wallet, context.wallet, context.tier, before.limits, next.limits));
+  } catch (error) {
+    // Put back what was there, unless another change came in meanwhile (that one is recorded by its own writer).
+    await replacePolicy(deps.store, context.wallet, written, before).catch(() => null);
+    throw new DependencyError(failureOf('audit_unavailable'), `a change of limits could not be recorded, so it was undone: ${(error as Error).message}`);
+  }
+}
+
+type AllowedContext = { ok: true; wallet: string; tier: Tier; maxTradeUsd: number };
+type PolicyContext = AllowedContext | { ok: false; response: PlainResponse };
 
 async function policyContext(deps: PolicyDeps, request: PlainRequest): Promise<PolicyContext> {
   const bearer = await authenticate(deps.tokens, request);
@@ -66,9 +113,10 @@ async function policyContext(deps: PolicyDeps, request: PlainRequest): Promise<P
   const preview = previewTier(request.headers['x-preview-tier']);
   if (!preview.ok) return { ok: false, response: validationFailed([preview.issue]) };
   const entitlement = await entitlementOf(deps.holdings, bearer.claims.wallet, preview.tier);
-  return { ok: true, wallet: bearer.claims.wallet, maxTradeUsd: tierPolicy(entitlement.effective).maxTradeUsd };
+  const tier = entitlement.effective;
+  return { ok: true, wallet: bearer.claims.wallet, tier, maxTradeUsd: tierPolicy(tier).maxTradeUsd };
 }
 
-function policyBody(wallet: string, maxTradeUsd: number, blocked: string[]) {
-  return { wallet, max_trade_usd: maxTradeUsd, blocked_assets: blocked, editable: true };
+function policyBody(wallet: string, maxTradeUsd: number, policy: WalletPolicy) {
+  return { wallet, max_trade_usd: maxTradeUsd, blocked_assets: policy.blockedAssets, limits: limitsToWire(policy.limits), editable: true };
 }

@@ -74,7 +74,7 @@ describe('sign-in flow', () => {
       const wallet = byTokens(tokens);
       const token = await tokenFor(wallet);
       const config = await getJson(url('/api/v1/config'), bearer(token));
-      assert.deepEqual(config.json, { wallet: wallet.address.toLowerCase(), max_trade_usd: ceiling, blocked_assets: [], editable: true });
+      assert.deepEqual(config.json, { wallet: wallet.address.toLowerCase(), max_trade_usd: ceiling, blocked_assets: [], limits: null, editable: true });
       const verdict = await postJson(url('/api/v1/analyze/trade'), trade(wallet.address), bearer(token));
       assert.equal(verdict.status, 200, verdict.text);
       assert.equal(verdict.json.tier, tier);

@@ -19,7 +19,7 @@ let reads: ChainReads;
 let reader: PoolStateReader;
 
 /** Trade sizes in USD: from one the pool barely notices to one that walks far through the ranges. */
-const SIZES_USD = [1_000, 100_000, 1_000_000, 5_000_000];
+const SIZES_USD = [1_000, 100_000, 1_000_000, 2_500_000, 5_000_000, 7_500_000, 12_000_000];
 
 before(async () => {
   // Blocks only on transactions, so the block the state was read at stays the latest while the swaps are simulated.

@@ -32,6 +32,20 @@ export const HOSTILE_PRICE_USD = 1;
 export const STOCK_POOL_DEPTH_USD = 10_000_000n;
 export const HOSTILE_POOL_DEPTH_USD = 100_000n;
 
+/**
+ * The stock whose pool also holds concentrated ranges, so a quote crosses initialized ticks on the
+ * real venue (ARCHITECTURE.md "Price impact"). Each range is in tick spacings from the pool's tick,
+ * with a multiple of the pool's full-range liquidity: 4x within about 1.2% of the price, 2x out to
+ * about 6% on each side, 1x more from about -24% to +15%.
+ */
+export const CONCENTRATED_POOL_SYMBOL = 'SPY';
+export const CONCENTRATED_RANGES: readonly { lower: number; upper: number; times: bigint }[] = [
+  { lower: -2, upper: 2, times: 4n },
+  { lower: -10, upper: -2, times: 2n },
+  { lower: 2, upper: 10, times: 2n },
+  { lower: -40, upper: 25, times: 1n },
+];
+
 /** What the deployer mints itself to seed the pools, in whole tokens. */
 export const DEPLOYER_STOCK_TOKENS = 1_000_000n;
 export const DEPLOYER_STABLE_USD = 1_000_000_000n;

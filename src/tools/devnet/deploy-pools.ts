@@ -7,7 +7,7 @@ import type { TxSender } from './sender.js';
 import { packageRoot } from './sources.js';
 import { STABLE_DECIMALS, units } from './assets.js';
 import { poolIdOf } from '../../facts/chain/venue-pool.js';
-import { fullRangeTicks, liquidityForStable, poolKeyFor, sqrtPriceX96For, type PoolKey } from './pricing.js';
+import { alignedTickBelow, fullRangeTicks, liquidityForStable, poolKeyFor, sqrtPriceX96For, type PoolKey } from './pricing.js';
 
 export interface UniswapDeployment {
   poolManager: Address;
@@ -23,6 +23,8 @@ export interface DevnetPool extends PoolKey {
   /** The USD price the pool was initialised at. */
   priceUsd: number;
   sqrtPriceX96: bigint;
+  /** The liquidity of the pool's full-range position. */
+  fullRangeLiquidity: bigint;
 }
 
 /** One pool to create against the stablecoin. */
@@ -88,5 +90,24 @@ async function seedPool(
   const { tickLower, tickUpper } = fullRangeTicks(key.tickSpacing);
   const args = [key, tickLower, tickUpper, liquidity];
   await sender.call(`${plan.symbol} add liquidity`, uniswap.liquidityHelper, abis.helper, 'modifyLiquidity', args);
-  return { ...key, poolId: poolIdOf(key), token: plan.token, priceUsd: plan.priceUsd, sqrtPriceX96 };
+  return { ...key, poolId: poolIdOf(key), token: plan.token, priceUsd: plan.priceUsd, sqrtPriceX96, fullRangeLiquidity: liquidity };
+}
+
+/**
+ * Adds positions on `ranges` (tick spacings from the pool's tick, liquidity as a multiple of its
+ * full-range position) to a seeded pool; the deployer pays, having approved LiquidityHelper when seeding.
+ */
+export async function addConcentratedRanges(
+  sender: TxSender,
+  artifacts: Artifacts,
+  uniswap: UniswapDeployment,
+  pool: DevnetPool,
+  ranges: readonly { lower: number; upper: number; times: bigint }[],
+): Promise<void> {
+  const key = { currency0: pool.currency0, currency1: pool.currency1, fee: pool.fee, tickSpacing: pool.tickSpacing, hooks: pool.hooks };
+  const base = alignedTickBelow(pool.sqrtPriceX96, pool.tickSpacing);
+  for (const range of ranges) {
+    const args = [key, base + range.lower * pool.tickSpacing, base + range.upper * pool.tickSpacing, pool.fullRangeLiquidity * range.times];
+    await sender.call(`${pool.token} range ${range.lower}..${range.upper}`, uniswap.liquidityHelper, artifacts.LiquidityHelper.abi, 'modifyLiquidity', args);
+  }
 }

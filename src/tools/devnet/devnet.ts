@@ -4,10 +4,10 @@ import { createPublicClient, createTestClient, http, type Address, type Chain, t
 import { robinhood } from 'viem/chains';
 import type { RegistryFile } from '../../facts/registry/registry.js';
 import { startAnvil, type AnvilProcess } from './anvil.js';
-import { CHAIN_ID, HOSTILE_POOL_DEPTH_USD, HOSTILE_PRICE_USD, STOCK_POOL_DEPTH_USD, TOKEN_DECIMALS } from './assets.js';
+import { CHAIN_ID, CONCENTRATED_POOL_SYMBOL, CONCENTRATED_RANGES, HOSTILE_POOL_DEPTH_USD, HOSTILE_PRICE_USD, STOCK_POOL_DEPTH_USD, TOKEN_DECIMALS } from './assets.js';
 import { compileContracts, type Artifacts, type CompileResult } from './compile.js';
 import { deployHostile, HOSTILE_TOKENS, type HostileDeployment, type HostileToken } from './deploy-hostile.js';
-import { deployUniswap, seedPools, type DevnetPool, type PoolPlan, type UniswapDeployment } from './deploy-pools.js';
+import { addConcentratedRanges, deployUniswap, seedPools, type DevnetPool, type PoolPlan, type UniswapDeployment } from './deploy-pools.js';
 import { deployTokens, type TokenDeployment } from './deploy-tokens.js';
 import { installMulticall3 } from './multicall.js';
 import { TxSender } from './sender.js';
@@ -128,6 +128,8 @@ async function deployAll(rpcUrl: string, chain: Chain, artifacts: Artifacts, per
   // The guard trusts the router deployed right after it (ARCHITECTURE.md "Trade permits"): its address is known before either is mined.
   const permitGuard = await sender.deploy('TradePermitGuard', artifacts.TradePermitGuard, [permitSigner, sender.addressAhead(1)]);
   const guardedSwapRouter = await sender.deploy('GuardedSwapRouter', artifacts.GuardedSwapRouter, [permitGuard, uniswap.swapHelper]);
+  // After every deployment, so no address moves: one stock pool with ranges, for quotes that cross ticks.
+  await addConcentratedRanges(sender, artifacts, uniswap, pools[CONCENTRATED_POOL_SYMBOL], CONCENTRATED_RANGES);
   await sender.confirmAll();
   const testClient = createTestClient({ mode: 'anvil', transport: http(rpcUrl) });
   const multicall3 = await installMulticall3(testClient, artifacts.Multicall3.deployedBytecode);

@@ -59,6 +59,12 @@ export function liquidityForStable(sqrtPriceX96: bigint, stableIsCurrency0: bool
   return stableIsCurrency0 ? (stableAmount * sqrtPriceX96) / Q96 : (stableAmount * Q96) / sqrtPriceX96;
 }
 
+/** The multiple of `tickSpacing` at or below the pool's tick for a price (float logs: only a range's placement depends on it). */
+export function alignedTickBelow(sqrtPriceX96: bigint, tickSpacing: number): number {
+  const tick = Math.floor((2 * Math.log(Number(sqrtPriceX96) / Number(Q96))) / Math.log(1.0001));
+  return Math.floor(tick / tickSpacing) * tickSpacing;
+}
+
 /** Floor square root by Newton's method from above (the textbook integer version). */
 function isqrt(value: bigint): bigint {
   if (value < 2n) return value;

@@ -27,7 +27,7 @@ async function openFileBackend(config: Readonly<Config>, context: BackendContext
     openCheckpoints: (key) => FileCheckpointStore.open(dir, key),
     storeState: ALWAYS_USABLE,
     status: { kind: 'file', fsync: config.auditFsync, watch: () => null },
-    threads: () => ({ audit_index: log.indexBusySeconds() }),
+    threads: () => ({}),
   };
 }
 

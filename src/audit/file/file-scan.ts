@@ -126,7 +126,7 @@ export type OnLine = (data: Buffer, start: number, end: number, position: number
 
 /**
  * Reads [from, end) of the file in large chunks and hands over every complete
- * line. Synchronous: it runs on the audit index thread, never on the event loop.
+ * line. Synchronous: it runs at open, before the log takes appends.
  */
 export function forEachLineSync(fd: number, from: number, end: number, onLine: OnLine): void {
   let buffer = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(end - from, 1)));

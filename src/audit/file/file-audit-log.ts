@@ -246,7 +246,7 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
     await this.guarded(() => this.writeAll(data));
     if (this.options.fsync === 'always') await this.guarded(() => this.sync());
     // After the lines (and their fdatasync): the index never counts a record the log could lose to a crash.
-    await this.guarded(async () => this.index.add(this.indexed(batch)), 'the audit index');
+    await this.guarded(async () => this.index.add(this.indexed(batch)), `the audit index ${this.index.path} could not be written`);
   }
 
   /** The group's lines as the index places them, from the acknowledged end on. */
@@ -285,7 +285,7 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
   /**
    * ARCHITECTURE.md "A log that heals": the file ends exactly with the last acknowledged record,
    * facts.log at its last whole group, the index holds exactly the acknowledged records (a failed
-   * index commit wrote nothing); only then do appends resume. Throws while any of it fails; the
+   * index commit wrote nothing) and takes a commit again; only then do appends resume. Throws while any of it fails; the
    * health watch tries again a second later.
    */
   private async heal(): Promise<void> {
@@ -294,6 +294,7 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
     if (this.index.count !== this.records) {
       throw new Error(`the audit index (${this.index.path}) holds ${this.index.count} records, not the ${this.records} acknowledged; restart the service to rebuild it`);
     }
+    this.index.probe();
     if (this.options.fsync !== 'off') await Promise.all([this.fh.datasync(), this.facts.sync()]);
   }
 

@@ -66,6 +66,7 @@ function trusted(fd: number, index: LogIndex, goodEnd: number, found: LogIdentit
 function catchUp(fd: number, index: LogIndex, goodEnd: number, report: (line: string) => void): number {
   const last = index.count > 0 ? index.entry(index.count) : { offset: 0, length: 0 };
   const from = last.offset + last.length;
+  if (from === 0 && goodEnd > 0) report(`audit: indexing audit.log from its start (${goodEnd} bytes; a line every ${PROGRESS_EVERY} records)`);
   let batch: IndexedLine[] = [];
   let lines = 0;
   forEachLineSync(fd, from, goodEnd, (data, start, end, position) => {

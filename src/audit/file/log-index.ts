@@ -7,7 +7,7 @@
 //   wallets: 16-byte wallet key + 4-byte big-endian seq -> nothing, so a wallet's seqs sort
 //            together and a reverse range reads them newest first
 //   meta:    'closed' -> the log's size, mtime and inode at the last clean close;
-//            'suspect' -> how many indexed lines were found damaged
+//            'suspect' -> how many indexed lines were found damaged; 'probed' -> when a heal last wrote
 // Writes are synchronous transactions, made after the group's lines are written (and synced under
 // AUDIT_FSYNC=always): the number of indexed lines is a floor on the acknowledged records
 // (ARCHITECTURE.md "Damage is not a torn tail"), and a read after an append sees it at once.
@@ -178,6 +178,11 @@ export class LogIndex {
       if (identity === null) this.meta.removeSync('closed');
       else this.meta.putSync('closed', { size: identity.size, mtimeNs: String(identity.mtimeNs), ino: String(identity.ino) });
     });
+  }
+
+  /** A write that changes nothing the log derives: whether the index's disk takes a commit now (a heal asks). */
+  probe(): void {
+    this.root.transactionSync(() => this.meta.putSync('probed', Date.now()));
   }
 
   /** Drops every entry, for a rebuild from the log. */

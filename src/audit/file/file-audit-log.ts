@@ -36,6 +36,7 @@ import { bringIndexUp, type IndexReport } from './index-catch-up.js';
 import { openLogIndex, type IndexedLine, type LogIdentity, type LogIndex } from './log-index.js';
 import { GroupCommitter, type BatchOutcome } from '../record/group-commit.js';
 import { LogLines } from './log-lines.js';
+import { writeAllAt } from './file-lines.js';
 import { normalizeWallet } from '../record/record.js';
 import { sealBatch, type SealedBatch } from '../record/seal-batch.js';
 import { sha256Hex } from '../record/sha256.js';
@@ -261,11 +262,7 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
 
   /** One positional write per group; loops only on a short write. */
   private async writeAll(data: Buffer): Promise<void> {
-    for (let done = 0; done < data.length;) {
-      const { bytesWritten } = await this.fh.write(data, done, data.length - done, this.end + done);
-      this.stats.writes++;
-      done += bytesWritten;
-    }
+    this.stats.writes += await writeAllAt(this.fh, data, this.end);
     this.stats.bytes += data.length;
     this.unsynced = true;
   }

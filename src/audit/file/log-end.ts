@@ -4,7 +4,8 @@ import { ZERO_HASH } from '../record/audit-log.js';
 import { lineHashMatches } from '../record/record.js';
 import { sha256Hex } from '../record/sha256.js';
 import { newestCheckpointSize } from './file-checkpoints.js';
-import { findGoodEnd, lastNewlineBefore, readAt } from './file-scan.js';
+import { findGoodEnd } from './file-scan.js';
+import { lastNewlineBefore, readAt } from './file-lines.js';
 import { AuditTailDamaged, judgeTail, type TailJudgement } from './tail-evidence.js';
 
 export interface JudgedTail {

@@ -1,5 +1,5 @@
 // Writes a valid audit chain of N records straight into DIR/audit/audit.log, sealed by the log's own code, for start-up
-// and listing measurements on a long log (README "Benchmarks"). Usage: node dist/bench/audit-log-generate.js DIR N [WALLETS].
+// and listing measurements on a long log (docs/benchmarks.md). Usage: node dist/bench/audit-log-generate.js DIR N [WALLETS].
 import { mkdir, open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ZERO_HASH, type AuditHead } from '../src/audit/record/audit-log.js';

@@ -95,7 +95,7 @@ async function appendAll(log: FileAuditLog, dir: string, start: number): Promise
 }
 
 async function sizes(dir: string): Promise<[number, number]> {
-  return [await dirBytes(dir, ['audit.log']), await dirBytes(dir, ['audit.idx', 'wallets.idx', 'wallets.ovf'])];
+  return [await dirBytes(dir, ['audit.log']), await dirBytes(dir, [join('index', 'data.mdb')])];
 }
 
 async function reopen(dir: string, what: string): Promise<void> {
@@ -127,7 +127,7 @@ try {
   console.log(`closed in ${(performance.now() - closeBegan).toFixed(0)} ms; ${writes} group commits (${(appends / writes).toFixed(1)} records each)`);
   await reopen(dir, 'reopened');
   if (process.env.BENCH_REBUILD) {
-    await Promise.all(['audit.idx', 'wallets.idx', 'wallets.ovf'].map((name) => rm(join(dir, name))));
+    await rm(join(dir, 'index'), { recursive: true });
     await reopen(dir, 'reopened without an index');
   }
 } finally {

@@ -13,6 +13,7 @@ import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { factsLineText, parseFactsLine, type FactsLine } from '../record/audit-log.js';
+import { cutTornTail, fileLines, writeAllAt } from './file-lines.js';
 
 export const FACTS_FILE_NAME = 'facts.log';
 const INDEX_FILE_NAME = 'facts.idx';
@@ -35,7 +36,7 @@ export class FactsFile {
     const fh = await open(join(dir, FACTS_FILE_NAME), constants.O_RDWR | constants.O_CREAT, 0o644);
     const index = await open(join(dir, INDEX_FILE_NAME), constants.O_RDWR | constants.O_CREAT, 0o644);
     try {
-      const end = await goodEnd(fh);
+      const end = await cutTornTail(fh);
       const file = new FactsFile(fh, index, end);
       await file.loadIndex();
       return file;
@@ -103,10 +104,7 @@ export class FactsFile {
       offset += line.length;
     }
     const data = parts.length === 1 ? parts[0] : Buffer.concat(parts, offset - this.end);
-    for (let done = 0; done < data.length;) {
-      const { bytesWritten } = await this.fh.write(data, done, data.length - done, this.end + done);
-      done += bytesWritten;
-    }
+    await writeAllAt(this.fh, data, this.end);
     this.end += data.length;
     for (const [seq, at] of marks) await this.addEntry(seq, at);
     this.lastSeq = Math.max(this.lastSeq, lines[lines.length - 1].seq);
@@ -145,46 +143,16 @@ export class FactsFile {
     }
   }
 
+  /** Whole lines from byte `start` up to the acknowledged end, parsed; a line that does not parse is skipped. */
   private async *linesFrom(start: number): AsyncGenerator<{ line: FactsLine; offset: number }> {
-    let carry = Buffer.alloc(0);
-    let carryAt = start;
-    for (let at = start; at < this.end;) {
-      const length = Math.min(READ_BLOCK, this.end - at);
-      const { buffer, bytesRead } = await this.fh.read(Buffer.alloc(length), 0, length, at);
-      at += bytesRead;
-      if (bytesRead === 0) break;
-      const bytes = carry.length > 0 ? Buffer.concat([carry, buffer.subarray(0, bytesRead)]) : buffer.subarray(0, bytesRead);
-      let lineStart = 0;
-      for (let newline = bytes.indexOf(0x0a); newline !== -1; newline = bytes.indexOf(0x0a, lineStart)) {
-        const line = parseFactsLine(bytes.toString('utf8', lineStart, newline));
-        if (line) yield { line, offset: carryAt + lineStart };
-        lineStart = newline + 1;
-      }
-      carry = bytes.subarray(lineStart);
-      carryAt += lineStart;
+    for await (const { bytes, offset, ended } of fileLines(this.fh, READ_BLOCK, start)) {
+      if (!ended || offset + bytes.length >= this.end) return;
+      const line = parseFactsLine(bytes.toString('utf8'));
+      if (line) yield { line, offset };
     }
   }
 
   async close(): Promise<void> {
     await Promise.all([this.fh.close(), this.index.close()]);
   }
-}
-
-/** The end of the last whole line; a torn tail is cut. */
-async function goodEnd(fh: FileHandle): Promise<number> {
-  const { size } = await fh.stat();
-  let end = size;
-  const block = Buffer.alloc(64 * 1024);
-  while (end > 0) {
-    const from = Math.max(0, end - block.length);
-    const { bytesRead } = await fh.read(block, 0, end - from, from);
-    const newline = block.subarray(0, bytesRead).lastIndexOf(0x0a);
-    if (newline !== -1) {
-      end = from + newline + 1;
-      break;
-    }
-    end = from;
-  }
-  if (end < size) await fh.truncate(end);
-  return end;
 }

@@ -10,43 +10,41 @@
 // hash the bytes after the first 65 characters up to (not including) the newline and
 // compare with the first 64; never re-serialize. Line n (1-based) holds seq n.
 //
-// Where each line starts and each wallet's newest record live in index files beside
-// the log (audit.idx, wallets.idx, wallets.ovf), kept by a thread of their own: memory
-// stays flat however long the log grows, and a clean restart does not read the log.
+// Where each line starts and each wallet's records live in an LMDB index beside the log
+// (DATA_DIR/audit/index, ARCHITECTURE.md "File audit index"), written in the group commit after
+// the lines: memory stays flat however long the log grows, and a restart reads only the lines
+// the index lacks.
 //
 // Open cuts only a torn tail: records the index or a signed checkpoint vouches for are damage, and
 // open refuses (ARCHITECTURE.md "Damage is not a torn tail"). While running, appends stop when the
 // file is not the one written or a write failed, and resume once a failed write heals
 // (ARCHITECTURE.md "A log that heals").
 import { constants } from 'node:fs';
-import { mkdir, open, type FileHandle } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { mkdir, open, stat, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
 import {
   AuditLogClosedError, type AuditEntry, type AuditFactsSource, type AuditHead, type FactsLine, type AuditLineSource, type AuditLog,
   type AuditLogStats, type AuditRecord, type AuditWalletLineSource,
 } from '../record/audit-log.js';
-import { walletKey, type Head, type IndexBatch } from './audit-index.js';
 import type { OpenReport } from './file-scan.js';
 import { judgeFileTail, reestablishEnd } from './log-end.js';
 import { LogHealth } from './log-health.js';
 import { lossMarkers } from './tail-evidence.js';
 import { resolveOptions, type FileAuditLogOptions } from './file-log-options.js';
-import { BACKLOG_LIMIT, IndexClient } from './index-client.js';
+import { bringIndexUp, type IndexReport } from './index-catch-up.js';
+import { openLogIndex, type IndexedLine, type LogIdentity, type LogIndex } from './log-index.js';
 import { GroupCommitter, type BatchOutcome } from '../record/group-commit.js';
 import { LogLines } from './log-lines.js';
-import { RecentHeads, askUnlessNew } from './recent-heads.js';
-import type { IndexReport } from './index-recovery.js';
-import { logIdentity } from './record-index.js';
+import { writeAllAt } from './file-lines.js';
 import { normalizeWallet } from '../record/record.js';
 import { sealBatch, type SealedBatch } from '../record/seal-batch.js';
 import { sha256Hex } from '../record/sha256.js';
 import { syncDirectory } from '../record/sync-directory.js';
-import { WalletFilter } from './wallet-filter.js';
 import { FACTS_FILE_NAME, FactsFile } from './facts-file.js';
 
 export type { OpenReport } from './file-scan.js';
 export type { FileAuditLogOptions } from './file-log-options.js';
-export type { IndexReport } from './index-recovery.js';
+export type { IndexReport } from './index-catch-up.js';
 export const AUDIT_FILE_NAME = 'audit.log';
 
 export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineSource, AuditFactsSource {
@@ -60,16 +58,13 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
   private syncTimer: NodeJS.Timeout | undefined;
   private syncing: Promise<void> = Promise.resolve();
   private unsynced = false;
-  private readonly recent: RecentHeads;
-  private lines: LogLines;
+  private readonly lines: LogLines;
 
   private constructor(
     private readonly fh: FileHandle,
     readonly path: string,
     private readonly options: Required<FileAuditLogOptions>,
-    private index: IndexClient,
-    /** Every wallet the log holds, and perhaps others: a wallet it lacks is new, with no question to the index thread. */
-    private filter: WalletFilter,
+    private readonly index: LogIndex,
     /** Lines in the log, good or suspect; line n is position n in the index. */
     private records: number,
     private current: AuditHead,
@@ -81,9 +76,7 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
     ino: bigint,
   ) {
     this.committer = new GroupCommitter((entries) => this.commit(entries), options.maxBatch);
-    this.recent = new RecentHeads(options.recentWallets);
     this.lines = new LogLines(fh, index);
-    this.watchIndex(index);
     this.health = new LogHealth(path, fh, ino, {
       end: () => this.end, writing: () => this.writing, heal: () => this.heal(), report: options.report,
     });
@@ -92,15 +85,6 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
   /** The AuditLog contract: null when an append can be taken now, else why not. */
   readiness(): string | null {
     return this.closing ? 'the audit log is closed' : this.health.readiness();
-  }
-
-  private watchIndex(index: IndexClient): void {
-    index.onFailure = (error) => this.health.fail('io', `the audit index failed: ${error.message}`);
-  }
-
-  /** Seconds the index thread has spent writing index pages and answering questions (for /metrics). */
-  indexBusySeconds(): number {
-    return this.index.busySeconds();
   }
 
   /**
@@ -126,29 +110,36 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
     return log;
   }
 
-  /** Cuts a torn tail, then starts the index thread, which brings the index up to date with what is left. */
+  /** Cuts a torn tail, then brings the index up to date with what is left. */
   private static async start(dir: string, fh: FileHandle, settings: Required<FileAuditLogOptions>): Promise<FileAuditLog> {
     const began = performance.now();
     const path = join(dir, AUDIT_FILE_NAME);
     const found = await fh.stat({ bigint: true });
     const size = Number(found.size);
-    const { end, reasons, accepted } = await judgeFileTail(dir, path, fh, size, settings.acceptLoss);
-    if (end < size) {
-      await fh.truncate(end);
-      await fh.datasync();
-    }
-    const identity = { size, mtimeNs: found.mtimeNs, ino: found.ino };
     const durable = settings.fsync !== 'off';
-    const { client, ready, filter } = await IndexClient.start({ dir, logPath: path, goodEnd: end, identity, durable, filterBytes: settings.filterBytes });
-    if (settings.fsync !== 'off') await syncDirectory(dir);
-    const report: OpenReport = {
-      records: ready.records, truncatedBytes: size - end, reason: reasons.length > 0 ? reasons.join('; ') : null,
-      suspectLines: ready.suspectLines, scanMs: Math.round((performance.now() - began) * 10) / 10,
-      ...(accepted ? { acceptedLoss: { first_seq: accepted.firstSeq, last_seq: accepted.lastSeq } } : {}),
-    };
-    const { rebuilt, indexedLines } = ready;
-    const facts = await FactsFile.open(dir);
-    return new FileAuditLog(fh, path, settings, client, filter, ready.records, ready.head, end, report, { rebuilt, indexedLines }, facts, found.ino);
+    // An index already there vouches for records before anything is cut; a missing one is made only after.
+    let index = openLogIndex(dir, durable, settings.report, true);
+    try {
+      const { end, reasons, accepted } = await judgeFileTail(dir, path, fh, size, index?.count ?? 0, settings.acceptLoss);
+      if (end < size) {
+        await fh.truncate(end);
+        await fh.datasync();
+      }
+      index ??= openLogIndex(dir, durable, settings.report, false) as LogIndex;
+      const ready = bringIndexUp(fh.fd, index, end, { size, mtimeNs: found.mtimeNs, ino: found.ino }, settings.report);
+      if (durable) await syncDirectory(dir);
+      const report: OpenReport = {
+        records: ready.records, truncatedBytes: size - end, reason: reasons.length > 0 ? reasons.join('; ') : null,
+        suspectLines: ready.suspectLines, scanMs: Math.round((performance.now() - began) * 10) / 10,
+        ...(accepted ? { acceptedLoss: { first_seq: accepted.firstSeq, last_seq: accepted.lastSeq } } : {}),
+      };
+      const { rebuilt, indexedLines } = ready;
+      const facts = await FactsFile.open(dir);
+      return new FileAuditLog(fh, path, settings, index, ready.records, ready.head, end, report, { rebuilt, indexedLines }, facts, found.ino);
+    } catch (error) {
+      await index?.close();
+      throw error;
+    }
   }
 
   /** An accepted loss: one marker per lost seq, written before any verdict can take one of them. */
@@ -206,21 +197,18 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
       if (this.options.fsync !== 'off' && this.unsynced && !this.health.error()) await this.sync();
       await this.fh.close();
       await this.facts.close();
-      // Without the clean mark (an index that failed) the next open recovers from the log.
-      await this.index.close(await logIdentity(this.path)).catch(() => undefined);
+      // Without the mark (a log that failed) the next open checks the index's last line against the log.
+      if (!this.health.error()) await this.markClosed().catch(() => undefined);
     } finally {
-      await this.index.terminate();
+      await this.index.close().catch(() => undefined);
     }
   }
 
   private async commit(entries: AuditEntry[]): Promise<BatchOutcome<AuditRecord>> {
     const failed = this.health.error();
     if (failed) throw failed;
-    if (this.index.backlog > BACKLOG_LIMIT) await this.index.drained();
-    const wallets = entries.map((entry) => normalizeWallet(String(entry.wallet)));
-    const keys = new Map<string, Buffer>();
-    const heads = await this.recent.resolve(wallets, (asked) => askUnlessNew(this.filter, asked, keys, (maybe) => this.index.heads(maybe)));
-    const batch = sealBatch(entries, this.current, (wallet) => heads.get(wallet)?.[1], sha256Hex, this.options.now());
+    // Synchronous reads out of LMDB's map, about a microsecond each: no cache and no thread in between.
+    const batch = sealBatch(entries, this.current, (wallet) => this.index.head(normalizeWallet(wallet))?.[1], sha256Hex, this.options.now());
     if (batch.sealed.length === 0) return batch.outcome;
     this.writing = true;
     try {
@@ -228,7 +216,7 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
     } finally {
       this.writing = false;
     }
-    this.indexBatch(batch, heads, keys);
+    this.acknowledge(batch);
     if (this.options.fsync === 'batch') this.scheduleSync();
     return batch.outcome;
   }
@@ -250,25 +238,33 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
     const data = batch.sealed.length === 1 ? batch.sealed[0].line : Buffer.concat(batch.sealed.map((s) => s.line));
     await this.guarded(() => this.writeAll(data));
     if (this.options.fsync === 'always') await this.guarded(() => this.sync());
+    // After the lines (and their fdatasync): the index never counts a record the log could lose to a crash.
+    await this.guarded(async () => this.index.add(this.indexed(batch)), `the audit index ${this.index.path} could not be written`);
+  }
+
+  /** The group's lines as the index places them, from the acknowledged end on. */
+  private indexed(batch: SealedBatch): IndexedLine[] {
+    let offset = this.end;
+    return batch.sealed.map(({ record, line }) => {
+      const entry = { offset, length: line.length, wallet: record.wallet, hash: record.hash };
+      offset += line.length;
+      return entry;
+    });
   }
 
   /** One positional write per group; loops only on a short write. */
   private async writeAll(data: Buffer): Promise<void> {
-    for (let done = 0; done < data.length;) {
-      const { bytesWritten } = await this.fh.write(data, done, data.length - done, this.end + done);
-      this.stats.writes++;
-      done += bytesWritten;
-    }
+    this.stats.writes += await writeAllAt(this.fh, data, this.end);
     this.stats.bytes += data.length;
     this.unsynced = true;
   }
 
   /** On a failed write or fsync, cut back what this group may have left and fail closed until the log heals. */
-  private async guarded(step: () => Promise<void>): Promise<void> {
+  private async guarded(step: () => Promise<void>, what = 'I/O error'): Promise<void> {
     try {
       await step();
     } catch (error) {
-      const failure = this.health.fail('io', `I/O error: ${(error as Error).message}`);
+      const failure = this.health.fail('io', `${what}: ${(error as Error).message}`);
       // Never on a file that is not ours: cutting it to our end would write zeros into someone else's bytes.
       if (!this.health.moved) await this.fh.truncate(this.end).catch(() => undefined);
       throw failure;
@@ -277,51 +273,34 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
 
   /**
    * ARCHITECTURE.md "A log that heals": the file ends exactly with the last acknowledged record,
-   * facts.log at its last whole group, the index thread (restarted if it failed) agrees; only then
-   * do appends resume. Throws while any of it fails; the health watch tries again a second later.
+   * facts.log at its last whole group, the index holds exactly the acknowledged records (a failed
+   * index commit wrote nothing) and takes a commit again; only then do appends resume. Throws while any of it fails; the
+   * health watch tries again a second later.
    */
   private async heal(): Promise<void> {
     await reestablishEnd(this.fh, this.end, this.current.hash);
     await this.facts.cutTo(this.facts.size);
-    if (this.index.failed) await this.restartIndex();
+    if (this.index.count !== this.records) {
+      throw new Error(`the audit index (${this.index.path}) holds ${this.index.count} records, not the ${this.records} acknowledged; restart the service to rebuild it`);
+    }
+    this.index.probe();
     if (this.options.fsync !== 'off') await Promise.all([this.fh.datasync(), this.facts.sync()]);
   }
 
-  /** The index is derived from the log: a new thread recovers it as a start would, and must find the same head. */
-  private async restartIndex(): Promise<void> {
-    await this.index.terminate();
-    const init = {
-      dir: dirname(this.path), logPath: this.path, goodEnd: this.end, identity: await logIdentity(this.path),
-      durable: this.options.fsync !== 'off', filterBytes: this.options.filterBytes,
-    };
-    const { client, filter } = await IndexClient.restart(init, { records: this.records, hash: this.current.hash });
-    this.watchIndex(client);
-    [this.index, this.filter, this.lines] = [client, filter, new LogLines(this.fh, client)];
+  /** The log as a clean close leaves it, for the next open to find unchanged. */
+  private async markClosed(): Promise<void> {
+    const found = await stat(this.path, { bigint: true });
+    const identity: LogIdentity = { size: Number(found.size), mtimeNs: found.mtimeNs, ino: found.ino };
+    this.index.markClosed(identity);
   }
-
-  /**
-   * Hands the written lines to the index thread, each with its wallet's previous
-   * record (the head it was sealed on); later questions are answered with them in.
-   * A wallet's first record puts it in the filter before any later commit looks.
-   */
-  private indexBatch(batch: SealedBatch, heads: Map<string, Head>, keys: Map<string, Buffer>): void {
-    const indexed: IndexBatch = { firstOffset: this.end, lengths: [], wallets: [], hashes: [], prevs: [] };
+  /** The group is written (and indexed): its records are acknowledged. */
+  private acknowledge(batch: SealedBatch): void {
     for (const { record, line } of batch.sealed) {
-      const pos = ++this.records;
-      indexed.lengths.push(line.length);
-      indexed.wallets.push(record.wallet);
-      indexed.hashes.push(record.hash);
-      const prev = heads.get(record.wallet);
-      if (prev === undefined) this.filter.add(keys.get(record.wallet) ?? walletKey(record.wallet));
-      indexed.prevs.push(prev?.[0] ?? 0);
-      const head: Head = [pos, record.hash];
-      heads.set(record.wallet, head);
-      this.recent.set(record.wallet, head);
+      this.records++;
       this.end += line.length;
       this.onAppended?.(record);
     }
     this.current = batch.head;
-    this.index.append(indexed);
   }
 
   private async sync(): Promise<void> {

@@ -29,7 +29,7 @@ async function openFileBackend(config: Readonly<Config>, context: BackendContext
     openCheckpoints: (key) => FileCheckpointStore.open(dir, key),
     storeState: ALWAYS_USABLE,
     status: { kind: 'file', fsync: config.auditFsync, watch: () => null },
-    threads: () => ({ audit_index: log.indexBusySeconds() }),
+    threads: () => ({}),
   };
 }
 
@@ -47,6 +47,6 @@ function reportOpen(log: FileAuditLog, acceptLoss: number | null, say: (line: st
   }
   if (report.suspectLines > 0) say(`audit: ${report.suspectLines} damaged records inside the log; verify the chain`);
   if (log.indexReport.rebuilt && report.records > 0) {
-    say(`audit: rebuilt the index from the whole log (${report.records} records in ${report.scanMs} ms): it was missing, or a power cut or a hand edit left it untrustworthy`);
+    say(`audit: rebuilt the index from the whole log (${report.records} records in ${report.scanMs} ms): it was missing, could not be opened, or did not match the log`);
   }
 }

@@ -5,8 +5,7 @@ import { join } from 'node:path';
 import { checkCheckpoint, shapeFault, type Checkpoint, type PublishedKey } from '../proof/checkpoint.js';
 import { parseCheckpoint, type CheckpointStore } from '../proof/checkpoint-store.js';
 import { checkpointDamage, judgeCheckpointLine, type DamagedLine } from './checkpoint-lines.js';
-import { lastNewlineBefore, readAt } from './file-scan.js';
-import { fileLines } from './file-lines.js';
+import { fileLines, lastNewlineBefore, readAt, writeAllAt } from './file-lines.js';
 
 export const CHECKPOINT_FILE_NAME = 'checkpoints.log';
 
@@ -138,7 +137,7 @@ export class FileCheckpointStore implements CheckpointStore {
       return (await this.atSize(checkpoint.tree_size)) ?? Promise.reject(new Error(`checkpoint ${checkpoint.tree_size} is older than the newest kept`));
     }
     const line = Buffer.from(`${JSON.stringify(checkpoint)}\n`, 'utf8');
-    await this.fh.write(line, 0, line.length, this.end);
+    await writeAllAt(this.fh, line, this.end);
     await this.fh.datasync();
     this.index(checkpoint.tree_size, this.end);
     this.end += line.length;

@@ -1,6 +1,4 @@
 // The file audit log's options and their defaults, resolved once when it opens.
-import { RECENT_HEADS } from './recent-heads.js';
-import { FILTER_BYTES } from './wallet-filter.js';
 
 export interface FileAuditLogOptions {
   /**
@@ -15,10 +13,6 @@ export interface FileAuditLogOptions {
   maxBatch?: number;
   /** Clock for record `ts`, in ms; default Date.now (tests pin it). */
   now?: () => number;
-  /** Wallet heads kept in memory to spare the index thread a question; default 4096. */
-  recentWallets?: number;
-  /** Bytes of the filter of wallets held (wallet-filter.ts), a power of two; default 4 MiB. */
-  filterBytes?: number;
   /** The first lost seq an operator accepts (AUDIT_ACCEPT_LOSS); loss markers take the lost seqs. Default: none. */
   acceptLoss?: number | null;
   /** Told when appends stop or resume (ARCHITECTURE.md "A log that heals"); default: nothing. */
@@ -28,7 +22,6 @@ export interface FileAuditLogOptions {
 export function resolveOptions(options: FileAuditLogOptions): Required<FileAuditLogOptions> {
   const settings = {
     fsync: options.fsync, batchMs: options.batchMs ?? 50, maxBatch: options.maxBatch ?? 4096, now: options.now ?? Date.now,
-    recentWallets: options.recentWallets ?? RECENT_HEADS, filterBytes: options.filterBytes ?? FILTER_BYTES,
     acceptLoss: options.acceptLoss ?? null, report: options.report ?? (() => undefined),
   };
   if (!['always', 'batch', 'off'].includes(settings.fsync)) throw new Error(`unknown fsync mode ${settings.fsync}`);

@@ -2,11 +2,11 @@
 import { readSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { lineHashMatches, parseLine } from '../record/record.js';
+import { lastNewlineBefore, readAt } from './file-lines.js';
 import type { Sha256Hex } from '../record/sha256.js';
 
 const NEWLINE = 0x0a;
 const CHUNK = 4 * 1024 * 1024;
-const BACK_CHUNK = 64 * 1024;
 /** More bad trailing lines than this is not a torn write: refuse to open rather than cut. */
 const MAX_BAD_TAIL_LINES = 8;
 // Canonical keys are sorted (RFC 8785 section 3.2.3), so after `request` only the
@@ -29,27 +29,6 @@ export interface OpenReport {
   scanMs: number;
   /** Acknowledged records found lost whose loss an operator accepted (AUDIT_ACCEPT_LOSS); each seq got a loss marker. */
   acceptedLoss?: { first_seq: number; last_seq: number };
-}
-
-export async function readAt(fh: FileHandle, position: number, length: number): Promise<Buffer> {
-  const buffer = Buffer.allocUnsafe(length);
-  let filled = 0;
-  while (filled < length) {
-    const { bytesRead } = await fh.read(buffer, filled, length - filled, position + filled);
-    if (bytesRead === 0) break;
-    filled += bytesRead;
-  }
-  return buffer.subarray(0, filled);
-}
-
-/** Index of the last newline strictly before `end`, or -1. */
-export async function lastNewlineBefore(fh: FileHandle, end: number): Promise<number> {
-  for (let to = end; to > 0; to -= BACK_CHUNK) {
-    const from = Math.max(0, to - BACK_CHUNK);
-    const at = (await readAt(fh, from, to - from)).lastIndexOf(NEWLINE);
-    if (at !== -1) return from + at;
-  }
-  return -1;
 }
 
 function lineProblem(line: Buffer, sha256hex: Sha256Hex): string | null {
@@ -126,7 +105,7 @@ export type OnLine = (data: Buffer, start: number, end: number, position: number
 
 /**
  * Reads [from, end) of the file in large chunks and hands over every complete
- * line. Synchronous: it runs on the audit index thread, never on the event loop.
+ * line. Synchronous: it runs at open, before the log takes appends.
  */
 export function forEachLineSync(fd: number, from: number, end: number, onLine: OnLine): void {
   let buffer = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(end - from, 1)));

@@ -4,8 +4,8 @@ import { ZERO_HASH } from '../record/audit-log.js';
 import { lineHashMatches } from '../record/record.js';
 import { sha256Hex } from '../record/sha256.js';
 import { newestCheckpointSize } from './file-checkpoints.js';
-import { findGoodEnd, lastNewlineBefore, readAt } from './file-scan.js';
-import { indexedRecords } from './record-index.js';
+import { findGoodEnd } from './file-scan.js';
+import { lastNewlineBefore, readAt } from './file-lines.js';
 import { AuditTailDamaged, judgeTail, type TailJudgement } from './tail-evidence.js';
 
 export interface JudgedTail {
@@ -19,11 +19,14 @@ export interface JudgedTail {
 /**
  * ARCHITECTURE.md "Damage is not a torn tail": reads the evidence before anything is changed, so a
  * refused start leaves every file as it was for the operator (and for the next attempt).
- * `acceptLoss` is the first lost seq an operator accepts; any other damage still refuses.
+ * `indexed` is how many lines the index holds; `acceptLoss` is the first lost seq an operator
+ * accepts; any other damage still refuses.
  */
-export async function judgeFileTail(dir: string, path: string, fh: FileHandle, size: number, acceptLoss: number | null): Promise<JudgedTail> {
+export async function judgeFileTail(
+  dir: string, path: string, fh: FileHandle, size: number, indexed: number, acceptLoss: number | null,
+): Promise<JudgedTail> {
   const { end, reasons, lastGoodSeq } = await findGoodEnd(fh, size, sha256Hex);
-  const [indexed, checkpointed] = await Promise.all([indexedRecords(dir), newestCheckpointSize(dir)]);
+  const checkpointed = await newestCheckpointSize(dir);
   const judgement = judgeTail({ lastGoodSeq, indexed, checkpointed });
   if (judgement.kind === 'torn') return { end, reasons, accepted: null };
   if (acceptLoss !== judgement.firstSeq) throw new AuditTailDamaged(judgement, path);

@@ -1,8 +1,7 @@
 // Reads stored lines of audit.log where the index places them: a run of positions in one read, a wallet's records one by one, and the records and facts they hold.
 import type { FileHandle } from 'node:fs/promises';
 import { clampLimit } from '../record/list-limit.js';
-import type { IndexClient } from './index-client.js';
-import { ENTRY_BYTES, readEntry } from './record-index.js';
+import type { LogIndex } from './log-index.js';
 import { factsHashOf, normalizeWallet, parseLine } from '../record/record.js';
 import type { AuditRecord, FactsLine } from '../record/audit-log.js';
 import type { FactsFile } from './facts-file.js';
@@ -15,26 +14,22 @@ export interface Span {
 }
 
 export class LogLines {
-  constructor(private readonly fh: FileHandle, private readonly index: IndexClient) {}
+  constructor(private readonly fh: FileHandle, private readonly index: LogIndex) {}
 
   /** Lines at positions first .. first + count - 1 (all indexed), without newlines, read in one go. */
   async range(first: number, count: number): Promise<Buffer[]> {
-    const entries = await this.index.range(first, count);
-    const from = readEntry(entries, 0).offset;
-    const last = readEntry(entries, count - 1);
+    const entries = this.index.range(first, count);
+    const from = entries[0].offset;
+    const last = entries[count - 1];
     const data = await this.bytes(from, last.offset + last.length - from, `lines ${first}..${first + count - 1}`);
-    return Array.from({ length: entries.length / ENTRY_BYTES }, (_, i) => {
-      const { offset, length } = readEntry(entries, i);
-      return data.subarray(offset - from, offset - from + length - 1);
-    });
+    return entries.map(({ offset, length }) => data.subarray(offset - from, offset - from + length - 1));
   }
 
-  /** The wallet's newest `limit` records, newest first; the index walks the wallet's list on disk. */
+  /** The wallet's newest `limit` records, newest first, as the index places them. */
   async walletSpans(wallet: string, limit: number): Promise<Span[]> {
     const count = clampLimit(limit, Number.MAX_SAFE_INTEGER);
     if (count === 0) return [];
-    const triples = await this.index.walletEntries(normalizeWallet(wallet), count);
-    return Array.from({ length: triples.length / 3 }, (_, i) => ({ pos: triples[3 * i], offset: triples[3 * i + 1], length: triples[3 * i + 2] }));
+    return this.index.walletSeqs(normalizeWallet(wallet), count).map((pos) => ({ pos, ...this.index.entry(pos) }));
   }
 
   /** One record's line without its newline. */

@@ -3,7 +3,7 @@
 // ARCHITECTURE.md "Damage is not a torn tail": a torn write can only be a record that was never
 // acknowledged. Only bytes after the last complete, newline-terminated, hash-valid line are
 // candidates, and only when nothing written after an acknowledgement vouches for them: the
-// on-disk index gets a line's entry only after the line was written (and, under
+// LMDB index gets a line's entry only after the line was written (and, under
 // AUDIT_FSYNC=always, synced), and a signed checkpoint covers only records already written.
 // facts.log vouches for nothing: a group's facts are written before its records.
 import type { AuditEntry } from '../record/audit-log.js';
@@ -11,7 +11,7 @@ import type { AuditEntry } from '../record/audit-log.js';
 export interface TailEvidence {
   /** Seq of the last complete, newline-terminated, hash-valid line; 0 when there is none. */
   lastGoodSeq: number;
-  /** Records the on-disk index holds entries for (audit.idx), whatever its header says. */
+  /** Lines the index (DATA_DIR/audit/index) holds entries for. */
   indexed: number;
   /** Tree size of the newest signed checkpoint in checkpoints.log; 0 without one. */
   checkpointed: number;
@@ -31,7 +31,7 @@ export function judgeTail(evidence: TailEvidence): TailJudgement {
   if (vouched <= evidence.lastGoodSeq) return { kind: 'torn' };
   const vouchedBy = evidence.checkpointed >= evidence.indexed
     ? `a signed checkpoint covers ${evidence.checkpointed} records`
-    : `the index (audit.idx) holds ${evidence.indexed} records`;
+    : `the index (audit/index) holds ${evidence.indexed} records`;
   return { kind: 'damaged', firstSeq: evidence.lastGoodSeq + 1, lastSeq: vouched, vouchedBy };
 }
 

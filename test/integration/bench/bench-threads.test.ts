@@ -1,4 +1,5 @@
-// The bench's split of CPU by thread on a real service (offline registry): its preload names the scoring, index and tree threads.
+// The bench's split of CPU by thread on a real service (offline registry): its preload names the scoring and tree threads
+// (an older build's audit index thread, which the bench still tells apart when it measures one, is gone from this one).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { metered, warmUp } from '../../../bench/measure.js';
@@ -19,9 +20,9 @@ describe('npm run bench, CPU by thread', () => {
     await service?.stop();
   });
 
-  it('tells the event loop, both scoring threads, the index thread and the tree thread apart', async () => {
-    const kinds = await pollUntil('the service\'s threads as the preload noted them', async () => [...service.subject.threadKinds().values()].sort(), (seen) => seen.length >= 5);
-    assert.deepEqual(kinds, ['index', 'loop', 'pool', 'pool', 'tree']);
+  it('tells the event loop, both scoring threads and the tree thread apart', async () => {
+    const kinds = await pollUntil('the service\'s threads as the preload noted them', async () => [...service.subject.threadKinds().values()].sort(), (seen) => seen.length >= 4);
+    assert.deepEqual(kinds, ['loop', 'pool', 'pool', 'tree']);
     assert.equal(service.subject.threadKinds().get(service.pid), 'loop', 'the main thread is the pid');
     assert.equal(service.subject.companionPid(), null, 'an offline service starts no anvil');
   });
@@ -32,7 +33,7 @@ describe('npm run bench, CPU by thread', () => {
       await warmUp(plan, 300, 8);
       return { requests: 300 };
     });
-    for (const kind of ['loop', 'pool', 'index', 'tree', 'others', 'process'] as const) assert.equal(typeof cpu[kind], 'number', kind);
-    assert.equal(cpu.anvil, null);
+    for (const kind of ['loop', 'pool', 'tree', 'others', 'process'] as const) assert.equal(typeof cpu[kind], 'number', kind);
+    assert.deepEqual([cpu.index, cpu.anvil], [null, null], 'no audit index thread, no anvil');
   });
 });

@@ -38,7 +38,7 @@ describe('damage at the end of the file log after a crash', () => {
       assert.equal(answer.status, 200, answer.text);
       received.set(answer.json.audit_seq, answer.json.audit_hash);
     }
-    // A listing is answered by the index thread after it has indexed every record handed to it.
+    // A listing reads the index, which holds every acknowledged record.
     assert.equal((await getJson(`http://127.0.0.1:${port}/api/v1/audit/global?limit=1`)).json.records[0].seq, ANSWERED);
     first.child.kill('SIGKILL');
     await exited(first.child);

@@ -74,7 +74,7 @@ describe('FileAuditLog torn tail and corruption', () => {
     const tampered = bytes.subarray(start).toString('latin1').replace('"price_usd":251.37', '"price_usd":251.38');
     writeFileSync(file, Buffer.concat([bytes.subarray(0, start), Buffer.from(tampered, 'latin1')]));
     const changed = readFileSync(file);
-    await assert.rejects(FileAuditLog.open(dir, { fsync: 'always' }), /record 3 is damaged or missing, and the index \(audit\.idx\) holds 3 records.*AUDIT_ACCEPT_LOSS=3/);
+    await assert.rejects(FileAuditLog.open(dir, { fsync: 'always' }), /record 3 is damaged or missing, and the index \(audit\/index\) holds 3 records.*AUDIT_ACCEPT_LOSS=3/);
     await assert.rejects(FileAuditLog.open(dir, { fsync: 'always', acceptLoss: 2 }), /record 3 is damaged or missing/);
     assert.deepEqual(readFileSync(file), changed, 'a refused open changes nothing');
     const log = await FileAuditLog.open(dir, { fsync: 'always', acceptLoss: 3 });

@@ -12,7 +12,7 @@ describe('judgeTail', () => {
 
   it('calls records the index holds damage, from the first seq after the last good record', () => {
     assert.deepEqual(judgeTail({ lastGoodSeq: 141935, indexed: 141938, checkpointed: 141000 }), {
-      kind: 'damaged', firstSeq: 141936, lastSeq: 141938, vouchedBy: 'the index (audit.idx) holds 141938 records',
+      kind: 'damaged', firstSeq: 141936, lastSeq: 141938, vouchedBy: 'the index (audit/index) holds 141938 records',
     });
   });
 

@@ -1,0 +1,217 @@
+// The file audit log's index in LMDB (DATA_DIR/audit/index): what is derived from audit.log, never the log itself.
+//
+// ARCHITECTURE.md "File audit index". Three named databases in an LMDB environment of their own
+// (not the store's, so a failed index commit and a failed store write never share a fate):
+//   lines:   seq (uint32) -> 6-byte offset, 4-byte length with the newline, 32-byte record hash
+//            (zeros for a line that does not parse, which joins no wallet's list)
+//   wallets: 16-byte wallet key + 4-byte big-endian seq -> nothing, so a wallet's seqs sort
+//            together and a reverse range reads them newest first
+//   meta:    'closed' -> the log's size, mtime and inode at the last clean close;
+//            'suspect' -> how many indexed lines were found damaged; 'probed' -> when a heal last wrote
+// Writes are synchronous transactions, made after the group's lines are written (and synced under
+// AUDIT_FSYNC=always): the number of indexed lines is a floor on the acknowledged records
+// (ARCHITECTURE.md "Damage is not a torn tail"), and a read after an append sees it at once.
+import * as crypto from 'node:crypto';
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { open, type Database, type RootDatabase } from 'lmdb';
+
+export const INDEX_DIR_NAME = 'index';
+const ENTRY_BYTES = 42;
+const HASH_AT = 10;
+const KEY_BYTES = 16;
+const NO_HASH = Buffer.alloc(32);
+
+/** One line of audit.log as the index places it. */
+export interface LineEntry {
+  offset: number;
+  /** With the newline. */
+  length: number;
+  /** 64 hex, or null for a line that does not parse. */
+  hash: string | null;
+}
+
+/** Lines just written to audit.log, to be indexed after those already indexed. */
+export interface IndexedLine extends LineEntry {
+  /** As stored (lower case); null for a line that does not parse. */
+  wallet: string | null;
+  /** Found at open not to parse, or to hold another seq than its line number: left for verification to name. */
+  suspect?: boolean;
+}
+
+/** What says whether audit.log changed since the index last saw it. */
+export interface LogIdentity {
+  size: number;
+  mtimeNs: bigint;
+  ino: bigint;
+}
+
+type Meta = { size: number; mtimeNs: string; ino: string } | number;
+
+/** A wallet's newest record: its seq and hash (64 hex). */
+export type Head = [seq: number, hash: string];
+
+/**
+ * The index's key for a wallet: the first 128 bits of SHA-256 of its stored form. A wallet is any
+ * string a caller sends, so the key must resist chosen collisions; two wallets sharing a key would
+ * share a chain.
+ */
+function walletKey(wallet: string): Buffer {
+  return crypto.createHash('sha256').update(wallet).digest().subarray(0, KEY_BYTES);
+}
+
+function walletSeqKey(key: Buffer, seq: number): Buffer {
+  const full = Buffer.allocUnsafe(KEY_BYTES + 4);
+  key.copy(full, 0);
+  full.writeUInt32BE(seq, KEY_BYTES);
+  return full;
+}
+
+function encodeEntry(line: LineEntry): Buffer {
+  const entry = Buffer.allocUnsafe(ENTRY_BYTES);
+  entry.writeUIntLE(line.offset, 0, 6);
+  entry.writeUInt32LE(line.length, 6);
+  (line.hash === null ? NO_HASH : Buffer.from(line.hash, 'hex')).copy(entry, HASH_AT);
+  return entry;
+}
+
+function decodeEntry(entry: Buffer): LineEntry {
+  const hash = entry.subarray(HASH_AT, HASH_AT + 32);
+  return { offset: entry.readUIntLE(0, 6), length: entry.readUInt32LE(6), hash: hash.equals(NO_HASH) ? null : hash.toString('hex') };
+}
+
+export class LogIndex {
+  /** Lines indexed: seqs 1 .. count. */
+  count: number;
+
+  private constructor(
+    readonly path: string,
+    private readonly root: RootDatabase,
+    private readonly lines: Database<Buffer, number>,
+    private readonly wallets: Database<Buffer, Buffer>,
+    private readonly meta: Database<Meta, string>,
+  ) {
+    const last = [...lines.getKeys({ reverse: true, limit: 1 })][0];
+    this.count = typeof last === 'number' ? last : 0;
+  }
+
+  /** Whether DIR holds an index: a start reads it before deciding anything, and creates none to do so. */
+  static exists(dir: string): boolean {
+    return existsSync(join(dir, INDEX_DIR_NAME, 'data.mdb'));
+  }
+
+  /** Opens (creating) DIR/index; `durable` false (AUDIT_FSYNC=off) leaves flushing to the kernel. */
+  static open(dir: string, durable: boolean): LogIndex {
+    const path = join(dir, INDEX_DIR_NAME);
+    const root = open({ path, noSync: !durable });
+    try {
+      const lines = root.openDB<Buffer, number>({ name: 'lines', keyEncoding: 'uint32', encoding: 'binary' });
+      const wallets = root.openDB<Buffer, Buffer>({ name: 'wallets', keyEncoding: 'binary', encoding: 'binary' });
+      const meta = root.openDB<Meta, string>({ name: 'meta' });
+      return new LogIndex(path, root, lines, wallets, meta);
+    } catch (error) {
+      void root.close();
+      throw error;
+    }
+  }
+
+  entry(seq: number): LineEntry {
+    const entry = this.lines.getBinary(seq);
+    if (entry === undefined) throw new Error(`the audit index (${this.path}) has no entry for line ${seq} of ${this.count}`);
+    return decodeEntry(entry);
+  }
+
+  /** Entries of lines first .. first + n - 1, in order (all must be indexed). */
+  range(first: number, n: number): LineEntry[] {
+    const found: LineEntry[] = [];
+    for (const { value } of this.lines.getRange({ start: first, end: first + n })) found.push(decodeEntry(value));
+    if (found.length !== n) throw new Error(`the audit index (${this.path}) holds ${found.length} of lines ${first}..${first + n - 1}`);
+    return found;
+  }
+
+  /** The wallet's newest `limit` seqs, newest first. */
+  walletSeqs(wallet: string, limit: number): number[] {
+    const key = walletKey(wallet);
+    const seqs: number[] = [];
+    const range = this.wallets.getKeys({ start: walletSeqKey(key, 0xffffffff), end: walletSeqKey(key, 0), reverse: true, limit });
+    for (const found of range) seqs.push((found as Buffer).readUInt32BE(KEY_BYTES));
+    return seqs;
+  }
+
+  /** The wallet's newest record, or null for a wallet without records. */
+  head(wallet: string): Head | null {
+    const [seq] = this.walletSeqs(wallet, 1);
+    if (seq === undefined) return null;
+    return [seq, this.entry(seq).hash as string];
+  }
+
+  /** Indexes lines count + 1 onwards in one transaction; throws (and indexes none of them) when the commit fails. */
+  add(lines: IndexedLine[]): void {
+    if (lines.length === 0) return;
+    const first = this.count + 1;
+    const suspect = lines.filter((line) => line.suspect).length;
+    this.root.transactionSync(() => {
+      if (suspect > 0) this.meta.putSync('suspect', this.suspectLines + suspect);
+      lines.forEach((line, i) => {
+        this.lines.putSync(first + i, encodeEntry(line));
+        if (line.wallet !== null) this.wallets.putSync(walletSeqKey(walletKey(line.wallet), first + i), Buffer.alloc(0));
+      });
+    });
+    this.count += lines.length;
+  }
+
+  /** Indexed lines found damaged when they were indexed at open. */
+  get suspectLines(): number {
+    const found = this.meta.get('suspect');
+    return typeof found === 'number' ? found : 0;
+  }
+
+  /** The log as it was at the last clean close, or null after a crash (or before any close). */
+  closedWith(): LogIdentity | null {
+    const closed = this.meta.get('closed');
+    return typeof closed === 'object' ? { size: closed.size, mtimeNs: BigInt(closed.mtimeNs), ino: BigInt(closed.ino) } : null;
+  }
+
+  /** Records the log as a clean close leaves it, or (null) forgets it once the log may change. */
+  markClosed(identity: LogIdentity | null): void {
+    this.root.transactionSync(() => {
+      if (identity === null) this.meta.removeSync('closed');
+      else this.meta.putSync('closed', { size: identity.size, mtimeNs: String(identity.mtimeNs), ino: String(identity.ino) });
+    });
+  }
+
+  /** A write that changes nothing the log derives: whether the index's disk takes a commit now (a heal asks). */
+  probe(): void {
+    this.root.transactionSync(() => this.meta.putSync('probed', Date.now()));
+  }
+
+  /** Drops every entry, for a rebuild from the log. */
+  clear(): void {
+    this.lines.clearSync();
+    this.wallets.clearSync();
+    this.meta.clearSync();
+    this.count = 0;
+  }
+
+  async close(): Promise<void> {
+    await this.root.close();
+  }
+}
+
+/**
+ * The index of DIR, opened; with `onlyIfThere`, null when DIR has none (a start reads an index
+ * before it decides anything and creates none to do so). One LMDB refuses to open is derived data
+ * gone bad: it is removed, said so, and rebuilt from the log, never a reason not to start.
+ */
+export function openLogIndex(dir: string, durable: boolean, report: (line: string) => void, onlyIfThere: boolean): LogIndex | null {
+  if (onlyIfThere && !LogIndex.exists(dir)) return null;
+  try {
+    return LogIndex.open(dir, durable);
+  } catch (error) {
+    if (!LogIndex.exists(dir)) throw error;
+    const path = join(dir, INDEX_DIR_NAME);
+    report(`audit: the index ${path} could not be opened (${(error as Error).message}); removing it to rebuild it from audit.log`);
+    rmSync(path, { recursive: true, force: true });
+    return onlyIfThere ? null : LogIndex.open(dir, durable);
+  }
+}

@@ -40,6 +40,7 @@ export const ConfigSchema = Type.Object({
   AUDIT_ABANDON_EPOCH: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
   AUDIT_ACCEPT_LOSS: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })),
   DATA_DIR_NEW_EPOCH: Type.Optional(Type.String({ pattern: '^[0-9a-f-]{36}$' })),
+  DATA_DIR_OLD_CHAIN_GONE: Type.Optional(Type.String({ pattern: '^[0-9a-f-]{36}$' })),
   AUDIT_CHECKPOINT_RECORDS: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000 })),
   AUDIT_CHECKPOINT_SECONDS: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400 })),
   AUDIT_SIGNING_KEY: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/]{43}=$' })),
@@ -85,7 +86,7 @@ export interface Config {
   /** A Redis Cluster's seed nodes (`host:port`), in place of REDIS_URL; store/redis-connection.ts opens either. */
   redisClusterNodes: readonly string[] | null;
   /**
-   * The cache store (README "Stores"): `redis` with REDIS_URL or REDIS_CLUSTER_NODES, else `lmdb` on disk under DATA_DIR;
+   * The cache store (docs/configuration.md "Stores"): `redis` with REDIS_URL or REDIS_CLUSTER_NODES, else `lmdb` on disk under DATA_DIR;
    * `memory` forgets everything on a restart (benchmarks, throwaway runs).
    */
   store: 'lmdb' | 'memory' | 'redis';
@@ -111,19 +112,21 @@ export interface Config {
    * `acks` replicas confirmed it within `timeoutMs` (Redis WAIT); 0 answers from the primary alone.
    */
   auditReplicas: Readonly<{ acks: number; timeoutMs: number }>;
-  /** An operator's acceptance that this epoch of the Redis audit chain is lost (README, "When Redis loses its data"). */
+  /** An operator's acceptance that this epoch of the Redis audit chain is lost (docs/audit-records.md, "When Redis loses its data"). */
   auditAbandonEpoch: string | null;
   /** The first lost seq of the file log whose loss an operator accepts (ARCHITECTURE.md "Damage is not a torn tail"). */
   auditAcceptLoss: number | null;
   /** The DATA_DIR epoch an operator replaces with a new one: an emptied store or changed audit settings accepted (ARCHITECTURE.md "DATA_DIR epoch"). */
   dataDirNewEpoch: string | null;
+  /** The replaced epoch whose chains an operator declares unreadable for good: its handover record says so instead of naming their ends. */
+  dataDirOldChainGone: string | null;
   /** Signed checkpoint cadence: every `records` records or `seconds` of traffic (0 turns either off). */
   auditCheckpoints: Readonly<{ records: number; seconds: number }>;
   /** Base64 Ed25519 seed; null: generated once into DATA_DIR. */
   auditSigningKey: string | null;
   /** Audit chains the log is split into by wallet (ARCHITECTURE.md "Partitioned audit chains"); 1 is the single chain. */
   auditPartitions: number;
-  /** Trade permits (README "Enforcing verdicts on chain"): the signing key (null: generated into DATA_DIR), the guard, the lifetime. */
+  /** Trade permits (docs/enforcing-on-chain.md): the signing key (null: generated into DATA_DIR), the guard, the lifetime. */
   permits: Readonly<{ signerKey: string | null; guard: string | null; ttlSeconds: number }>;
   idempotencyTtlMs: number;
   rateLimits: RateLimits;
@@ -234,6 +237,7 @@ function resolveConfig(raw: RawConfig): Config {
     auditAbandonEpoch: raw.AUDIT_ABANDON_EPOCH ?? null,
     auditAcceptLoss: raw.AUDIT_ACCEPT_LOSS ?? null,
     dataDirNewEpoch: raw.DATA_DIR_NEW_EPOCH ?? null,
+    dataDirOldChainGone: raw.DATA_DIR_OLD_CHAIN_GONE ?? null,
     // A checkpoint at least every 100,000 records or 10 s of traffic; both 0 turn checkpoints off.
     auditCheckpoints: Object.freeze({ records: raw.AUDIT_CHECKPOINT_RECORDS ?? 100_000, seconds: raw.AUDIT_CHECKPOINT_SECONDS ?? 10 }),
     auditSigningKey: raw.AUDIT_SIGNING_KEY ?? null,

@@ -31,6 +31,7 @@ import { PartitionedTree } from '../audit/proof/partitioned-tree.js';
 import type { PublishedKey } from '../audit/proof/checkpoint.js';
 import { selectedBackend } from '../audit/backends.js';
 import { markStore, matchStore, settleEpoch, withEpochTokens } from './data-dir-epoch.js';
+import { completeHandover, planHandover, type HandoverPlan } from './epoch-handover.js';
 import type { OpenAuditBackend } from '../audit/proof/audit-backend.js';
 import { loadCheckpointSigner } from '../audit/proof/signing-key.js';
 import { documentRoutes } from '../channels/rest/documents.js';
@@ -111,10 +112,14 @@ export async function startService(config: Readonly<Config>, log: Logger, overri
     const chain = closers.add(await attachChain(config, log, permitSigner.address), (c) => c.close());
     const permits = permitsFor(config, chain, permitSigner);
     // Before any backend opens, so a start with other settings than the data's writes nothing (ARCHITECTURE.md "DATA_DIR epoch").
-    let epoch = await settleEpoch(config, now);
+    let handover: HandoverPlan | undefined;
+    let epoch = await settleEpoch(config, now, async (next) => void (handover = await planHandover(config, next)));
+    handover ??= await planHandover(config, epoch);
     // The audit backend is chosen here once; the log, its checkpoints, its store state and its status come from it.
     const backend = await selectedBackend(config).open(config, { log, now });
     const audit = closers.add(backend.log, (a) => a.close());
+    // New chains begin with where the old ones ended, before any verdict (ARCHITECTURE.md "DATA_DIR epoch").
+    epoch = await completeHandover(config, handover, audit, now, log);
     // After the audit log, whose lock makes this the only process on DATA_DIR: the LMDB store's check-and-set relies on it.
     const store = closers.add(await openStore(config, now), (s) => s.close());
     const auditHeadSeq = async () => (await audit.head()).seq;

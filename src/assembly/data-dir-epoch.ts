@@ -27,6 +27,8 @@ export interface DataDirEpoch extends DataSettings {
   store_marked: boolean;
   /** The epoch this one replaced, as it was, and the audit head seq its store last saw. */
   previous: (DataSettings & { id: string; audit_seq: number | null }) | null;
+  /** Set while the new chains still lack the handover record naming the previous epoch's chain ends (epoch-handover.ts). */
+  handover_pending?: boolean;
 }
 
 interface StoreMark {
@@ -79,9 +81,12 @@ export function settingsRefusal(dataDir: string, epoch: DataDirEpoch, asked: Dat
 
 /**
  * Reads DATA_DIR/epoch.json, adopting an older DATA_DIR once with the settings its files show, and judges this
- * start's settings against it. Runs before any audit backend is opened, so a refused start writes nothing.
+ * start's settings against it. Runs before any audit backend is opened, so a refused start writes nothing: a move
+ * is written only once `beforeMove` (which reads the old chains' ends, epoch-handover.ts) has not refused it.
  */
-export async function settleEpoch(config: Readonly<Config>, now: () => number): Promise<DataDirEpoch> {
+export async function settleEpoch(
+  config: Readonly<Config>, now: () => number, beforeMove: (next: DataDirEpoch) => Promise<void> = async () => undefined,
+): Promise<DataDirEpoch> {
   const file = join(config.dataDir, EPOCH_FILE_NAME);
   const asked = settingsOf(config);
   let epoch = await readEpoch(file);
@@ -93,6 +98,9 @@ export async function settleEpoch(config: Readonly<Config>, now: () => number): 
   if (config.dataDirNewEpoch !== epoch.id) throw new DataDirMismatch(settingsRefusal(config.dataDir, epoch, asked));
   const next = fresh(asked, now(), { ...pickSettings(epoch), id: epoch.id, audit_seq: null });
   next.tokens_not_before_ms = now();
+  // Other settings, other chains: they begin with a record of where the old ones ended (epoch-handover.ts).
+  next.handover_pending = true;
+  await beforeMove(next);
   await writeEpoch(file, next);
   return next;
 }
@@ -188,6 +196,11 @@ async function readEpoch(file: string): Promise<DataDirEpoch | null> {
     throw new DataDirMismatch(`${file} is unreadable (${(error as Error).message}): it says which settings this DATA_DIR was written with. ` +
       'Restore it from a backup; removing it makes the next start adopt the DATA_DIR again from its files.');
   }
+}
+
+/** Writes DATA_DIR/epoch.json as `epoch` (temp file, fsync, rename). */
+export function saveEpoch(dataDir: string, epoch: DataDirEpoch): Promise<void> {
+  return writeEpoch(join(dataDir, EPOCH_FILE_NAME), epoch);
 }
 
 /** Temp file, fsync, rename: a crash leaves the old epoch or the new one, never half of one. */

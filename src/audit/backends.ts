@@ -10,3 +10,8 @@ export const AUDIT_BACKENDS: readonly AuditBackend[] = [redisBackend, fileBacken
 export function selectedBackend(config: Parameters<AuditBackend['selected']>[0]): AuditBackend {
   return AUDIT_BACKENDS.find((backend) => backend.selected(config)) ?? fileBackend;
 }
+
+/** The backend AUDIT_STORE=`name` opens: a new epoch reads the old settings' chains with it (ARCHITECTURE.md "DATA_DIR epoch"). */
+export function backendNamed(name: string): AuditBackend {
+  return AUDIT_BACKENDS.find((backend) => backend.name === name) ?? fileBackend;
+}

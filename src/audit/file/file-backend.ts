@@ -5,6 +5,7 @@ import type { Config } from '../../config.js';
 import { ALWAYS_USABLE } from '../../store/store-state.js';
 import type { AuditBackend, BackendContext, OpenAuditBackend } from '../proof/audit-backend.js';
 import { fileChainSource, fileRecordsWithFacts } from './file-chain-reads.js';
+import { fileChainEnds } from './file-chain-end.js';
 import { FileCheckpointStore } from './file-checkpoints.js';
 import { FileAuditLog } from './file-audit-log.js';
 
@@ -15,6 +16,7 @@ export const fileBackend: AuditBackend = {
   open: openFileBackend,
   chainSource: fileChainSource,
   recordsWithFacts: fileRecordsWithFacts,
+  chainEnds: fileChainEnds,
 };
 
 async function openFileBackend(config: Readonly<Config>, context: BackendContext): Promise<OpenAuditBackend> {

@@ -19,6 +19,39 @@ export interface AuditBackend {
   chainSource(location: string): Promise<ChainSource | null>;
   /** Records `from`..`to` with the facts kept beside them, for replay; null when the location is not its own. */
   recordsWithFacts(location: string, from: number, to: number): Promise<RecordsWithFacts | null>;
+  /**
+   * Where each chain it keeps under `config`'s settings ended, and the latest signed checkpoint, read without opening
+   * the log for writing: a new epoch's handover record names them (ARCHITECTURE.md "DATA_DIR epoch"). Rejects, saying
+   * why, when they cannot be read.
+   */
+  chainEnds(config: Readonly<Config>): Promise<OldChainEnds>;
+  /** Only a store that several DATA_DIRs share (Redis): its own note of the chain layout, so a fresh DATA_DIR cannot fork it. */
+  layout?: SharedLayout;
+}
+
+/** Where one chain ended: its last seq and that record's hash (its head); 0 and 64 zeros when it is empty. */
+export interface ChainEnd {
+  chain: number;
+  final_seq: number;
+  final_hash: string;
+}
+
+/** A backend's chains as they ended, and the latest signed checkpoint over them as stored (null when none was signed). */
+export interface OldChainEnds {
+  chains: ChainEnd[];
+  checkpoint: Record<string, unknown> | null;
+}
+
+/** The chain layout a shared store keeps of itself: how many chains, and the DATA_DIR epoch that last set it. */
+export interface ChainLayout {
+  partitions: number;
+  epoch: string;
+}
+
+export interface SharedLayout {
+  /** The layout the store holds; one inferred from the chains it holds when it has no note yet (then written); null when it holds none. */
+  read(config: Readonly<Config>): Promise<ChainLayout | null>;
+  write(config: Readonly<Config>, layout: ChainLayout): Promise<void>;
 }
 
 export interface BackendContext {

@@ -6,6 +6,7 @@ import { RedisAuditLog } from './redis-audit-log.js';
 import { RedisCheckpointStore } from './redis-checkpoints.js';
 import { redisTarget } from '../../store/redis-connection.js';
 import { openPartitionedBackend } from './partitioned-backend.js';
+import { redisChainEnds, redisLayout } from './chain-layout.js';
 
 export const redisBackend: AuditBackend = {
   name: 'redis',
@@ -14,6 +15,8 @@ export const redisBackend: AuditBackend = {
   // Tools read a shared chain through a service's exports (its base URL), never from Redis itself.
   chainSource: async () => null,
   recordsWithFacts: async () => null,
+  chainEnds: redisChainEnds,
+  layout: redisLayout,
 };
 
 async function openRedisBackend(config: Readonly<Config>, context: BackendContext): Promise<OpenAuditBackend> {

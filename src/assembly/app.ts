@@ -264,6 +264,7 @@ function statusSources(
     },
     chain: () => chainHealth(chain, now()),
     feeds: facts.feeds,
+    staleOnPurpose: chain.devnet?.staleFeeds ?? [],
     scoring: { threads: observed.scoring.threadCount, queued: () => observed.scoring.queued },
     facilitator: async () => {
       if (!paid.paid) return { status: 'ok', enabled: false, note: paid.off ?? 'paid evaluation is off' };

@@ -71,6 +71,8 @@ export const PATHS = Object.freeze({
   mcp: '/mcp-http/mcp',
   /** The A2A endpoint (JSON-RPC, A2A 1.0 and 0.3 by the A2A-Version header). */
   a2a: '/a2a',
+  /** A2A's HTTP+JSON binding, the card's preferred transport: `POST /v1/message:send` and the task routes under it. */
+  a2aRest: '/v1',
   methodology: '/.well-known/methodology.md',
   methodologyHtml: '/methodology.html',
   openapi: '/openapi.json',

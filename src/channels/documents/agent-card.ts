@@ -21,7 +21,7 @@ interface A2AInterface {
 const JSON_ONLY = ['application/json'];
 const SAMPLE_TRADE = '{"wallet":"0x1111111111111111111111111111111111111111","asset":"TSLA","contract_address":"<from the asset-registry skill>","side":"buy","amount":2}';
 
-/** Each skill is a SendMessage at the card's `url` whose one data part is the skill's input; the answer is a completed task with one data artifact. */
+/** Each skill is a SendMessage at any of the card's interfaces whose one data part is the skill's input; the answer is a completed task with one data artifact. */
 const SKILLS: readonly AgentSkill[] = [
   {
     id: A2A_SKILLS.evaluate,
@@ -30,7 +30,8 @@ const SKILLS: readonly AgentSkill[] = [
       'Allow, warn or deny a proposed trade with reasons, a 0-100 risk score, the USD price and its source, and the hash of the ' +
       `audit record written before the answer, at ${tierLabel(CHANNEL_TIERS.a2a)}. Send one data part holding a TradeRequest ` +
       `(the body POST ${PATHS.analyzeFree} takes; metadata.skill may be omitted); the task's artifact \`verdict\` is the Verdict. ` +
-      'An invalid TradeRequest is JSON-RPC error -32602 with the FastAPI-style `detail` in its metadata; an evaluation that ' +
+      'An invalid TradeRequest is refused (HTTP+JSON 400 INVALID_ARGUMENT, JSON-RPC -32602) with the FastAPI-style `detail` in ' +
+      'its error info; an evaluation that ' +
       'produced no verdict (a dead chain node, a full per-wallet window) is an error carrying the catalogue `code`: do not trade. ' +
       `The same evaluation: POST ${PATHS.analyzeFree}, POST ${PATHS.analyzeTrade} (bearer JWT), POST ${PATHS.x402Analyze} ` +
       '(x402), MCP evaluate_trade.',
@@ -61,25 +62,32 @@ const SKILLS: readonly AgentSkill[] = [
 ];
 
 /**
- * The 0.3.0 card (spec "Versioning") with A2A 1.0's `supportedInterfaces` beside it, the form the
- * SDK's own server gives 0.3 clients (`embedV1Interfaces`): a 0.3 client reads `url` and
- * `preferredTransport`, a 1.0 client the interfaces; both reach the one JSON-RPC endpoint that is
- * served (ARCHITECTURE.md "A2A channel").
+ * The 0.3.0 card (spec "Versioning": preferred transport HTTP+JSON) with A2A 1.0's
+ * `supportedInterfaces` beside it, the form the SDK's own server gives 0.3 clients
+ * (`embedV1Interfaces`). `url` is the HTTP+JSON base its routes hang from (`/v1/message:send`);
+ * JSON-RPC at /a2a is the additional interface. A 1.0 client reads the interfaces, in order of
+ * preference: HTTP+JSON 1.0 first, then JSON-RPC 1.0 and 0.3 (ARCHITECTURE.md "A2A channel").
  */
 export function agentCard(baseUrl: string): AgentCardV03 & { supportedInterfaces: A2AInterface[] } {
-  const url = `${baseUrl}${PATHS.a2a}`;
+  const jsonRpc = `${baseUrl}${PATHS.a2a}`;
   return {
     protocolVersion: VERSIONS.agentCardProtocol,
-    preferredTransport: 'JSONRPC',
+    preferredTransport: 'HTTP+JSON',
+    additionalInterfaces: [
+      { url: baseUrl, transport: 'HTTP+JSON' },
+      { url: jsonRpc, transport: 'JSONRPC' },
+    ],
     supportedInterfaces: [
-      { url, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' },
-      { url, protocolBinding: 'JSONRPC', protocolVersion: '0.3', tenant: '' },
+      { url: `${baseUrl}${PATHS.a2aRest}`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0', tenant: '' },
+      { url: jsonRpc, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' },
+      { url: jsonRpc, protocolBinding: 'JSONRPC', protocolVersion: '0.3', tenant: '' },
     ],
     name: SERVICE.name,
     description:
-      `${SERVICE.description} A2A over JSON-RPC at \`url\` (A2A-Version 1.0, or 0.3 without the header): SendMessage only, ` +
-      'answered by a completed task with one JSON data artifact; no streaming, no push notifications, no task is kept.',
-    url,
+      `${SERVICE.description} A2A over HTTP+JSON (POST ${PATHS.a2aRest}/message:send, A2A-Version 1.0) and JSON-RPC at ` +
+      `${PATHS.a2a} (A2A-Version 1.0, or 0.3 without the header): SendMessage only, answered by a completed task with one JSON ` +
+      'data artifact; no streaming, no push notifications, no task is kept.',
+    url: baseUrl,
     version: VERSIONS.service,
     provider: { organization: SERVICE.name, url: baseUrl },
     documentationUrl: `${baseUrl}${PATHS.skill}`,

@@ -40,7 +40,7 @@ function calls(baseUrl: string): string[] {
     `- \`POST ${PATHS.tokenSafety}\`, \`POST ${PATHS.simulateBalance}\`: token safety check, balance simulation`,
     `- \`GET ${PATHS.auditGlobal}\`, \`GET ${PATHS.auditVerify}\`: the audit log and its verification`,
     `- MCP: \`${baseUrl}${PATHS.mcp}\` (streamable HTTP, protocol ${VERSIONS.mcpProtocol}, no authentication)`,
-    `- A2A: \`${baseUrl}${PATHS.a2a}\` (JSON-RPC, A2A 1.0 and 0.3, no authentication; skills in the agent card)`,
+    `- A2A: \`${baseUrl}${PATHS.a2aRest}\` (HTTP+JSON, A2A 1.0, \`POST ${PATHS.a2aRest}/message:send\`) and \`${baseUrl}${PATHS.a2a}\` (JSON-RPC, A2A 1.0 and 0.3); no authentication; skills in the agent card`,
     '',
   ];
 }

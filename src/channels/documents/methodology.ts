@@ -96,7 +96,7 @@ function errorSection(): string {
     '',
     'Every error body carries a stable `code`: REST as `{"detail": "...", "code": "..."}` (a 422 keeps FastAPI\'s',
     '`detail` list beside its code), an error verdict beside its `error`, an MCP error result in its structured',
-    'content and text, an A2A JSON-RPC error in its error info\'s `metadata.code`. Codes are never reused.',
+    'content and text, an A2A error (HTTP+JSON or JSON-RPC) in its error info\'s `metadata.code`. Codes are never reused.',
     '',
     '| code | HTTP status | meaning |',
     '|---|---|---|',

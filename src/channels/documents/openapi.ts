@@ -17,7 +17,7 @@ export function openApiDocument(baseUrl: string): JsonObject {
       description:
         `${SERVICE.description}\n\nAn answer with an \`error\` key means no result was produced: for a trade, do not trade. ` +
         `MCP clients use \`${baseUrl}${PATHS.mcp}\` (streamable HTTP, protocol ${VERSIONS.mcpProtocol}) instead, and A2A clients ` +
-        `\`${baseUrl}${PATHS.a2a}\` (JSON-RPC, from the agent card at \`${PATHS.agentCard[0]}\`).`,
+        `HTTP+JSON under \`${baseUrl}${PATHS.a2aRest}\` or JSON-RPC at \`${baseUrl}${PATHS.a2a}\` (from the agent card at \`${PATHS.agentCard[0]}\`).`,
       ...licenseOf(SERVICE.license),
     },
     servers: [{ url: baseUrl }],

@@ -18,7 +18,7 @@ export const PUBLIC_DOCUMENTS: readonly PublicDocument[] = [
   { key: 'methodology_markdown', path: PATHS.methodology, title: 'Risk methodology (Markdown)', summary: 'the same text as Markdown', section: 'Docs' },
   { key: 'openapi', path: PATHS.openapi, title: 'OpenAPI description', summary: 'every REST operation with its schemas, errors and security (OpenAPI 3.1)', section: 'Docs' },
   { key: 'api_reference', path: PATHS.docs, title: 'API reference', summary: 'the OpenAPI description as an interactive page', section: 'Docs' },
-  { key: 'agent_card', path: PATHS.agentCard[0], title: 'A2A agent card', summary: 'A2A 0.3.0 card (with 1.0 interfaces): the JSON-RPC endpoint, its skills and the two security schemes', section: 'Discovery' },
+  { key: 'agent_card', path: PATHS.agentCard[0], title: 'A2A agent card', summary: 'A2A 0.3.0 card (with 1.0 interfaces): HTTP+JSON preferred, JSON-RPC beside it, its skills and the two security schemes', section: 'Discovery' },
   { key: 'mcp_server_card', path: PATHS.mcpServerCard[0], title: 'MCP server card', summary: 'the MCP endpoint, its transport and every tool with its schemas', section: 'Discovery' },
   { key: 'x402', path: PATHS.x402Manifest, title: 'x402 manifest', summary: 'the payment terms of the paid endpoint and tool', section: 'Discovery' },
   { key: 'glama', path: PATHS.glama, title: 'Directory metadata (Glama)', summary: 'name, MCP endpoint, tools, license, links', section: 'Discovery' },

@@ -55,7 +55,7 @@ function accessStep(config: Readonly<Config>, baseUrl: string): string[] {
     `  \`PAYMENT-SIGNATURE\` (v2) or \`${PAYMENT.header}\` (v1): one verdict at`,
     `  ${tierLabel(PAYMENT.tierGranted)} per payment. Terms: ${baseUrl}${PATHS.x402Manifest}.`,
     `- **MCP**: \`${baseUrl}${PATHS.mcp}\`: \`evaluate_trade\` at ${tierLabel(CHANNEL_TIERS.mcp)}, \`evaluate_trade_paid\` paid as above (the payment in \`payment_proof\`).`,
-    `- **A2A**: \`${baseUrl}${PATHS.a2a}\` (JSON-RPC, from the agent card): a message with one data part holding the TradeRequest is`,
+    `- **A2A**: \`POST ${baseUrl}${PATHS.a2aRest}/message:send\` (HTTP+JSON, A2A 1.0) or \`${baseUrl}${PATHS.a2a}\` (JSON-RPC), from the agent card: a message with one data part holding the TradeRequest is`,
     `  evaluated at ${tierLabel(CHANNEL_TIERS.a2a)}; the completed task's \`verdict\` artifact is the Verdict, and no verdict is an A2A error.`,
     '',
     '| tier | service-token holdings | max notional per trade (USD) | evaluations per wallet |',

@@ -30,6 +30,8 @@ export interface StatusSources {
   chain: () => Promise<ComponentStatus>;
   /** Null offline: no feeds to read. */
   feeds: FeedReader | null;
+  /** Feeds kept stale on purpose (the embedded devnet's, to show the stale path): reported, not counted against health. */
+  staleOnPurpose: readonly string[];
   scoring: { threads: number; queued: () => number };
   /** Whether the x402 facilitator answers; `enabled: false` when the paid channel is off. */
   facilitator: () => Promise<ComponentStatus>;
@@ -56,7 +58,7 @@ export function statusRoutes(sources: StatusSources): Route[] {
 async function statusDocument(sources: StatusSources) {
   const feedReport = sources.feeds ? withTimeout(sources.feeds.report(), 'the feeds could not be read') : null;
   const [store, chain, audit, feeds, facilitator] = await Promise.all([
-    storeStatus(sources.store), chainStatus(sources.chain), auditStatus(sources.audit), feedsStatus(feedReport),
+    storeStatus(sources.store), chainStatus(sources.chain), auditStatus(sources.audit), feedsStatus(feedReport, sources.staleOnPurpose),
     facilitatorStatus(sources.facilitator),
   ]);
   const scoring: ComponentStatus = { status: 'ok', threads: sources.scoring.threads, queued: sources.scoring.queued() };
@@ -70,13 +72,17 @@ async function statusDocument(sources: StatusSources) {
   });
 }
 
-/** Each feed's round and age, stale ones named; the block they were read at. */
-async function feedsStatus(report: Promise<FeedReport> | null): Promise<ComponentStatus> {
+/** Each feed's round and age, stale ones named; the block they were read at. A feed stale on purpose says so and degrades nothing. */
+async function feedsStatus(report: Promise<FeedReport> | null, staleOnPurpose: readonly string[]): Promise<ComponentStatus> {
   if (!report) return { status: 'ok', kind: 'offline', feeds: [] };
   try {
     const { block, feeds } = await report;
-    const rows = feeds.map((feed) => ({ symbol: feed.symbol, round_id: feed.round_id, age_seconds: feed.age_seconds, stale: feed.stale, ...(feed.problem ? { problem: feed.problem } : {}) }));
-    const bad = feeds.filter((feed) => feed.stale !== false).map((feed) => feed.symbol);
+    const onPurpose = (symbol: string) => staleOnPurpose.includes(symbol);
+    const rows = feeds.map((feed) => ({
+      symbol: feed.symbol, round_id: feed.round_id, age_seconds: feed.age_seconds, stale: feed.stale,
+      ...(onPurpose(feed.symbol) ? { stale_on_purpose: true } : {}), ...(feed.problem ? { problem: feed.problem } : {}),
+    }));
+    const bad = feeds.filter((feed) => feed.stale !== false && !(feed.stale && onPurpose(feed.symbol))).map((feed) => feed.symbol);
     const base = { block: block.number, feeds: rows };
     return bad.length === 0 ? { status: 'ok', ...base } : { status: 'degraded', reason: `stale or unreadable feeds: ${bad.join(', ')}; those assets fall back to other prices`, ...base };
   } catch (error) {

@@ -3,6 +3,7 @@ import { addressMismatch, missingCode } from './address-book.js';
 import type { Address } from 'viem';
 import type { Logger } from '../../catalogue/failures.js';
 import { startDevnet, type Devnet, type DevnetOptions } from './devnet.js';
+import { FeedKeeper } from './feed-keeper.js';
 
 export type DevnetPhase = 'running' | 'restarting' | 'failed';
 
@@ -44,10 +45,13 @@ export class DevnetSupervisor {
   private closing = false;
   private restarting: Promise<void> | null = null;
   private wakeUp: (() => void) | null = null;
+  /** Renews the fresh feeds' rounds by chain time while the devnet runs (feed-keeper.ts). */
+  private readonly keeper: FeedKeeper;
 
   private constructor(private readonly original: Devnet, private readonly options: SupervisorOptions) {
     this.devnet = original;
     this.watch(original);
+    this.keeper = new FeedKeeper(() => (this.phase === 'running' ? this.devnet : null), options.log);
   }
 
   static async start(options: SupervisorOptions): Promise<DevnetSupervisor> {
@@ -74,7 +78,7 @@ export class DevnetSupervisor {
   async close(): Promise<void> {
     this.closing = true;
     this.wakeUp?.();
-    await this.restarting;
+    await Promise.all([this.restarting, this.keeper.close()]);
     const { pid } = this.devnet.anvil;
     await this.devnet.close();
     this.options.log(`devnet: anvil pid ${pid} stopped with the service (${await this.devnet.exited})`);

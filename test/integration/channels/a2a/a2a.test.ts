@@ -29,11 +29,12 @@ const rpc = (method: string, params: unknown, version?: string) =>
   postJson(`${running.base}/a2a`, { jsonrpc: '2.0', id: 7, method, params }, version ? { 'a2a-version': version } : {});
 
 describe('the agent card', () => {
-  it('leads the stock client to the endpoint it lists: JSON-RPC at /a2a, A2A 1.0 and 0.3, the three skills served', async () => {
+  it('leads the stock client to the endpoints it lists: HTTP+JSON under /v1 first, JSON-RPC at /a2a, the three skills served', async () => {
     const card = (await getJson(`${running.base}/.well-known/agent-card.json`)).json;
     const url = `${running.base}/a2a`;
-    assert.deepEqual([card.protocolVersion, card.url, card.preferredTransport], ['0.3.0', url, 'JSONRPC']);
+    assert.deepEqual([card.protocolVersion, card.url, card.preferredTransport], ['0.3.0', running.base, 'HTTP+JSON']);
     assert.deepEqual(card.supportedInterfaces, [
+      { url: `${running.base}/v1`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0', tenant: '' },
       { url, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' },
       { url, protocolBinding: 'JSONRPC', protocolVersion: '0.3', tenant: '' },
     ]);
@@ -68,7 +69,7 @@ describe('evaluate-trade', () => {
 
   it('refuses a bad TradeRequest with INVALID_PARAMS naming the field, and records nothing', async () => {
     const wallet = '0x00000000000000000000000000000000000000a4';
-    const answer = await sendA2A(running.base, trade({ wallet, amount: -1, side: 'hold' }));
+    const answer = await sendA2A(running.base, trade({ wallet, amount: -1, side: 'hold' }), undefined, 'JSONRPC');
     assert.deepEqual(answer.kind === 'error' && [answer.name, answer.rpcCode, answer.message, answer.code], [
       'RequestMalformedError', -32602, 'invalid TradeRequest: see detail', 'validation_failed',
     ]);
@@ -83,8 +84,10 @@ describe('evaluate-trade', () => {
     await assert.rejects(client.sendMessage({ message: text, configuration: undefined, metadata: undefined, tenant: '' }), {
       name: 'RequestMalformedError', message: 'The message must carry exactly one part, a data part (application/json) holding the evaluate-trade input.',
     });
-    const unknown = await sendA2A(running.base, {}, 'simulate-balance');
+    const unknown = await sendA2A(running.base, {}, 'simulate-balance', 'JSONRPC');
     assert.deepEqual(unknown.kind === 'error' && [unknown.rpcCode, unknown.message], [-32602, 'metadata.skill must be one of evaluate-trade, token-safety, asset-registry.']);
+    const overRest = await sendA2A(running.base, {}, 'simulate-balance');
+    assert.deepEqual(overRest.kind === 'error' && [overRest.status, overRest.message], [400, 'metadata.skill must be one of evaluate-trade, token-safety, asset-registry.']);
   });
 });
 
@@ -105,7 +108,7 @@ describe('token-safety and asset-registry', () => {
   });
 
   it('token-safety without a chain node is an error with chain_not_configured, never a report', async () => {
-    const answer = await sendA2A(offline.base, { contract_address: sampleTrade().contract_address }, 'token-safety');
+    const answer = await sendA2A(offline.base, { contract_address: sampleTrade().contract_address }, 'token-safety', 'JSONRPC');
     assert.deepEqual(answer.kind === 'error' && [answer.rpcCode, answer.code], [-32603, 'chain_not_configured']);
     assert.match(answer.kind === 'error' ? answer.message : '', /do not assume the token is safe$/);
   });

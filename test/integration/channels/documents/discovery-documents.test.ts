@@ -40,18 +40,20 @@ describe('A2A agent card', () => {
     for (const body of bodies.slice(1)) assert.equal(body.text, bodies[0]!.text);
   });
 
-  it('carries protocol 0.3.0 at the A2A endpoint over JSON-RPC, with 1.0 and 0.3 interfaces, no streaming, JSON modes, the skills served', async () => {
+  it('carries protocol 0.3.0 preferring HTTP+JSON, JSON-RPC as the additional interface, no streaming, JSON modes, the skills served', async () => {
     const card = (await fetchDocument(PATHS.agentCard[0], JSON_TYPE)).json;
     const url = `${PUBLIC_BASE}${PATHS.a2a}`;
     assert.equal(card.protocolVersion, '0.3.0');
-    assert.equal(card.preferredTransport, 'JSONRPC');
+    assert.equal(card.preferredTransport, 'HTTP+JSON');
+    assert.deepEqual(card.additionalInterfaces, [{ url: PUBLIC_BASE, transport: 'HTTP+JSON' }, { url, transport: 'JSONRPC' }]);
     assert.deepEqual(card.supportedInterfaces, [
+      { url: `${PUBLIC_BASE}${PATHS.a2aRest}`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0', tenant: '' },
       { url, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' },
       { url, protocolBinding: 'JSONRPC', protocolVersion: '0.3', tenant: '' },
     ]);
     assert.equal(card.name, SERVICE.name);
     assert.equal(card.description.startsWith(SERVICE.description), true);
-    assert.equal(card.url, url);
+    assert.equal(card.url, PUBLIC_BASE);
     assert.equal(card.version, VERSIONS.service);
     assert.deepEqual(card.provider, { organization: SERVICE.name, url: PUBLIC_BASE });
     assert.equal(card.documentationUrl, `${PUBLIC_BASE}${PATHS.skill}`);
@@ -233,7 +235,8 @@ describe('without PUBLIC_BASE_URL', () => {
     const unnamed = await startTestService();
     try {
       const card = (await getJson(`${unnamed.base}${PATHS.agentCard[0]}`)).json;
-      assert.equal(card.url, `${unnamed.base}${PATHS.a2a}`);
+      assert.equal(card.url, unnamed.base);
+      assert.equal(card.supportedInterfaces[1].url, `${unnamed.base}${PATHS.a2a}`);
       const robots = (await getJson(`${unnamed.base}${PATHS.robots}`)).text;
       assert.ok(robots.includes(`Sitemap: ${unnamed.base}${PATHS.sitemap}`), robots);
     } finally {

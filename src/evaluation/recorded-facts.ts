@@ -49,17 +49,17 @@ export interface SealedFacts extends StoredFacts {
 
 /**
  * The facts of one evaluation (format 2): what is the verdict's own (the trade, the wallet's facts, the
- * token-safety fact, the time, the tier origin) and, by hash, the shared context (the engine, the tier
- * policy, the asset's registry entries, the price and its origin), kept once for every verdict that uses it.
+ * time, the tier origin, when the safety fact was made) and, by hash, the shared context (the engine, the
+ * tier policy, the asset's registry entries, the price and its origin, the token-safety fact), kept once
+ * for every verdict that uses it.
  * The record's `facts_hash` names this document, which names the context, which names the rest: the one
  * hash still binds everything the verdict was judged on (ARCHITECTURE.md "Recorded facts").
  */
 export function sealFacts(input: RiskInput, tier: TierOrigin): SealedFacts {
-  const context = sharedContext(ENGINE, input);
-  const safety = withoutMember(input.safety, 'checkedAt');
+  const context = sharedContext(ENGINE, input, withoutMember(input.safety, 'checkedAt'));
   const own = {
     blockedAssets: input.blockedAssets, entitledTier: input.entitledTier, nowMs: input.nowMs,
-    permitRequested: input.permitRequested, safety, trade: input.trade, wallet: input.wallet,
+    permitRequested: input.permitRequested, trade: input.trade, wallet: input.wallet,
   };
   const origins = { safety_checked_at: input.safety.checkedAt ?? null, tier };
   const text = canonicalText({ format: FACTS_FORMAT, input: own, origins, uses: { context: context.hash } });
@@ -69,9 +69,9 @@ export function sealFacts(input: RiskInput, tier: TierOrigin): SealedFacts {
 /** Copies of frozen facts without the member the record keeps apart, made once per fact, frozen so their text is written once too. */
 const STRIPPED = new WeakMap<object, object>();
 
-function withoutMember<T extends object>(fact: T, member: keyof T): Omit<T, typeof member> {
+function withoutMember<T extends object, K extends keyof T>(fact: T, member: K): Omit<T, K> {
   const known = STRIPPED.get(fact);
-  if (known !== undefined) return known as Omit<T, typeof member>;
+  if (known !== undefined) return known as Omit<T, K>;
   const { [member]: _left, ...rest } = fact;
   if (Object.isFrozen(fact)) STRIPPED.set(fact, Object.freeze(rest));
   return rest;

@@ -1,9 +1,9 @@
 // The facts many verdicts share, each kept once as its own document named by its hash: the engine, a tier
-// policy, the registry entries of an asset, a block's price reading, and the context that names one of each
+// policy, the registry entries of an asset, a block's price reading, a token's safety fact, and the context that names one of each
 // (ARCHITECTURE.md "Recorded facts").
 import * as crypto from 'node:crypto';
 import type { StoredFacts } from '../audit/record/audit-log.js';
-import type { PriceFact, RegistryFact, RiskInput, TierPolicy } from '../risk/types.js';
+import type { PriceFact, RegistryFact, RiskInput, SafetyFact, TierPolicy } from '../risk/types.js';
 import { canonicalText } from './canonical-text.js';
 
 /** What a verdict's facts name by `uses.context`: the context's hash, and every shared document it takes, the context last. */
@@ -23,7 +23,8 @@ export type SharedDocument =
   | { kind: 'policy'; policy: TierPolicy }
   | { kind: 'registry'; by_symbol?: RegistryFact | null; by_address?: RegistryFact | null }
   | { kind: 'price'; fact: Omit<PriceFact, 'origin'>; origin: PriceFact['origin'] | null }
-  | { kind: 'context'; uses: { engine: string; policy: string; price: string; registry: string } };
+  | { kind: 'safety'; fact: Omit<SafetyFact, 'checkedAt'> }
+  | { kind: 'context'; uses: { engine: string; policy: string; price: string; registry: string; safety: string } };
 
 function stored(document: SharedDocument): StoredFacts {
   const text = canonicalText(document);
@@ -83,21 +84,27 @@ function registryDocument(bySymbol: RegistryFact | null | undefined, byAddress: 
   return byKey(key, () => ({ kind: 'registry', by_symbol: bySymbol, by_address: byAddress }));
 }
 
-/** The context of one verdict: the engine, its tier policy, its asset's registry entries and its price, each a document of its own. */
-export function sharedContext(engine: EngineFacts, input: RiskInput): SharedContext {
+/**
+ * The context of one verdict: the engine, its tier policy, its asset's registry entries, its price and its token's
+ * safety fact (`safety`: without the time it was made, which is the verdict's own origin), each a document of its own.
+ */
+export function sharedContext(engine: EngineFacts, input: RiskInput, safety: Omit<SafetyFact, 'checkedAt'>): SharedContext {
   const parts = {
     engine: byObject(engine, () => ({ kind: 'engine', ...engine })),
     policy: byObject(input.policy, () => ({ kind: 'policy', policy: input.policy })),
     price: priceDocument(input.price),
     registry: registryDocument(input.registryBySymbol, input.registryByAddress),
+    safety: byObject(safety, () => ({ kind: 'safety', fact: safety })),
   };
-  const ids = [idOf(parts.engine), idOf(parts.policy), idOf(parts.price), idOf(parts.registry)];
+  const list = [parts.engine, parts.policy, parts.price, parts.registry, parts.safety];
+  const ids = list.map(idOf);
   const key = ids.includes(null) ? null : `c${ids.join(':')}`;
   const context = byKey(key, () => ({
-    kind: 'context', uses: { engine: parts.engine.hash, policy: parts.policy.hash, price: parts.price.hash, registry: parts.registry.hash },
+    kind: 'context',
+    uses: { engine: parts.engine.hash, policy: parts.policy.hash, price: parts.price.hash, registry: parts.registry.hash, safety: parts.safety.hash },
   }));
   // The documents list is made once per context too; the stored documents are frozen so they serve as keys above.
-  return contextWith(context, [parts.engine, parts.policy, parts.price, parts.registry]);
+  return contextWith(context, list);
 }
 
 const WITH_PARTS = new WeakMap<StoredFacts, SharedContext>();

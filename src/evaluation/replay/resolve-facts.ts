@@ -28,9 +28,13 @@ export function resolveFacts(text: string, shared: ReadonlyMap<string, string> |
   const context = documentOf(shared, verdict.uses?.context, 'context');
   if (!object(verdict.input) || !object(verdict.origins) || context === null) return { ok: false, detail: 'the facts or the context they name are malformed' };
   const uses = object(context.uses) ? context.uses : {};
-  const [engine, policy, price, registry] = (['engine', 'policy', 'price', 'registry'] as const).map((kind) => documentOf(shared, uses[kind], kind));
-  if (engine === null || policy === null || price === null || registry === null) return { ok: false, detail: 'a shared document the context names is malformed' };
-  const input = { ...verdict.input, policy: policy.policy, price: price.fact, registryBySymbol: registry.by_symbol, registryByAddress: registry.by_address };
+  const [engine, policy, price, registry, safety] = (['engine', 'policy', 'price', 'registry', 'safety'] as const).map((kind) => documentOf(shared, uses[kind], kind));
+  if (engine === null || policy === null || price === null || registry === null || safety === null) {
+    return { ok: false, detail: 'a shared document the context names is malformed' };
+  }
+  const input = {
+    ...verdict.input, policy: policy.policy, price: price.fact, registryBySymbol: registry.by_symbol, registryByAddress: registry.by_address, safety: safety.fact,
+  };
   return {
     ok: true,
     facts: {

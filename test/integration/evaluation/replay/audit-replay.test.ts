@@ -53,8 +53,8 @@ describe('the facts behind each record', () => {
       const [seq, hash, text] = [line.slice(0, line.indexOf(' ')), line.slice(line.indexOf(' ') + 1, line.indexOf(' ') + 65), line.slice(line.indexOf(' ') + 66)];
       return { seq: Number(seq), hash, text };
     });
-    // The three records share one context: five shared documents, listed once, before the first record's facts.
-    assert.deepEqual(facts.map((line) => JSON.parse(line.text).kind ?? `own ${line.seq}`), ['engine', 'policy', 'price', 'registry', 'context', 'own 1', 'own 2', 'own 3']);
+    // The three records share one context: six shared documents, listed once, before the first record's facts.
+    assert.deepEqual(facts.map((line) => JSON.parse(line.text).kind ?? `own ${line.seq}`), ['engine', 'policy', 'price', 'registry', 'safety', 'context', 'own 1', 'own 2', 'own 3']);
     const documents = new Map(facts.map((line) => [line.hash, line.text]));
     for (const line of facts) {
       assert.equal(createHash('sha256').update(line.text).digest('hex'), line.hash);

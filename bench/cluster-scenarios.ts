@@ -1,5 +1,5 @@
 // Two service instances on a real 6-node Redis Cluster, the audit log on it with K = 1 and K = 3 chains: what one
-// shared log costs per verdict, by thread of both instances and in the cluster's redis-servers (README "Benchmarks").
+// shared log costs per verdict, by thread of both instances and in the cluster's redis-servers (docs/benchmarks.md).
 import { PATHS } from '../src/catalogue/published-facts.js';
 import { startRedisCluster, type RedisCluster } from '../test/support/redis-cluster.js';
 import { requestAt, type LoadPlan } from './load-plan.js';

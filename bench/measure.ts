@@ -17,7 +17,7 @@ export interface LoadGenerator {
  * Seconds of load on a row's warm-up plan before its timed run, after the warm-up requests
  * (BENCH_WARM_SECONDS). An operator pays for a service that has run for hours: by then V8 has
  * compiled its hot code. A thousand requests did not get there: under `perf`, V8's compiler
- * threads were still at work through the timed run that followed (README "Benchmarks").
+ * threads were still at work through the timed run that followed (docs/benchmarks.md).
  */
 export const DEFAULT_WARM_SECONDS = 5;
 

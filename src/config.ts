@@ -85,7 +85,7 @@ export interface Config {
   /** A Redis Cluster's seed nodes (`host:port`), in place of REDIS_URL; store/redis-connection.ts opens either. */
   redisClusterNodes: readonly string[] | null;
   /**
-   * The cache store (README "Stores"): `redis` with REDIS_URL or REDIS_CLUSTER_NODES, else `lmdb` on disk under DATA_DIR;
+   * The cache store (docs/configuration.md "Stores"): `redis` with REDIS_URL or REDIS_CLUSTER_NODES, else `lmdb` on disk under DATA_DIR;
    * `memory` forgets everything on a restart (benchmarks, throwaway runs).
    */
   store: 'lmdb' | 'memory' | 'redis';
@@ -111,7 +111,7 @@ export interface Config {
    * `acks` replicas confirmed it within `timeoutMs` (Redis WAIT); 0 answers from the primary alone.
    */
   auditReplicas: Readonly<{ acks: number; timeoutMs: number }>;
-  /** An operator's acceptance that this epoch of the Redis audit chain is lost (README, "When Redis loses its data"). */
+  /** An operator's acceptance that this epoch of the Redis audit chain is lost (docs/audit-records.md, "When Redis loses its data"). */
   auditAbandonEpoch: string | null;
   /** The first lost seq of the file log whose loss an operator accepts (ARCHITECTURE.md "Damage is not a torn tail"). */
   auditAcceptLoss: number | null;
@@ -123,7 +123,7 @@ export interface Config {
   auditSigningKey: string | null;
   /** Audit chains the log is split into by wallet (ARCHITECTURE.md "Partitioned audit chains"); 1 is the single chain. */
   auditPartitions: number;
-  /** Trade permits (README "Enforcing verdicts on chain"): the signing key (null: generated into DATA_DIR), the guard, the lifetime. */
+  /** Trade permits (docs/enforcing-on-chain.md): the signing key (null: generated into DATA_DIR), the guard, the lifetime. */
   permits: Readonly<{ signerKey: string | null; guard: string | null; ttlSeconds: number }>;
   idempotencyTtlMs: number;
   rateLimits: RateLimits;

@@ -46,7 +46,7 @@ export const ERRORS = {
   },
   payment_refused: {
     status: 402, message: 'The payment was refused',
-    meaning: 'The payment does not match the terms, was already used, or did not settle; the body carries the challenge again and `reason` says why (README "Paying per call"). Nothing was charged without a verdict.',
+    meaning: 'The payment does not match the terms, was already used, or did not settle; the body carries the challenge again and `reason` says why (docs/x402.md). Nothing was charged without a verdict.',
   },
   admin_token_missing: {
     status: 401, message: 'X-Admin-Token is required',

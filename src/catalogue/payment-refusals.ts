@@ -1,7 +1,7 @@
-// Why a paid call was refused: each stable reason and its words, published in the README and the methodology.
+// Why a paid call was refused: each stable reason and its words, published in docs/x402.md and the methodology.
 import { PAYMENT } from './published-facts.js';
 
-/** Every refusal is a 402 that carries the challenge again; the README's refusal table lists these. */
+/** Every refusal is a 402 that carries the challenge again; docs/x402.md's refusal table lists these. */
 export const PAYMENT_REFUSALS = {
   payment_malformed: 'the payment is not base64-encoded JSON of an x402 payment payload (x402Version, scheme, network, payload.signature, payload.authorization)',
   unsupported_version: 'x402Version must be 1 (X-PAYMENT) or 2 (PAYMENT-SIGNATURE)',

@@ -106,7 +106,7 @@ export const PAYMENT = Object.freeze({
   tierGranted: CHANNEL_TIERS.x402,
 });
 
-/** Bounds every input is held to (README "Answers a client must handle"). */
+/** Bounds every input is held to (docs/operations.md "Answers a client must handle"). */
 export const INPUT_LIMITS = Object.freeze({
   /** Deepest nesting any input may have; a TradeRequest is depth 1. */
   maxJsonDepth: 32,

@@ -53,7 +53,7 @@ export interface EvaluationRequest {
   channel: Channel;
   /** The caller proved it controls `trade.wallet` (bearer token, its own payment): its own window (wallet-window.ts). */
   provenWallet?: boolean;
-  /** The caller asked for a signed TradePermit with an `allow` (README "Enforcing verdicts on chain"). */
+  /** The caller asked for a signed TradePermit with an `allow` (docs/enforcing-on-chain.md). */
   permit?: boolean;
   /**
    * Paid channels: collects the payment once the verdict is scored and before it is recorded,

@@ -4,7 +4,7 @@ import type { HttpResponse } from 'uWebSockets.js';
 /**
  * After a body passes the cap, up to this many more bytes are read and thrown away
  * before the 413 is sent, so a client still uploading gets to read the answer
- * instead of a connection reset (README, "Answers a client must handle").
+ * instead of a connection reset (docs/operations.md, "Answers a client must handle").
  */
 export const DISCARD_LIMIT_BYTES = 8 * 1024 * 1024;
 

@@ -5,8 +5,7 @@ import type { PlainResponse } from './types.js';
 export type CorsOrigins = '*' | readonly string[];
 
 /**
- * What a page may read besides the body: the receipts and terms of a paid call (README "Paying per
- * call"), the request id, the rate windows, the bearer challenge, MCP's session, the audit export's head.
+ * What a page may read besides the body: the receipts and terms of a paid call (docs/x402.md), the request id, the rate windows, the bearer challenge, MCP's session, the audit export's head.
  */
 const EXPOSED = [
   'PAYMENT-RESPONSE', 'X-PAYMENT-RESPONSE', 'PAYMENT-REQUIRED', 'X-Request-Id', 'Retry-After', 'X-RateLimit-Limit',

@@ -212,7 +212,7 @@ async function respond(
   let close = false;
   try {
     request.body = await body;
-    // Only JSON is read as JSON: a text/plain or form body is refused unread (README "Answers a client must handle").
+    // Only JSON is read as JSON: a text/plain or form body is refused unread (docs/operations.md "Answers a client must handle").
     response = !route.ownsContentType && request.body !== null && request.body.length > 0 && !isJsonContent(request.headers['content-type'])
       ? errorResponse('unsupported_media_type')
       : await route.handler(request);

@@ -102,7 +102,7 @@ function logSink(fd: number): LogSink {
  * A 5xx request line and every event are written at once, after the lines before them.
  * Only the fields below are logged, so a bearer token, an admin token, a payment signature or the
  * JWT secret cannot reach the log. At 16,000 requests a second the lines cost about a tenth of
- * the throughput on two cores (README "Benchmarks"); REQUEST_LOG=off leaves them out.
+ * the throughput on two cores (docs/benchmarks.md); REQUEST_LOG=off leaves them out.
  */
 export function serviceLog(destination = 2): ServiceLog {
   const sink = logSink(destination);
@@ -161,7 +161,7 @@ export function millisText(ms: number): string {
 }
 
 /**
- * A request's level by its status (README "Logs"): `error` for a 5xx (no answer was produced),
+ * A request's level by its status (docs/operations.md "Watch it run"): `error` for a 5xx (no answer was produced),
  * `warn` for refusals an operator should see (400, 401, 403, 413, 414, 415, 429: credentials,
  * smuggling shapes, limits), `info` for the rest, the client's own slips (402 challenges, 404,
  * 405, 422) included.

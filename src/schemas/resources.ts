@@ -208,7 +208,7 @@ export const PaymentReceipt = Type.Object({
   payer: Type.String(),
 });
 
-/** One entry of a REST 402's `accepts`: x402 v1 payment requirements (README "Paying per call"). */
+/** One entry of a REST 402's `accepts`: x402 v1 payment requirements (docs/x402.md). */
 export const PaymentRequirementsV1 = Type.Object({
   scheme: Type.Literal('exact'),
   network: Type.String(),

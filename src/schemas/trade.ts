@@ -19,7 +19,7 @@ export const TradeRequest = Type.Object(
     side: Side,
     amount: TokenAmount,
     request_id: Type.Optional(RequestId),
-    // README "Enforcing verdicts on chain": an `allow` then carries a signed TradePermit.
+    // docs/enforcing-on-chain.md: an `allow` then carries a signed TradePermit.
     permit: Type.Optional(
       Type.Boolean({ default: TRADE_DEFAULTS.permit, description: 'true: an `allow` verdict carries an EIP-712 TradePermit that the on-chain TradePermitGuard checks; `warn` and `deny` never do' }),
     ),

@@ -146,7 +146,7 @@ export class LmdbStore implements CacheStore {
     await removal;
   }
 
-  // Rate windows stay in memory: a restart forgets them (README, "Stores").
+  // Rate windows stay in memory: a restart forgets them (docs/configuration.md, "Stores").
   hitWindow(key: string, windowMs: number, limit: number, nowMs: number): Promise<WindowHit> {
     return this.windows.hitWindow(key, windowMs, limit, nowMs);
   }

@@ -27,7 +27,7 @@ export interface RedisServer {
 export interface RedisServerOptions {
   /** A working folder the caller owns and keeps across restarts; default a fresh one removed on stop. */
   dir?: string;
-  /** `appendonly yes` with `appendfsync always`, the settings the README asks for; default no persistence. */
+  /** `appendonly yes` with `appendfsync always`, the settings docs/audit-records.md asks for; default no persistence. */
   persistent?: boolean;
   /** More redis-server arguments, e.g. `--cluster-enabled yes` (redis-cluster.ts). */
   args?: readonly string[];

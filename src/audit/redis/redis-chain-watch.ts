@@ -215,7 +215,7 @@ export class ChainWatch implements StoreState {
   private lose(detail: string): void {
     if (this.trouble?.code === 'store_lost_state' && this.trouble.detail === detail) return;
     this.trouble = { code: 'store_lost_state', detail };
-    this.log(`audit: store_lost_state: ${detail}. Evaluations and sign-ins fail closed until an operator acts: ${LOST_HELP}${this.memory.remembered.epoch} (README, "When Redis loses its data")`);
+    this.log(`audit: store_lost_state: ${detail}. Evaluations and sign-ins fail closed until an operator acts: ${LOST_HELP}${this.memory.remembered.epoch} (docs/audit-records.md, "When Redis loses its data")`);
   }
 
   /** A dropped connection: the store may have restarted empty, so nothing is trusted until the next check. */

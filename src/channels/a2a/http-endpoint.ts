@@ -33,7 +33,7 @@ export function a2aRoutes(deps: A2ARouteDeps): Route[] {
       method: 'post',
       pattern: PATHS.a2a,
       readsBody: true,
-      // Per IP, as MCP is (README "A2A"): the evaluations behind it also count in the wallet's window.
+      // Per IP, as MCP is (docs/a2a.md): the evaluations behind it also count in the wallet's window.
       handler: async (request) => (await deps.limiter.checkIp('a2a', request.ip)) ?? answer(transports, request),
     },
     // JSON-RPC only: every method is a POST, and no stream is ever opened (capabilities.streaming is false).

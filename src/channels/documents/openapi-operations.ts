@@ -31,7 +31,7 @@ export interface Operation {
   body?: SchemaName;
   query?: TObject;
   pathParams?: TObject;
-  /** Takes `x-preview-tier` (README "Signing in"). */
+  /** Takes `x-preview-tier` (docs/signing-in.md). */
   previewTier?: boolean;
   /** `optionalBearer`: a token is read when sent, and its absence is an answer, not a 401. */
   security?: 'bearer' | 'optionalBearer' | 'x402' | 'admin';
@@ -49,7 +49,7 @@ const SIGN_IN = 'Sign-in';
 const VERDICT_OK = { description: 'The verdict; `audit_hash` and `audit_seq` name its audit record', body: 'Verdict' } as const;
 /** What every evaluation may answer besides its verdict. */
 const EVALUATION_FAILURES: Failure[] = ['ValidationFailed', 'BodyTooLarge', 'RateLimited', 'EvaluationUnavailable'];
-/** A route's query with `chain`, which a partitioned log reads (README "Partitioned audit chains"). */
+/** A route's query with `chain`, which a partitioned log reads (docs/audit-records.md "Partitioned audit chains"). */
 const withChain = (query: TObject): TObject => Type.Composite([query, AuditChainQuery]);
 
 /** A GET with a query, limited per IP, that reads a store. */
@@ -165,19 +165,19 @@ export const OPERATIONS: readonly Operation[] = [
   {
     method: 'get', path: PATHS.auditFacts, operationId: 'exportAuditFacts', tag: 'Audit',
     summary: 'The facts behind each record, for re-deriving its verdict',
-    description: 'One `<seq> <facts_hash> <canonical JSON>` line per record that has facts; SHA-256 of the JSON is the record\'s `facts_hash` (README "Replaying verdicts").',
+    description: 'One `<seq> <facts_hash> <canonical JSON>` line per record that has facts; SHA-256 of the JSON is the record\'s `facts_hash` (docs/audit-records.md "Replaying verdicts").',
     query: withChain(AuditFactsQuery), ok: { description: 'The facts', body: 'text', headers: 'auditExport' }, failures: LIMITED_QUERY,
   },
   {
     method: 'get', path: PATHS.auditCheckpoint, operationId: 'auditCheckpoint', tag: 'Audit',
     summary: 'A signed checkpoint of the audit tree: the latest, or the one of `tree_size`',
-    description: 'RFC 9162-shaped tree over the global chain; verify the Ed25519 signature with the key at /.well-known/audit-key.json (README "Checkpoints and proofs").',
+    description: 'RFC 9162-shaped tree over the global chain; verify the Ed25519 signature with the key at /.well-known/audit-key.json (docs/audit-records.md "Checkpoints and proofs").',
     query: CheckpointQuery, ok: { description: 'The checkpoint', body: 'Checkpoint' }, failures: [...LIMITED_QUERY, 'CheckpointNotFound'],
   },
   {
     method: 'get', path: `${PATHS.auditProof}/{seq}`, operationId: 'auditInclusionProof', tag: 'Audit',
     summary: 'Proof that record `seq` is in the tree of a signed checkpoint (the latest, or the one of `tree_size`)',
-    description: 'A record outside that checkpoint is a 422; a size no checkpoint has is a 404. On a partitioned log (AUDIT_PARTITIONS > 1) `chain` is required and the proof adds `chain` and `chain_path` (README "Partitioned audit chains").',
+    description: 'A record outside that checkpoint is a 422; a size no checkpoint has is a 404. On a partitioned log (AUDIT_PARTITIONS > 1) `chain` is required and the proof adds `chain` and `chain_path` (docs/audit-records.md "Partitioned audit chains").',
     pathParams: ProofPath, query: withChain(CheckpointQuery), ok: { description: 'The inclusion proof', body: 'InclusionProof' },
     failures: [...LIMITED_QUERY, 'CheckpointNotFound'],
   },

@@ -1,4 +1,4 @@
-// The published re-hash recipe as runnable plain Node: the methodology and README print it, a test runs it.
+// The published re-hash recipe as runnable plain Node: the methodology and docs/audit-records.md print it, a test runs it.
 
 /**
  * Reads a listing (`GET /api/v1/audit/global`) on stdin and checks every record:

@@ -31,7 +31,7 @@ async function limited(deps: McpRouteDeps, request: PlainRequest): Promise<Plain
 async function route(deps: McpRouteDeps, request: PlainRequest): Promise<PlainResponse> {
   const id = request.headers['mcp-session-id'];
   if (id !== undefined) {
-    // Another address with this id is told what an unknown id is told (README "MCP").
+    // Another address with this id is told what an unknown id is told (docs/mcp.md).
     const session = deps.sessions.use(id, request.ip);
     if (!session) return rpcFault('sessionExpired');
     return session.transport.handle(request);
@@ -52,7 +52,7 @@ async function route(deps: McpRouteDeps, request: PlainRequest): Promise<PlainRe
 
 /**
  * The 429 for a client at its own cap, or for one that already holds as many sessions as any other
- * address while the service holds its cap; anyone else gets a place by closing another's (README "MCP").
+ * address while the service holds its cap; anyone else gets a place by closing another's (docs/mcp.md).
  */
 function sessionsFull(deps: McpRouteDeps, ip: string): PlainResponse | null {
   if (deps.sessions.countFor(ip) >= deps.limits.perIp) {

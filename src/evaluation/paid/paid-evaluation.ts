@@ -96,7 +96,7 @@ export interface OwedVerdict {
 const isOwed = (answer: EvaluationAnswer): boolean => answer.kind === 'error' && answer.unrecorded !== undefined;
 
 /**
- * The paid evaluation (README "Paying per call (x402)"):
+ * The paid evaluation (docs/x402.md):
  * 1. the trade was validated by the channel; the payment is read and checked for its envelope and,
  *    by chain time, for a window that has begun and is no longer than the challenge's maxTimeoutSeconds;
  * 2. the payment is claimed: the same payment with the same body replays the saved verdict,

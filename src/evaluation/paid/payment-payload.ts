@@ -73,7 +73,7 @@ export function readPayment(encoded: string, terms: PaymentTerms): { ok: true; p
 
 /**
  * x402's exact scheme refuses a validBefore less than this far past its clock: a settlement must
- * still land in a block before the authorization lapses (the README's "less than 6 seconds away").
+ * still land in a block before the authorization lapses (docs/x402.md's "less than 6 s away").
  */
 const EXPIRY_MARGIN_SECONDS = 6n;
 

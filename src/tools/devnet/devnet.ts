@@ -42,7 +42,7 @@ export interface DevnetContracts {
   swapHelper: Address;
   liquidityHelper: Address;
   multicall3: Address;
-  /** Enforces the service's trade permits (README "Enforcing verdicts on chain"). */
+  /** Enforces the service's trade permits (docs/enforcing-on-chain.md). */
   permitGuard: Address;
   /** Swaps on the v4 pools only under a permit the guard accepts. */
   guardedSwapRouter: Address;

@@ -1,4 +1,4 @@
-// Hostile input over real sockets against the real `main.js` process: every README body route, malformed framing.
+// Hostile input over real sockets against the real `main.js` process: every documented body route, malformed framing.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -55,7 +55,7 @@ async function assertStillEvaluates(): Promise<void> {
 
 const nested = (depth: number): string => '['.repeat(depth) + ']'.repeat(depth);
 
-/** Each README route that reads a JSON body, with a valid body whose fields a case can bend. */
+/** Each documented route that reads a JSON body, with a valid body whose fields a case can bend. */
 function bodyRoutes() {
   const trade = JSON.stringify(sampleTrade({ wallet: SIGNER.address }));
   return [

@@ -15,7 +15,7 @@ import { pollUntil } from '../../support/wait-until.js';
 const account = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
 const WALLET = account.address.toLowerCase();
 
-// Instances that share tokens share the JWT secret, as the README says.
+// Instances that share tokens share the JWT secret, as docs/configuration.md says.
 const SHARED = {
   AUDIT_STORE: 'redis', RATE_LIMITS: 'off', JWT_SECRET: 'lost-state-test-secret-of-at-least-32-chars', AUDIT_SIGNING_KEY: Buffer.alloc(32, 4).toString('base64'),
 };

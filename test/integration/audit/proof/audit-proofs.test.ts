@@ -1,5 +1,5 @@
 // Signed checkpoints and Merkle proofs over real HTTP on the file audit log: the endpoints, the
-// `audit:verify --prove/--since` checks, the README's plain-Node verifier, restarts, and a lying server.
+// `audit:verify --prove/--since` checks, the plain-Node verifier of docs/audit-records.md, restarts, and a lying server.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -21,7 +21,7 @@ const SEED = Buffer.alloc(32, 7);
 const SIGNING_KEY = SEED.toString('base64');
 const ENV = { RATE_LIMITS: 'off', AUDIT_CHECKPOINT_RECORDS: '5', AUDIT_CHECKPOINT_SECONDS: '0', AUDIT_SIGNING_KEY: SIGNING_KEY };
 const EXAMPLE = fileURLToPath(new URL('../../../../../examples/verify-proof.mjs', import.meta.url));
-const README = fileURLToPath(new URL('../../../../../README.md', import.meta.url));
+const AUDIT_GUIDE = fileURLToPath(new URL('../../../../../docs/audit-records.md', import.meta.url));
 
 let running: TestService;
 const clock = new ManualClock();
@@ -46,7 +46,7 @@ function cli(args: string[]): Promise<{ status: number; out: string; err: string
   return runAuditVerify(args, io).then((status) => ({ status, out, err }));
 }
 
-/** Runs the README's verifier as a child process; asynchronously, since the service answers from this process. */
+/** Runs the guide's verifier as a child process; asynchronously, since the service answers from this process. */
 function example(base: string, seq: number): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(process.execPath, [EXAMPLE, base, String(seq)], { encoding: 'utf8', timeout: 20_000 }, (error, stdout, stderr) => {
@@ -163,14 +163,14 @@ describe('inclusion and consistency proofs', () => {
 });
 
 describe('verifying on the client side', () => {
-  it('audit:verify --prove checks a record, and the README verifier, printed in full there, agrees', async () => {
+  it('audit:verify --prove checks a record, and the verifier printed in full in docs/audit-records.md agrees', async () => {
     const proved = await cli([running.base, '--prove', '7']);
     assert.equal(proved.status, EXIT_HEALTHY, proved.out);
     assert.match(proved.out, /record {12}7 \([0-9a-f]{64}\)\n {2}included in {7}checkpoint 10/);
     const script = await example(running.base, 7);
     assert.equal(script.status, 0, script.stdout + script.stderr);
     assert.match(script.stdout, /record 7 is in checkpoint 10/);
-    assert.ok(readFileSync(README, 'utf8').includes(readFileSync(EXAMPLE, 'utf8').trim()), 'the README shows the verifier as it is run');
+    assert.ok(readFileSync(AUDIT_GUIDE, 'utf8').includes(readFileSync(EXAMPLE, 'utf8').trim()), 'docs/audit-records.md shows the verifier as it is run');
   });
 
   it('audit:verify --since checks only the records after a trusted checkpoint, and saves the next one', async () => {

@@ -22,7 +22,7 @@ let raw: Cluster;
 before(async () => {
   cluster = await startRedisCluster();
   // A second replica for the chain's primary: after the failover the promoted node still has one to
-  // confirm each record (README "On a Redis Cluster": each primary needs AUDIT_REPLICA_ACKS replicas).
+  // confirm each record (docs/audit-records.md "On a Redis Cluster": each primary needs AUDIT_REPLICA_ACKS replicas).
   await cluster.addReplica(CHAIN_KEY);
   const env = {
     PORT: '0', WORKERS: '1', AUDIT_FSYNC: 'off', REGISTRY_FILE: SAMPLE_REGISTRY, REDIS_URL: undefined, REDIS_CLUSTER_NODES: cluster.seeds,

@@ -1,4 +1,4 @@
-// The topology README "On a Redis Cluster" recommends: 3 primaries with 2 replicas each, AUDIT_REPLICA_ACKS=1,
+// The topology docs/audit-records.md "On a Redis Cluster" recommends: 3 primaries with 2 replicas each, AUDIT_REPLICA_ACKS=1,
 // cluster-require-full-coverage no, AUDIT_PARTITIONS=3. SIGKILL one chain's primary under load from two service
 // processes: the other chains never stop, and the touched one answers again after the failover, with no operator action.
 import assert from 'node:assert/strict';

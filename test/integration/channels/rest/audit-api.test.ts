@@ -142,7 +142,7 @@ describe('audit verification', () => {
     assert.ok(example, 'the methodology carries a js example');
     assert.ok(example.trim().split('\n').length <= 10, 'ten lines at most');
     assert.equal(example, REHASH_EXAMPLE);
-    assert.ok(readFileSync(new URL('../../../../../README.md', import.meta.url), 'utf8').includes(`\`\`\`js\n${REHASH_EXAMPLE}\`\`\``), 'the README prints it too');
+    assert.ok(readFileSync(new URL('../../../../../docs/audit-records.md', import.meta.url), 'utf8').includes(`\`\`\`js\n${REHASH_EXAMPLE}\`\`\``), 'docs/audit-records.md prints it too');
     const listing = (await getJson(`${running.base}/api/v1/audit/global?limit=1000`)).text;
     const run = spawnSync(process.execPath, ['--input-type=module', '-e', example], { input: listing, encoding: 'utf8' });
     assert.equal(run.status, 0, run.stderr);

@@ -508,7 +508,7 @@ describe('npm run facilitator', () => {
   });
 });
 
-describe('the README client example', () => {
+describe('the client example of docs/x402.md', () => {
   it('examples/pay-per-call.mjs pays for a verdict against a running service', async () => {
     const root = fileURLToPath(new URL('../../../../../', import.meta.url));
     const run = await execFileAsync(process.execPath, ['examples/pay-per-call.mjs'], {

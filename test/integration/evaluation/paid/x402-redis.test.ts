@@ -16,7 +16,7 @@ let redis: RedisServer;
 let a: TestService;
 let b: TestService;
 
-/** Instances on one Redis chain sign its checkpoints with one key (README "Checkpoints and proofs"). */
+/** Instances on one Redis chain sign its checkpoints with one key (docs/audit-records.md "Checkpoints and proofs"). */
 const onRedis = () => ({ REDIS_URL: redis.url, AUDIT_STORE: 'redis', AUDIT_SIGNING_KEY: Buffer.alloc(32, 3).toString('base64') });
 
 before(async () => {

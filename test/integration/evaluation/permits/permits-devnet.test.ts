@@ -176,7 +176,7 @@ describe('trade permits on the devnet', () => {
     assert.equal((await sell('TSLA', '2', verdict.permit)).status, 'success');
   });
 
-  it('the README example (examples/permit-swap.mjs) sells through the guard', async () => {
+  it('the example of docs/enforcing-on-chain.md (examples/permit-swap.mjs) sells through the guard', async () => {
     const env = {
       ...process.env, BASE_URL: running.base, RPC_URL: devnet.rpcUrl, TRADER_KEY: devnet.wallets[1]!.privateKey,
       ROUTER: devnet.contracts.guardedSwapRouter, POOL_MANAGER: devnet.contracts.poolManager, STABLECOIN: devnet.contracts.stablecoin,

@@ -119,11 +119,10 @@ describe('facilitatorRefusal', () => {
   });
 });
 
-describe('the README refusal table', () => {
+describe('the refusal table of docs/x402.md', () => {
   it('lists every refusal reason the service can answer with', async () => {
     const { readFile } = await import('node:fs/promises');
-    const readme = await readFile(new URL('../../../../../README.md', import.meta.url), 'utf8');
-    const section = readme.slice(readme.indexOf('## Paying per call (x402)'), readme.indexOf('## Operations'));
+    const section = await readFile(new URL('../../../../../docs/x402.md', import.meta.url), 'utf8');
     const listed = new Set([...section.matchAll(/^\| `([a-z_]+)`(?:, `([a-z_]+)`)? \|/gm)].flatMap((match) => [match[1], match[2]]).filter((name) => name && name !== 'reason'));
     assert.deepEqual([...listed].sort(), Object.keys(PAYMENT_REFUSALS).sort());
   });

@@ -25,7 +25,10 @@ async function measure(build: ServiceBuild, scenario: 'offline' | 'devnet', requ
   const dataDir = mkdtempSync(join(tmpdir(), 'audit-bytes-'));
   const env: NodeJS.ProcessEnv = { DATA_DIR: dataDir, ...(process.env.DEVNET_CACHE_DIR ? { DEVNET_CACHE_DIR: process.env.DEVNET_CACHE_DIR } : {}) };
   if (scenario === 'offline') env.REGISTRY_FILE = sampleRegistry(build);
-  const service = await startService(build, env, 180_000);
+  const service = await startService(build, env, 180_000).catch((error: unknown) => {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  });
   try {
     // The fleet's wallets in turn offline; wallets no request used before on the devnet.
     const wallet = (n: number) => (scenario === 'offline' ? 1 + (n % OFFLINE_FLEET) : 2_000_000 + n);

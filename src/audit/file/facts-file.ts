@@ -7,7 +7,8 @@
 // written in the same group commit as the records, before them. A record's `facts_hash` names its
 // line. A crash between the two writes can leave lines for records that were never written; their
 // seqs are sealed again, so a seq may have two lines and the record's hash says which is its own.
-// facts.idx is a sparse index (seq and byte offset of one line in every 256, 16 bytes each) so a
+// A shared document the facts name by hash is a line of its own, under the seq of the first record of its page
+// that names it. facts.idx is a sparse index (seq and byte offset of one line in every 256, 16 bytes each) so a
 // range is found without reading the file from its start; it is a hint, rebuilt when missing.
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
@@ -18,6 +19,12 @@ import { cutTornTail, fileLines, writeAllAt } from './file-lines.js';
 export const FACTS_FILE_NAME = 'facts.log';
 const INDEX_FILE_NAME = 'facts.idx';
 const INDEX_EVERY = 256;
+/**
+ * The file log writes a shared facts document (ARCHITECTURE.md "Recorded facts") once per page of this many seqs,
+ * at its first use in the page, and reads a range's facts from the start of its first page: every document a
+ * record's facts name is found in that one read, with no index by hash.
+ */
+export const SHARED_FACTS_PAGE = 256;
 const READ_BLOCK = 1 << 20;
 
 export type { FactsLine };

@@ -40,7 +40,8 @@ import { normalizeWallet } from '../record/record.js';
 import { sealBatch, type SealedBatch } from '../record/seal-batch.js';
 import { sha256Hex } from '../record/sha256.js';
 import { syncDirectory } from '../record/sync-directory.js';
-import { FACTS_FILE_NAME, FactsFile } from './facts-file.js';
+import { FACTS_FILE_NAME, FactsFile, SHARED_FACTS_PAGE } from './facts-file.js';
+import { SharedFactsWrites } from '../record/shared-facts-writes.js';
 
 export type { OpenReport } from './file-scan.js';
 export type { FileAuditLogOptions } from './file-log-options.js';
@@ -58,6 +59,8 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
   private syncTimer: NodeJS.Timeout | undefined;
   private syncing: Promise<void> = Promise.resolve();
   private unsynced = false;
+  /** Shared facts documents are written once per page of seqs, the page a facts read starts at (log-lines.ts). */
+  private readonly sharedFacts = new SharedFactsWrites((seq) => Math.floor(seq / SHARED_FACTS_PAGE));
   private readonly lines: LogLines;
 
   private constructor(
@@ -229,8 +232,7 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
       throw this.health.error() ?? this.health.fail('io', `I/O error: ${(error as Error).message}`);
     }
     // Facts first: a record on disk always has its facts beside it (an orphaned facts line is harmless).
-    const facts: FactsLine[] = [];
-    for (const { record, facts: stored } of batch.sealed) if (stored) facts.push({ seq: record.seq, hash: stored.hash, text: stored.text });
+    const facts = this.sharedFacts.lines(batch.sealed);
     if (facts.length > 0) {
       await this.guarded(() => this.facts.append(facts));
       if (this.options.fsync === 'always') await this.guarded(() => this.facts.sync());
@@ -264,6 +266,8 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
     try {
       await step();
     } catch (error) {
+      // The group's facts lines may be cut: the shared documents it wrote are written again at their next use.
+      this.sharedFacts.forget();
       const failure = this.health.fail('io', `${what}: ${(error as Error).message}`);
       // Never on a file that is not ours: cutting it to our end would write zeros into someone else's bytes.
       if (!this.health.moved) await this.fh.truncate(this.end).catch(() => undefined);

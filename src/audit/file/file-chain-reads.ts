@@ -7,7 +7,10 @@ import { parseFactsLine, type FactsLine, type RecordsWithFacts, type RecordWithF
 import { factsHashOf } from '../record/record.js';
 import type { ChainSource } from '../verify/bulk-sources.js';
 import { DEFAULT_CHUNK_BYTES, SpareBlocks, fileChunks } from '../verify/chunk-sources.js';
-import { FACTS_FILE_NAME } from './facts-file.js';
+import { FACTS_FILE_NAME, SHARED_FACTS_PAGE } from './facts-file.js';
+import { namedDocuments } from '../record/facts-uses.js';
+
+const pageOf = (seq: number): number => Math.floor(seq / SHARED_FACTS_PAGE);
 
 /** A torn group commit leaves at most a batch of orphaned facts lines before the ones sealed again. */
 const LOOKAHEAD = 8192;
@@ -52,7 +55,8 @@ async function* fileItems(logFile: string, factsFile: string, from: number, to: 
     if (seq > to) break;
     // factsHashOf reads a line's first 400 bytes; 400 characters hold at least that many.
     const hash = factsHashOf(Buffer.from(line.slice(0, 400), 'utf8'));
-    yield { seq, line, facts: hash === null ? null : await facts.find(seq, hash) };
+    const found = hash === null ? null : await facts.find(seq, hash);
+    yield found === null ? { seq, line, facts: null } : { seq, line, facts: found.facts, shared: found.shared };
   }
   facts.close();
 }
@@ -61,22 +65,32 @@ async function factsReader(path: string) {
   const exists = await stat(path).then((s) => s.isFile(), () => false);
   const lines = exists ? createInterface({ input: createReadStream(path), crlfDelay: Infinity })[Symbol.asyncIterator]() : null;
   const waiting = new Map<string, FactsLine>();
+  // Shared documents by page and hash: the log writes each in every page that names it (SHARED_FACTS_PAGE).
+  const documents = new Map<string, FactsLine>();
   let highest = 0;
+  let page = 0;
   return {
-    async find(seq: number, hash: string): Promise<FactsLine | null> {
+    async find(seq: number, hash: string): Promise<{ facts: FactsLine; shared: Map<string, string> } | null> {
       for (const [key, line] of waiting) if (line.seq < seq) waiting.delete(key);
+      if (pageOf(seq) !== page) {
+        page = pageOf(seq);
+        for (const [key, line] of documents) if (pageOf(line.seq) < page) documents.delete(key);
+      }
       const key = `${seq} ${hash}`;
       while (!waiting.has(key) && lines !== null && highest <= seq + LOOKAHEAD) {
         const next = await lines.next();
         if (next.done) break;
         const line = parseFactsLine(next.value);
-        if (line === null || line.seq < seq) continue;
+        if (line === null || pageOf(line.seq) < page) continue;
+        documents.set(`${pageOf(line.seq)} ${line.hash}`, line);
+        if (line.seq < seq) continue;
         highest = Math.max(highest, line.seq);
         waiting.set(`${line.seq} ${line.hash}`, line);
       }
       const found = waiting.get(key) ?? null;
       waiting.delete(key);
-      return found;
+      if (found === null) return null;
+      return { facts: found, shared: namedDocuments(found.text, (used) => documents.get(`${page} ${used}`)?.text) };
     },
     close(): void {
       void lines?.return?.();

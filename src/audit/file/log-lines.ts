@@ -3,8 +3,9 @@ import type { FileHandle } from 'node:fs/promises';
 import { clampLimit } from '../record/list-limit.js';
 import type { LogIndex } from './log-index.js';
 import { factsHashOf, normalizeWallet, parseLine } from '../record/record.js';
+import { namedDocuments } from '../record/facts-uses.js';
 import type { AuditRecord, FactsLine } from '../record/audit-log.js';
-import type { FactsFile } from './facts-file.js';
+import { SHARED_FACTS_PAGE, type FactsFile } from './facts-file.js';
 
 /** Where one record's line is: its position (line number, 1-based), byte offset and length with the newline. */
 export interface Span {
@@ -65,7 +66,9 @@ export class LogLines {
 
   /**
    * The facts of records `fromSeq` to `fromSeq + count - 1` that have them, in seq order: each the
-   * line whose hash the record names (a seq sealed twice after a crash has two lines).
+   * line whose hash the record names (a seq sealed twice after a crash has two lines), after the
+   * shared documents it names, read from the start of the first record's page where the log keeps
+   * them (facts-file.ts SHARED_FACTS_PAGE), each the copy kept nearest before the facts that name it.
    */
   async readFacts(facts: FactsFile, fromSeq: number, count: number, records: number): Promise<FactsLine[]> {
     const lines = await this.readLines(fromSeq, count, records);
@@ -75,11 +78,26 @@ export class LogLines {
       if (hash) wanted.set(fromSeq + i, hash);
     });
     if (wanted.size === 0) return [];
-    const found = new Map<number, FactsLine>();
-    for await (const line of facts.range(fromSeq, fromSeq + lines.length - 1)) {
-      if (wanted.get(line.seq) === line.hash) found.set(line.seq, line);
+    const kept = new Map<string, { line: FactsLine; at: number }>();
+    const found = new Map<number, { own: FactsLine; shared: FactsLine[] }>();
+    const pageStart = Math.max(1, fromSeq - (fromSeq % SHARED_FACTS_PAGE));
+    let at = 0;
+    for await (const line of facts.range(pageStart, fromSeq + lines.length - 1)) {
+      kept.set(line.hash, { line, at: at++ });
+      if (wanted.get(line.seq) !== line.hash) continue;
+      const named = [...namedDocuments(line.text, (hash) => kept.get(hash)?.line.text).keys()].map((hash) => kept.get(hash)!);
+      // In the order they are kept: each before the document that names it.
+      found.set(line.seq, { own: line, shared: named.sort((a, b) => a.at - b.at).map((shared) => shared.line) });
     }
-    return [...wanted.keys()].flatMap((seq) => found.get(seq) ?? []);
+    const answer: FactsLine[] = [];
+    const listed = new Set<string>();
+    for (const seq of wanted.keys()) {
+      const facts = found.get(seq);
+      if (facts === undefined) continue;
+      for (const shared of facts.shared) if (!listed.has(shared.hash)) answer.push(shared), listed.add(shared.hash);
+      answer.push(facts.own);
+    }
+    return answer;
   }
 
   private parseAt(pos: number, line: Buffer): AuditRecord {

@@ -29,6 +29,11 @@ export interface StoredFacts {
   text: string;
   /** SHA-256 of `text`, lower-case hex. */
   hash: string;
+  /**
+   * The shared documents `text` names by hash (`uses`), each before any document that names it: the store
+   * keeps each once beside the facts of the records that use it (ARCHITECTURE.md "Recorded facts").
+   */
+  shared?: readonly StoredFacts[];
 }
 
 /**
@@ -149,7 +154,11 @@ export function parseFactsLine(text: string): FactsLine | null {
 
 /** Both stores hand the facts behind a range of records to replay and the facts export. */
 export interface AuditFactsSource {
-  /** For records `fromSeq` to `fromSeq + count - 1` that name facts, those facts, in seq order; a record whose facts are missing is left out. */
+  /**
+   * For records `fromSeq` to `fromSeq + count - 1` that name facts, those facts, in seq order; a record whose facts are
+   * missing is left out. The shared documents they name (`uses`, each once) come before the first line that names
+   * them, listed under the seq they are kept at (a file) or of that line (Redis).
+   */
   readFacts(fromSeq: number, count: number): Promise<FactsLine[]>;
   /** Where the facts are kept, as verification's problems and a refused facts export name it (`facts.log`, a Redis key). */
   readonly factsLocation: string;
@@ -180,6 +189,8 @@ export interface RecordWithFacts {
   chain?: number;
   line: string;
   facts: FactsLine | null;
+  /** The shared documents found beside it by hash (`uses`, facts-uses.ts), which its facts may name. */
+  shared?: ReadonlyMap<string, string>;
 }
 
 /** A run of stored records with their facts: a backend's own files, or a service's exports. */

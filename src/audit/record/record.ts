@@ -3,6 +3,7 @@ import canonicalize from 'canonicalize';
 import type { AuditEntry, AuditRecord, StoredFacts } from './audit-log.js';
 import { isSha256Hex, type Sha256Hex } from './sha256.js';
 import { keyOrder, SURROGATE } from './key-order.js';
+import { ALWAYS_FIELDS, memberKey, RECORD_FIELDS, RECORD_FORMAT_WITH_FACTS, type FieldType } from './layout.js';
 
 /** A stored line is `<64 hex hash> <canonical JSON>`; the JSON starts here. */
 export const LINE_BODY_OFFSET = 65;
@@ -131,30 +132,43 @@ function stringArrayText(values: unknown): string | null {
   return `[${text}]`;
 }
 
+/** One field's value as RFC 8785 writes it, or null to leave the record to the library (a payment, a nested request, a surrogate). */
+function fastValue(type: FieldType, value: unknown): string | null {
+  switch (type) {
+    case 'string':
+    case 'hash':
+      return quote(value);
+    case 'number':
+      return numberText(value);
+    case 'strings':
+      return stringArrayText(value);
+    case 'flat':
+      return typeof value === 'object' && value !== null && !Array.isArray(value) ? flatObjectText(value as Record<string, unknown>) : null;
+    case 'format':
+      return value === RECORD_FORMAT_WITH_FACTS ? String(value) : null;
+    case 'payment':
+      // Paid records (a nested payment) are rare beside a settlement's latency: the library writes them.
+      return null;
+  }
+}
+
 /**
  * The same bytes as `canonicalize` for the record shape every evaluation writes
- * (a flat request, string reasons), several times faster: members are written in
- * RFC 8785 key order by hand. Anything else (nested requests, surrogates, non-finite
- * numbers) returns null and goes through the library; a property test holds the two equal.
+ * (a flat request, string reasons), several times faster: members are written in the
+ * RFC 8785 key order layout.ts states. Anything else (nested requests, surrogates,
+ * non-finite numbers) returns null and goes through the library; a property test holds the two equal.
  */
 export function fastCanonicalJson(body: AuditRecordBody): string | null {
-  // Paid records (a nested payment) are rare beside a settlement's latency: the library writes them.
-  if (body.payment !== undefined) return null;
-  // Format 2 records carry `facts_hash` and `format`, which sort between `decision` and `prev_hash`.
-  const factsHash = body.facts_hash === undefined ? '' : quote(body.facts_hash);
-  if (factsHash === null || (body.facts_hash !== undefined && body.format !== 2) || (body.facts_hash === undefined && body.format !== undefined)) return null;
-  const facts = body.facts_hash === undefined ? '' : `"facts_hash":${factsHash},"format":2,`;
-  const parts = [
-    quote(body.channel), quote(body.decision), quote(body.prev_hash), quote(body.price_source),
-    numberText(body.price_usd), stringArrayText(body.reasons), flatObjectText(body.request),
-    numberText(body.risk_score), numberText(body.seq), numberText(body.tier), numberText(body.ts),
-    quote(body.wallet), quote(body.wallet_prev_hash),
-  ];
-  if (parts.includes(null)) return null;
-  const [channel, decision, prev, source, price, reasons, request, score, seq, tier, ts, wallet, walletPrev] = parts;
-  return `{"channel":${channel},"decision":${decision},${facts}"prev_hash":${prev},"price_source":${source},` +
-    `"price_usd":${price},"reasons":${reasons},"request":${request},"risk_score":${score},"seq":${seq},` +
-    `"tier":${tier},"ts":${ts},"wallet":${wallet},"wallet_prev_hash":${walletPrev}}`;
+  const facts = body.facts_hash !== undefined;
+  if (body.payment !== undefined || facts !== (body.format !== undefined)) return null;
+  let text = '';
+  for (const field of RECORD_FIELDS) {
+    if (field.presence === 'paid' || (field.presence === 'facts' && !facts)) continue;
+    const value = fastValue(field.type, body[field.name]);
+    if (value === null) return null;
+    text += (text === '' ? '{' : ',') + field.key + value;
+  }
+  return `${text}}`;
 }
 
 /**
@@ -211,28 +225,34 @@ export function lineHashMatches(line: Uint8Array, sha256hex: Sha256Hex): boolean
   return sha256hex(canonicalBytes(line)) === prefix;
 }
 
-const FIELD_TYPES: Record<Exclude<keyof AuditRecordBody, 'payment' | 'format' | 'facts_hash'>, string> = {
-  seq: 'number', ts: 'number', wallet: 'string', channel: 'string', request: 'object',
-  decision: 'string', risk_score: 'number', reasons: 'object', tier: 'number', price_usd: 'number',
-  price_source: 'string', prev_hash: 'string', wallet_prev_hash: 'string',
+/** Whether a parsed value has a field's type; the facts fields are held together in checkBody. */
+const HOLDS: Record<Exclude<FieldType, 'payment' | 'format'>, (value: unknown) => boolean> = {
+  string: (value) => typeof value === 'string',
+  hash: (value) => typeof value === 'string',
+  number: (value) => typeof value === 'number',
+  strings: (value) => Array.isArray(value),
+  flat: (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
 };
 
 function checkBody(value: unknown): AuditRecordBody {
   if (typeof value !== 'object' || value === null) throw new AuditRecordError('audit line body is not an object');
   const body = value as Record<string, unknown>;
-  for (const [key, type] of Object.entries(FIELD_TYPES)) {
-    if (typeof body[key] !== type || body[key] === null) throw new AuditRecordError(`audit line field ${key} is not a ${type}`);
+  for (const { name, type } of ALWAYS_FIELDS) {
+    if (!HOLDS[type as keyof typeof HOLDS](body[name])) throw new AuditRecordError(`audit line field ${name} is not a ${type}`);
   }
-  if (!Array.isArray(body.reasons) || Array.isArray(body.request)) throw new AuditRecordError('audit line reasons/request malformed');
   const fields = Object.keys(body).length;
   if (body.payment !== undefined) checkPayment(body.payment);
   const format2 = body.format !== undefined || body.facts_hash !== undefined;
-  if (format2 && (body.format !== 2 || typeof body.facts_hash !== 'string' || !isSha256Hex(body.facts_hash))) {
+  if (format2 && (body.format !== RECORD_FORMAT_WITH_FACTS || typeof body.facts_hash !== 'string' || !isSha256Hex(body.facts_hash))) {
     throw new AuditRecordError('audit line format or facts_hash malformed');
   }
-  if (fields !== 13 + (body.payment === undefined ? 0 : 1) + (format2 ? 2 : 0)) throw new AuditRecordError('audit line has unexpected fields');
+  const expected = ALWAYS_FIELDS.length + (body.payment === undefined ? 0 : PAID_FIELDS) + (format2 ? FACTS_FIELDS : 0);
+  if (fields !== expected) throw new AuditRecordError('audit line has unexpected fields');
   return body as unknown as AuditRecordBody;
 }
+
+const PAID_FIELDS = RECORD_FIELDS.filter((f) => f.presence === 'paid').length;
+const FACTS_FIELDS = RECORD_FIELDS.filter((f) => f.presence === 'facts').length;
 
 const PAYMENT_FIELDS = ['payer', 'nonce', 'transaction', 'network', 'asset', 'amount', 'pay_to'];
 
@@ -262,9 +282,12 @@ export function parseLine(line: Uint8Array | string): AuditRecord {
   return { ...checkBody(value), hash };
 }
 
-const FACTS_HASH = /"facts_hash":"([0-9a-f]{64})"/;
+const FACTS_HASH = new RegExp(`${memberKey('facts_hash')}"([0-9a-f]{64})"`);
 
-/** The `facts_hash` a stored line names (format 2), or null. Keys before it are short strings, so the first match is the record's own. */
+/**
+ * The `facts_hash` a stored line names (format 2), or null. Only `channel` and `decision`, short strings, come before
+ * it (layout.ts), so the first match is the record's own.
+ */
 export function factsHashOf(line: Uint8Array): string | null {
   const text = Buffer.from(line.buffer, line.byteOffset, Math.min(line.byteLength, 400)).toString('latin1');
   return FACTS_HASH.exec(text)?.[1] ?? null;

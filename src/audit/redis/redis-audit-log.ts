@@ -22,6 +22,7 @@ import {
 import { clampLimit } from '../record/list-limit.js';
 import { GroupCommitter, type BatchOutcome } from '../record/group-commit.js';
 import { factsHashOf, normalizeWallet, parseLine } from '../record/record.js';
+import { factsFields, withSharedDocuments } from './shared-facts-fields.js';
 import { APPEND_LUA, FACTS_LUA, RELEASE_LUA } from './redis-append-script.js';
 import { ChainWatch, type ChainWatchOptions } from './redis-chain-watch.js';
 import { sealBatch, type SealedBatch } from '../record/seal-batch.js';
@@ -199,13 +200,14 @@ export class RedisAuditLog implements AuditLog, AuditLineSource, AuditWalletLine
     return `${this.prefix}facts`;
   }
 
-  /** The facts of records `fromSeq` to `fromSeq + count - 1` that have them, in seq order. */
+  /** The facts of records `fromSeq` to `fromSeq + count - 1` that have them, in seq order, each after the shared documents it names. */
   async readFacts(fromSeq: number, count: number): Promise<FactsLine[]> {
     const lines = await this.readLines(fromSeq, count);
     const named = lines.map((line, i) => ({ seq: fromSeq + i, hash: factsHashOf(line) })).filter((n): n is { seq: number; hash: string } => n.hash !== null);
     if (named.length === 0) return [];
     const texts = await this.client.hmget(`${this.prefix}facts`, ...named.map((n) => n.hash));
-    return named.flatMap((n, i) => (texts[i] === null ? [] : [{ seq: n.seq, hash: n.hash, text: texts[i]! }]));
+    const own = named.flatMap((n, i) => (texts[i] === null ? [] : [{ seq: n.seq, hash: n.hash, text: texts[i]! }]));
+    return withSharedDocuments(own, (hashes) => this.client.hmget(`${this.prefix}facts`, ...hashes));
   }
 
   /** Drains queued appends, then writes the remembered head and closes the connection. */
@@ -262,8 +264,9 @@ export class RedisAuditLog implements AuditLog, AuditLineSource, AuditWalletLine
   }
 
   private async commit(entries: AuditEntry[]): Promise<BatchOutcome<AuditRecord>> {
-    // Facts are kept by their hash, so they go first and a retried seal needs no second write.
-    const facts = entries.flatMap((entry) => (entry.facts ? [entry.facts.hash, entry.facts.text] : []));
+    // Facts are kept by their hash, so they go first and a retried seal needs no second write; a shared document
+    // (ARCHITECTURE.md "Recorded facts") is one field whichever record names it, sent once a group.
+    const facts = factsFields(entries);
     if (facts.length > 0) {
       this.assertUsable();
       // Written only under the epoch this instance knows: a store that lost its state takes nothing.

@@ -6,7 +6,7 @@ import { lineChunks, linesPerChunk } from './chunk-sources.js';
 import { FactsCheck } from './facts-check.js';
 import { clampLimit } from '../record/list-limit.js';
 import { partitionOf } from '../record/partition.js';
-import { canonicalBytes, normalizeWallet, parseLine } from '../record/record.js';
+import { canonicalBytes, factsHashOf, normalizeWallet, parseLine } from '../record/record.js';
 import { sha256Hex } from '../record/sha256.js';
 import { verifyChunks } from './verify-chunks.js';
 import { VerifyPool } from './verify-pool.js';
@@ -102,9 +102,12 @@ async function checkFacts(chain: VerifiableAuditLog, from: number, lines: Array<
   const read = present.length === lines.length
     ? chain.readFacts(from, lines.length)
     : Promise.all(present.map((seq) => chain.readFacts(seq, 1))).then((found) => found.flat());
-  const kept = new Map((await read).map((facts) => [facts.seq, facts]));
+  // A seq may list its shared documents (by hash, ARCHITECTURE.md "Recorded facts") beside its own facts.
+  const found = await read;
+  const kept = new Map(found.map((facts) => [`${facts.seq} ${facts.hash}`, facts]));
+  const shared = new Map(found.map((facts) => [facts.hash, facts.text]));
   lines.forEach((line, i) => {
-    if (line !== null) check.add(from + i, line, kept.get(from + i) ?? null);
+    if (line !== null) check.add(from + i, line, kept.get(`${from + i} ${factsHashOf(line)}`) ?? null, shared);
   });
   return check;
 }

@@ -7,6 +7,7 @@
 // Nothing is parsed or re-serialized: the fields are located by byte, the hash covers
 // the bytes exactly as stored.
 import type { Sha256Digest } from '../record/sha256.js';
+import { fieldsAfter, memberKey, RECORD_FIELDS } from '../record/layout.js';
 
 /** The line has a hash, a space, a seq and the link field. */
 export const SHAPE_OK = 1;
@@ -37,8 +38,23 @@ const NEWLINE = 0x0a;
 const QUOTE = 0x22;
 const HASH_END = 64;
 const BODY_OFFSET = 65;
-const PREV_KEY = Buffer.from(',"prev_hash":"');
-const WALLET_PREV_KEY = Buffer.from(',"wallet_prev_hash":"');
+const PREV_KEY = Buffer.from(`${memberKey('prev_hash')}"`);
+const WALLET_PREV_KEY = Buffer.from(`${memberKey('wallet_prev_hash')}"`);
+
+/**
+ * The walk below reads fields by byte where layout.ts puts them: `channel` and `decision` first, the facts fields
+ * (if any) then `prev_hash`, and from the end `wallet_prev_hash`, `wallet`, `ts`, `tier`, `seq`. A layout that moves
+ * any of them stops the verifier here, naming what to re-check, rather than letting it misread every line.
+ */
+function checkLayout(): void {
+  const names = RECORD_FIELDS.map((f) => f.name).join(',');
+  const expected = 'channel,decision,facts_hash,format,payment,prev_hash';
+  const tail = fieldsAfter('seq').map((f) => f.name).join(',');
+  if (!names.startsWith(expected) || tail !== 'tier,ts,wallet,wallet_prev_hash') {
+    throw new Error(`the audit record layout (src/audit/record/layout.ts) no longer has the fields chunk-scan.ts reads by byte where it reads them: ${names}; re-check prevHashAt, walletPrevHashAt and seqOf`);
+  }
+}
+checkLayout();
 /** `<64 hex>"}` closes every record; `,"wallet_prev_hash":"` comes before it. */
 const TAIL = HASH_END + 2 + WALLET_PREV_KEY.length;
 /** `,"wallet":"0x<40 hex>"`: an address wallet, the case of every record the service writes. */

@@ -2,22 +2,25 @@
 // record names, or the record counts as tampered and the problem names where they are kept (ARCHITECTURE.md
 // "Recorded facts"). Pure: the callers read records and facts as they stream; this judges and counts.
 import type { FactsLine, RecordWithFacts } from '../record/audit-log.js';
+import { FactsDocumentCheck, type FactsProblemKind } from '../record/facts-uses.js';
 import { factsHashOf, lineHashMatches } from '../record/record.js';
 import { sha256Hex } from '../record/sha256.js';
 import { DEFAULT_MAX_PROBLEMS, type ChainProblem, type VerifyReport } from './chain-walk.js';
 
-/** `facts_missing`: no facts are kept under the hash the record names; `facts_mismatch`: they are, and hash to something else. */
-export type FactsProblemKind = 'facts_missing' | 'facts_mismatch';
+export type { FactsProblemKind };
 
 /**
- * The problem with the facts of the record stored as `line`, or null: they hash to its facts_hash, it names none
- * (format 1), or its own bytes fail (the chain walk reports those, so a record is never counted twice). The record's
- * bytes are hashed only when its facts fail, so a sound log costs one hash of each facts text.
+ * The problem with the facts of the record stored as `line`, or null: they and every shared document they name
+ * (`shared`, by hash) hash to what names them, it names none (format 1), or its own bytes fail (the chain walk
+ * reports those, so a record is never counted twice). The record's bytes are hashed only when its facts fail, so a
+ * sound log costs one hash of each facts text and one of each shared document.
  */
-export function factsProblem(line: Uint8Array, facts: FactsLine | null): FactsProblemKind | null {
+export function factsProblem(
+  line: Uint8Array, facts: FactsLine | null, shared?: ReadonlyMap<string, string>, documents = new FactsDocumentCheck(),
+): FactsProblemKind | null {
   const named = factsHashOf(line);
   if (named === null) return null;
-  const problem = facts === null || facts.hash !== named ? 'facts_missing' : sha256Hex(facts.text) === named ? null : 'facts_mismatch';
+  const problem = documents.problem(named, facts !== null && facts.hash === named ? facts.text : undefined, shared);
   return problem !== null && lineHashMatches(line, sha256Hex) ? problem : null;
 }
 
@@ -30,12 +33,13 @@ export function factsLineSound(facts: FactsLine): boolean {
 export class FactsCheck {
   private tampered = 0;
   private readonly found: ChainProblem[] = [];
+  private readonly documents = new FactsDocumentCheck();
 
   /** `location`: where the facts are kept, as the problems name it (`facts.log`, its path, a Redis key). */
   constructor(private readonly location: string, private readonly maxProblems = DEFAULT_MAX_PROBLEMS) {}
 
-  add(seq: number, line: Uint8Array, facts: FactsLine | null): void {
-    const problem = factsProblem(line, facts);
+  add(seq: number, line: Uint8Array, facts: FactsLine | null, shared?: ReadonlyMap<string, string>): void {
+    const problem = factsProblem(line, facts, shared, this.documents);
     if (problem === null) return;
     this.tampered++;
     if (this.found.length < this.maxProblems) {
@@ -61,6 +65,6 @@ export class FactsCheck {
 /** Streams records with their kept facts (a backend's files, read alongside the chain walk) through one check. */
 export async function checkKeptFacts(location: string, items: AsyncIterable<RecordWithFacts>): Promise<FactsCheck> {
   const check = new FactsCheck(location);
-  for await (const { seq, line, facts } of items) check.add(seq, Buffer.from(line, 'utf8'), facts);
+  for await (const { seq, line, facts, shared } of items) check.add(seq, Buffer.from(line, 'utf8'), facts, shared);
   return check;
 }

@@ -1,8 +1,9 @@
 // Re-deriving one verdict from the facts kept beside its record (ARCHITECTURE.md "Recorded facts").
 import { isDeepStrictEqual } from 'node:util';
-import * as crypto from 'node:crypto';
 import type { AuditRecord, FactsLine } from '../../audit/record/audit-log.js';
-import { FACTS_FORMAT, SCORING_TABLE_HASH, type RecordedFacts } from '../recorded-facts.js';
+import { FactsDocumentCheck } from '../../audit/record/facts-uses.js';
+import { SCORING_TABLE_HASH } from '../recorded-facts.js';
+import { resolveFacts } from './resolve-facts.js';
 import { evaluateRisk } from '../../risk/evaluate-risk.js';
 import { ENGINE_VERSION } from '../../risk/scoring-table.js';
 
@@ -27,22 +28,19 @@ const finding = (seq: number, problem: ReplayProblem, detail: string): ReplayOut
  * input's. Facts judged under another engine version or scoring table are `rules_changed` when
  * the verdict no longer follows, not `verdict_differs`: the rules moved, not the record.
  */
-export function replayRecord(record: AuditRecord, facts: FactsLine | null): ReplayOutcome {
+export function replayRecord(
+  record: AuditRecord, facts: FactsLine | null, shared?: ReadonlyMap<string, string>, documents = new FactsDocumentCheck(),
+): ReplayOutcome {
   if (record.facts_hash === undefined) return { kind: 'no_facts' };
   const { seq } = record;
   if (facts === null) return finding(seq, 'facts_missing', `no facts are kept for record ${seq} (facts_hash ${record.facts_hash})`);
-  if (crypto.hash('sha256', facts.text, 'hex') !== record.facts_hash) {
-    return finding(seq, 'facts_mismatch', 'the facts kept beside the record do not hash to its facts_hash');
-  }
-  let recorded: RecordedFacts;
-  try {
-    recorded = JSON.parse(facts.text) as RecordedFacts;
-  } catch {
-    return finding(seq, 'facts_unreadable', 'the facts are not JSON');
-  }
-  if (recorded.format !== FACTS_FORMAT || typeof recorded.input !== 'object' || recorded.input === null) {
-    return finding(seq, 'facts_unreadable', `facts format ${String(recorded.format)} is not one this replay reads (${FACTS_FORMAT})`);
-  }
+  // The facts and every shared document they name must hash to what names them (ARCHITECTURE.md "Recorded facts").
+  const problem = documents.problem(record.facts_hash, facts.text, shared);
+  if (problem === 'facts_mismatch') return finding(seq, 'facts_mismatch', 'the facts kept beside the record, or a shared document they name, do not hash to the hash that names them');
+  if (problem === 'facts_missing') return finding(seq, 'facts_missing', `a shared document the facts of record ${seq} name is not kept`);
+  const resolved = resolveFacts(facts.text, shared);
+  if (!resolved.ok) return finding(seq, 'facts_unreadable', resolved.detail);
+  const recorded = resolved.facts;
   let result;
   try {
     result = evaluateRisk(recorded.input);

@@ -1,6 +1,7 @@
 // Where a replay reads records and the facts kept beside them: a running service, or where a backend keeps them.
 import { fetchAuditPage } from '../../audit/verify/bulk-sources.js';
 import { parseFactsLine, type FactsLine, type RecordsWithFacts, type RecordWithFacts } from '../../audit/record/audit-log.js';
+import { factsHashOf } from '../../audit/record/record.js';
 import { PATHS } from '../../catalogue/published-facts.js';
 
 /** One stored record line and the facts kept for its seq (null when none were found). */
@@ -51,13 +52,18 @@ async function serviceSource(base: string, from: number, to: number, chain?: num
     for (let next = from; next <= last; next += PAGE) {
       const limit = Math.min(PAGE, last - next + 1);
       const [records, facts] = await Promise.all([fetchText(base, PATHS.auditExport, next, limit, chain), fetchText(base, PATHS.auditFacts, next, limit, chain)]);
-      const bySeq = new Map<number, FactsLine>();
+      // A page lists each record's facts under its seq and, before them, the shared documents they name (by hash).
+      const bySeq = new Map<string, FactsLine>();
+      const shared = new Map<string, string>();
       for (const text of facts.text.split('\n')) {
         const line = parseFactsLine(text);
-        if (line) bySeq.set(line.seq, line);
+        if (line) bySeq.set(`${line.seq} ${line.hash}`, line), shared.set(line.hash, line.text);
       }
       const lines = records.text.split('\n').filter((line) => line !== '');
-      for (const [i, line] of lines.entries()) yield { seq: next + i, line, facts: bySeq.get(next + i) ?? null, ...(chain === undefined ? {} : { chain }) };
+      for (const [i, line] of lines.entries()) {
+        const own = bySeq.get(`${next + i} ${factsHashOf(Buffer.from(line.slice(0, 400), 'utf8'))}`) ?? null;
+        yield { seq: next + i, line, facts: own, shared, ...(chain === undefined ? {} : { chain }) };
+      }
     }
   }
   return { name: chain === undefined ? base : `${base} chain ${chain}`, total: Math.max(0, last - from + 1), items: items() };

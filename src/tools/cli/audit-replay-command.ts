@@ -1,6 +1,7 @@
 // `npm run audit:replay -- <source>`: re-derives each recorded verdict from the facts kept beside it.
 import { parseArgs } from 'node:util';
 import { parseLine } from '../../audit/record/record.js';
+import { FactsDocumentCheck } from '../../audit/record/facts-uses.js';
 import { AUDIT_BACKENDS } from '../../audit/backends.js';
 import { openReplaySource } from '../../evaluation/replay/replay-sources.js';
 import { replayRecord, type ReplayFinding, type ReplayProblem } from '../../evaluation/replay/replay-record.js';
@@ -77,9 +78,10 @@ export async function runAuditReplay(argv: string[], io: CliIo): Promise<number>
   try {
     const source = await openReplaySource(options.location, options.from, options.to, AUDIT_BACKENDS, options.chain);
     const bar = new ProgressBar({ stream: io.stderr, total: source.total ?? 0, label: 'replaying' });
+    const documents = new FactsDocumentCheck();
     for await (const item of source.items) {
       counts.records++;
-      const outcome = replayRecord(parseLine(item.line), item.facts);
+      const outcome = replayRecord(parseLine(item.line), item.facts, item.shared, documents);
       if (outcome.kind === 'reproduced') counts.reproduced++;
       else if (outcome.kind === 'no_facts') counts.without_facts++;
       else {

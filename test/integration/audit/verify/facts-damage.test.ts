@@ -1,6 +1,7 @@
 // One byte changed in facts.log under a running service: /audit/verify counts the record as tampered and names the
 // file, `audit:verify` on the data directory exits 1 naming its path, the facts export refuses the damaged page
-// instead of serving the edited line, and all of it heals once the file is restored.
+// instead of serving the edited line, and all of it heals once the file is restored. A byte changed in a shared
+// document (ARCHITECTURE.md "Recorded facts") is tampering for every record whose facts name it.
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,14 +25,33 @@ function recordHash(seq: number): string {
   return readFileSync(join(running.dataDir, 'audit', 'audit.log'), 'latin1').split('\n')[seq - 1].slice(0, 64);
 }
 
-/** facts.log with one byte of record `seq`'s line changed: in its JSON (`json`), or in the hash it is listed under. */
-function damage(seq: number, where: 'json' | 'hash'): void {
+/** The facts_hash record `seq` names. */
+function factsHash(seq: number): string {
+  return /"facts_hash":"([0-9a-f]{64})"/.exec(readFileSync(join(running.dataDir, 'audit', 'audit.log'), 'latin1').split('\n')[seq - 1])![1];
+}
+
+/** The index in facts.log of record `seq`'s own facts line. */
+function ownLine(seq: number): number {
+  return sound.split('\n').findIndex((line) => line.startsWith(`${seq} ${factsHash(seq)} `));
+}
+
+/** The index in facts.log of the shared document of this kind. */
+function sharedLine(kind: string): number {
+  return sound.split('\n').findIndex((line) => line.includes(`"kind":"${kind}"`));
+}
+
+/** facts.log with one byte of line `index` changed: after `after` in its JSON, or in the hash it is listed under (`after` null). */
+function damageLine(index: number, after: string | null): void {
   const lines = sound.split('\n');
-  const line = lines[seq - 1];
-  assert.ok(line.startsWith(`${seq} `));
-  const at = where === 'hash' ? line.indexOf(' ') + 1 : line.indexOf('"usd":') + 6;
-  lines[seq - 1] = `${line.slice(0, at)}${line[at] === '1' ? '2' : '1'}${line.slice(at + 1)}`;
+  const line = lines[index];
+  const at = after === null ? line.indexOf(' ') + 1 : line.indexOf(after) + after.length;
+  lines[index] = `${line.slice(0, at)}${line[at] === '1' ? '2' : '1'}${line.slice(at + 1)}`;
   writeFileSync(factsPath, lines.join('\n'));
+}
+
+/** facts.log with one byte of record `seq`'s own facts changed: in its JSON (`json`), or in the hash it is listed under. */
+function damage(seq: number, where: 'json' | 'hash'): void {
+  damageLine(ownLine(seq), where === 'hash' ? null : '"nowMs":');
 }
 
 before(async () => {
@@ -75,7 +95,10 @@ describe('a byte changed in facts.log', () => {
     assert.ok(!refused.text.includes('"input"'), 'no facts in the refusal');
     const later = await getJson(`${running.base}/api/v1/audit/facts?from_seq=4&limit=3`);
     assert.equal(later.status, 200);
-    assert.deepEqual(later.text, sound.split('\n').slice(3, 6).map((line) => `${line}\n`).join(''));
+    // The shared documents records 4 to 6 name come first, then their own facts.
+    const shared = sound.split('\n').filter((line) => line.includes('"kind":"'));
+    const own = [4, 5, 6].map((seq) => sound.split('\n')[ownLine(seq)]);
+    assert.deepEqual(later.text, [...shared, ...own].map((line) => `${line}\n`).join(''));
   });
 
   it('in the hash a line is listed under leaves the record without facts: facts_missing', async () => {
@@ -90,5 +113,37 @@ describe('a byte changed in facts.log', () => {
     assert.deepEqual((await getJson(`${running.base}/api/v1/audit/verify`)).json, { total: 6, tampered: 0, healthy: true, records: [], first_broken_seq: null });
     assert.equal((await cli([running.dataDir])).status, EXIT_HEALTHY);
     assert.equal((await getJson(`${running.base}/api/v1/audit/facts?from_seq=1&limit=6`)).text, sound);
+  });
+});
+
+describe('a byte changed in a shared facts document', () => {
+  it('is tampering for every record whose facts name it, to /audit/verify, audit:verify and the facts export; it heals once restored', async () => {
+    damageLine(sharedLine('price'), '"usd":');
+    const response = await getJson(`${running.base}/api/v1/audit/verify`);
+    assert.equal(response.json.tampered, 6);
+    assert.equal(response.json.first_broken_seq, 1);
+    assert.deepEqual(response.json.records.map((record: { seq: number; problem: string }) => [record.seq, record.problem]),
+      [1, 2, 3, 4, 5, 6].map((seq) => [seq, 'facts_mismatch']));
+    const text = await cli([running.dataDir, '--json']);
+    assert.equal(text.status, EXIT_TAMPERED, text.out);
+    assert.equal(JSON.parse(text.out).tampered, 6);
+    const refused = await getJson(`${running.base}/api/v1/audit/facts?from_seq=4&limit=3`);
+    assert.equal(refused.status, 503);
+    assert.equal(refused.json.code, 'audit_facts_damaged');
+    writeFileSync(factsPath, sound);
+    assert.equal((await getJson(`${running.base}/api/v1/audit/verify`)).json.healthy, true);
+    assert.equal((await cli([running.dataDir])).status, EXIT_HEALTHY);
+  });
+
+  it('that is lost leaves every record naming it without its facts: facts_missing', async () => {
+    const lines = sound.split('\n');
+    lines.splice(sharedLine('engine'), 1);
+    writeFileSync(factsPath, lines.join('\n'));
+    const response = await getJson(`${running.base}/api/v1/audit/verify`);
+    assert.equal(response.json.tampered, 6);
+    assert.ok(response.json.records.every((record: { problem: string }) => record.problem === 'facts_missing'), JSON.stringify(response.json));
+    assert.equal((await cli([running.dataDir])).status, EXIT_TAMPERED);
+    writeFileSync(factsPath, sound);
+    assert.equal((await getJson(`${running.base}/api/v1/audit/verify`)).json.healthy, true);
   });
 });

@@ -45,25 +45,33 @@ before(async () => {
 after(() => running.stop());
 
 describe('the facts behind each record', () => {
-  it('are exported per record, and hash to the facts_hash the record carries', async () => {
+  it('are exported per record, each after the shared documents it names, and hash to the facts_hash the record carries', async () => {
     const lines = (await (await fetch(`${running.base}/api/v1/audit/export?from_seq=1&limit=3`)).text()).trim().split('\n');
     const response = await fetch(`${running.base}/api/v1/audit/facts?from_seq=1&limit=3`);
     assert.equal(response.headers.get('x-audit-next-seq'), '4');
-    const facts = (await response.text()).trim().split('\n');
-    assert.equal(facts.length, 3);
-    facts.forEach((line, i) => {
+    const facts = (await response.text()).trim().split('\n').map((line) => {
       const [seq, hash, text] = [line.slice(0, line.indexOf(' ')), line.slice(line.indexOf(' ') + 1, line.indexOf(' ') + 65), line.slice(line.indexOf(' ') + 66)];
-      const record = parseLine(lines[i]);
-      assert.equal(Number(seq), record.seq);
+      return { seq: Number(seq), hash, text };
+    });
+    // The three records share one context: six shared documents, listed once, before the first record's facts.
+    assert.deepEqual(facts.map((line) => JSON.parse(line.text).kind ?? `own ${line.seq}`), ['engine', 'policy', 'price', 'registry', 'safety', 'context', 'own 1', 'own 2', 'own 3']);
+    const documents = new Map(facts.map((line) => [line.hash, line.text]));
+    for (const line of facts) {
+      assert.equal(createHash('sha256').update(line.text).digest('hex'), line.hash);
+      assert.equal(canonicalText(JSON.parse(line.text)), line.text, 'stored in RFC 8785 form');
+    }
+    lines.forEach((text, i) => {
+      const record = parseLine(text);
+      const own = facts.find((line) => line.seq === record.seq && line.hash === record.facts_hash)!;
       assert.equal(record.format, 2);
-      assert.equal(hash, record.facts_hash);
-      assert.equal(createHash('sha256').update(text).digest('hex'), record.facts_hash);
-      const parsed = JSON.parse(text);
-      assert.equal(canonicalText(parsed), text, 'stored in RFC 8785 form');
-      assert.equal(parsed.input.price.usd, record.price_usd);
+      const parsed = JSON.parse(own.text);
+      assert.equal(parsed.format, 2);
+      const context = JSON.parse(documents.get(parsed.uses.context)!);
+      const price = JSON.parse(documents.get(context.uses.price)!);
+      assert.equal(price.fact.usd, record.price_usd);
       assert.deepEqual(parsed.origins.tier, { basis: 'channel', channel: 'free' });
-      assert.deepEqual(parsed.origins.price, { kind: 'default', price_usd: record.price_usd });
-      assert.match(parsed.engine.scoring_table_hash, /^[0-9a-f]{64}$/);
+      assert.deepEqual(price.origin, { kind: 'default', price_usd: record.price_usd });
+      assert.match(JSON.parse(documents.get(context.uses.engine)!).scoring_table_hash, /^[0-9a-f]{64}$/);
     });
     assert.equal((await getJson(`${running.base}/api/v1/audit/facts?limit=1001`)).status, 422);
   });

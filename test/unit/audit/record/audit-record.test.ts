@@ -97,7 +97,7 @@ describe('sealRecord and parseLine', () => {
     assert.equal(lineHashMatches(tampered, sha256Hex), false);
     assert.throws(() => parseLine(`${'g'.repeat(64)} {}`), /does not start with a hash/);
     assert.throws(() => parseLine(`${'a'.repeat(64)} {"seq":1`), /body is not JSON/);
-    assert.throws(() => parseLine(`${'a'.repeat(64)} {"seq":1}`), /field ts is not a number/);
+    assert.throws(() => parseLine(`${'a'.repeat(64)} {"seq":1}`), /field channel is not a string/);
   });
 
   it('returns a record detached from the caller and equal to the stored bytes', () => {

@@ -1,0 +1,39 @@
+// Which facts lines a group commit writes: each record's own facts, and before them the shared documents they name
+// that are not yet kept in the record's scope (ARCHITECTURE.md "Recorded facts"). Both backends use it.
+import type { FactsLine } from './audit-log.js';
+import type { SealedRecord } from './record.js';
+
+/**
+ * A scope is what a reader reads at once: the file backend's page of seqs, so the facts of any record are found,
+ * with every shared document they name, in the one page it reads already; for Redis, which keeps a document once by
+ * its hash however often it is sent, one group commit.
+ */
+export class SharedFactsWrites {
+  private scope = Number.NaN;
+  private readonly written = new Set<string>();
+
+  constructor(private readonly scopeOf: (seq: number) => number) {}
+
+  /** The lines to write for these records, in order: a shared document first met in its scope, then each record's own facts. */
+  lines(sealed: readonly SealedRecord[]): FactsLine[] {
+    const lines: FactsLine[] = [];
+    for (const { record, facts } of sealed) {
+      if (!facts) continue;
+      const scope = this.scopeOf(record.seq);
+      if (scope !== this.scope) this.forget(scope);
+      for (const shared of facts.shared ?? []) {
+        if (this.written.has(shared.hash)) continue;
+        this.written.add(shared.hash);
+        lines.push({ seq: record.seq, hash: shared.hash, text: shared.text });
+      }
+      lines.push({ seq: record.seq, hash: facts.hash, text: facts.text });
+    }
+    return lines;
+  }
+
+  /** After a write that failed (its lines may be cut) and at a new scope: every shared document is written again at its next use. */
+  forget(scope = Number.NaN): void {
+    this.scope = scope;
+    this.written.clear();
+  }
+}

@@ -1,8 +1,9 @@
-// A2A's HTTP+JSON binding, the card's preferred transport: the SDK's default client reaches it from the card, and JSON-RPC still answers (issue 43).
+// A2A's HTTP+JSON binding, the card's preferred transport: the SDK's default client reaches it from the card at 1.0, its 0.3 client at 0.3, and JSON-RPC still answers (issue 43).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { TaskState } from '@a2a-js/sdk';
-import { sendA2A, sendA2AObserved } from '../../../support/a2a-client.js';
+import { TaskState, type Task } from '@a2a-js/sdk';
+import { LegacyRestTransport } from '@a2a-js/sdk/compat/v0_3/client';
+import { dataMessage, sendA2A, sendA2AObserved } from '../../../support/a2a-client.js';
 import { OPEN_MARKET_MS } from '../../../support/manual-clock.js';
 import { getJson, postJson, sampleTrade, send, startTestService, type TestService } from '../../../support/service.js';
 
@@ -106,13 +107,13 @@ describe('errors carry the code and the detail on both bindings', () => {
 });
 
 describe('the rest of the binding', () => {
-  it('refuses streaming, task reads and cancels as the card says, a 0.3 request with where 0.3 is served, and bytes that are not JSON', async () => {
+  it('refuses streaming, task reads and cancels as the card says, a version it does not serve, and bytes that are not JSON', async () => {
     const answers = await Promise.all([
       rest('POST', '/message:stream', '{}'),
       rest('GET', '/tasks/any-task'),
       rest('POST', '/tasks/any-task:cancel'),
       rest('GET', '/tasks'),
-      rest('POST', '/message:send', '{}', null),
+      rest('POST', '/message:send', '{}', '2.0'),
       rest('POST', '/message:send', '{"message":'),
     ]);
     assert.deepEqual(answers.map((answer) => [answer.status, answer.json.error.status, answer.json.error.details[0]?.reason]), [
@@ -123,9 +124,90 @@ describe('the rest of the binding', () => {
       [400, 'FAILED_PRECONDITION', 'VERSION_NOT_SUPPORTED'],
       [400, 'INVALID_ARGUMENT', 'INVALID_PARAMS'],
     ]);
-    assert.equal(answers[4]!.json.error.message, 'A2A 0.3 is served over JSON-RPC at /a2a; this HTTP+JSON endpoint speaks A2A 1.0: send A2A-Version: 1.0.');
     assert.equal(answers[5]!.json.error.message, 'Invalid JSON payload.');
     // The service goes on answering.
     assert.equal((await postJson(`${running.base}/api/v1/analyze/free`, trade('0x00000000000000000000000000000000000004a6'))).status, 200);
+  });
+});
+
+/**
+ * The SDK's 0.3 HTTP+JSON client (`LegacyRestTransport`) at the card's top-level `url`, as an agent
+ * that reads the card as 0.3 reaches it; `wire` notes each call's URL and A2A-Version header and the
+ * last refusal's status and body, which the client turns into an error without the body's `data`.
+ */
+async function legacyRest(base: string) {
+  const card = (await getJson(`${base}/.well-known/agent-card.json`)).json;
+  assert.deepEqual([card.protocolVersion, card.preferredTransport], ['0.3.0', 'HTTP+JSON']);
+  const wire: { calls: Array<{ url: string; version: string | null }>; status?: number; body?: Record<string, unknown> } = { calls: [] };
+  const observed: typeof fetch = async (input, init) => {
+    wire.calls.push({ url: String(input), version: new Headers(init?.headers).get('a2a-version') });
+    const response = await fetch(input, init);
+    if (!response.ok) [wire.status, wire.body] = [response.status, await response.clone().json()];
+    return response;
+  };
+  const transport = new LegacyRestTransport({ endpoint: card.url, fetchImpl: observed });
+  const sendData = (data: unknown) => transport.sendMessage({ message: dataMessage(data), configuration: undefined, metadata: undefined, tenant: '' });
+  return { sendData, wire };
+}
+
+/** A 0.3 SendMessageRequest as the 0.3 binding's proto-JSON writes it, for plain fetch. */
+const legacyBody = (data: unknown) => JSON.stringify({ message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', content: [{ data: { data } }] } });
+
+describe('A2A 0.3 over HTTP+JSON, the binding the card\'s top-level fields advertise', () => {
+  it('the SDK\'s 0.3 REST client, with no A2A-Version, gets the verdict at POST /v1/message:send, recorded on channel a2a', async () => {
+    const wallet = '0x00000000000000000000000000000000000004b1';
+    const { sendData, wire } = await legacyRest(running.base);
+    const task = (await sendData(trade(wallet, { request_id: 'rest-03' }))) as Task;
+    assert.deepEqual(wire.calls, [{ url: `${running.base}/v1/message:send`, version: null }]);
+    assert.deepEqual([task.status?.state, task.artifacts[0]!.name], [TaskState.TASK_STATE_COMPLETED, 'verdict']);
+    const verdict = (task.artifacts[0]!.parts[0]!.content as { value: Record<string, unknown> }).value;
+    assert.deepEqual([verdict.decision, verdict.tier, verdict.request_id], ['allow', 1, 'rest-03']);
+    const [record] = await records(wallet);
+    assert.deepEqual([record!.channel, record!.seq, record!.hash], ['a2a', verdict.audit_seq, verdict.audit_hash]);
+  });
+
+  it('an invalid TradeRequest: 400 with the 0.3 error body, -32602 with validation_failed and the FastAPI detail in its data', async () => {
+    const wallet = '0x00000000000000000000000000000000000004b2';
+    const { sendData, wire } = await legacyRest(running.base);
+    await assert.rejects(sendData(trade(wallet, { amount: -1, side: 'hold' })), { name: 'RequestMalformedError', message: 'invalid TradeRequest: see detail' });
+    const body = wire.body as { code: number; message: string; data: { code: string; detail: string } };
+    assert.deepEqual([wire.status, body.code, body.message, body.data.code], [400, -32602, 'invalid TradeRequest: see detail', 'validation_failed']);
+    assert.deepEqual(JSON.parse(body.data.detail).map((issue: { loc: string[] }) => issue.loc), [['side'], ['amount']]);
+    assert.deepEqual(await records(wallet), []);
+  });
+
+  it('no verdict is the catalogue\'s status: 429 with Retry-After, rate_limited and retry_after_seconds in the body\'s data', async () => {
+    const wallet = '0x00000000000000000000000000000000000004b3';
+    const post = (requestId: string) =>
+      send('POST', `${offline.base}/v1/message:send`, legacyBody(sampleTrade({ wallet, request_id: requestId })), { 'content-type': 'application/json' });
+    const first = await post('rest-03-plain');
+    assert.deepEqual([first.status, first.json.task.status.state, first.json.task.artifacts[0].name], [200, 'TASK_STATE_COMPLETED', 'verdict']);
+    assert.equal(first.json.task.artifacts[0].parts[0].data.data.request_id, 'rest-03-plain');
+    const limited = await post('rest-03-limited');
+    const retryAfter = limited.headers.get('retry-after');
+    assert.equal(limited.status, 429);
+    assert.match(retryAfter ?? '', /^[1-9][0-9]*$/);
+    assert.deepEqual(limited.json, {
+      code: -32603,
+      message: `rate limited: 1 evaluations per 60 s for this wallet; retry after ${retryAfter} s`,
+      data: { code: 'rate_limited', retry_after_seconds: retryAfter },
+    });
+  });
+
+  it('answers task routes, streaming and a body that is not a SendMessageRequest in the 0.3 error body', async () => {
+    const answers = await Promise.all([
+      rest('POST', '/message:stream', legacyBody({}), null),
+      rest('GET', '/tasks/any-task', undefined, null),
+      rest('POST', '/tasks/any-task:cancel', undefined, null),
+      rest('POST', '/message:send', '{"message":', null),
+      rest('POST', '/message:send', JSON.stringify({ message: { messageId: 'm-role', role: 'user', content: [] } }), '0.3'),
+    ]);
+    assert.deepEqual(answers.map((answer) => [answer.status, answer.json.code, answer.json.message]), [
+      [400, -32004, 'Streaming is not supported (capabilities.streaming is false); use message:send.'],
+      [404, -32001, 'This agent keeps no tasks: each message is answered by a completed task in its response.'],
+      [404, -32001, 'This agent keeps no tasks: each message is answered by a completed task in its response.'],
+      [400, -32602, 'Invalid JSON payload.'],
+      [400, -32602, 'message.role must be ROLE_USER or ROLE_AGENT; got "user".'],
+    ]);
   });
 });

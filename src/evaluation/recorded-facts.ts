@@ -48,7 +48,7 @@ export interface SealedFacts extends StoredFacts {
 }
 
 /**
- * The facts of one evaluation (format 2): what is the verdict's own (the trade, the wallet's facts, the
+ * The facts of one evaluation (format 2): what is the verdict's own (the trade, the wallet's facts and limits, the
  * time, the tier origin, when the safety fact was made) and, by hash, the shared context (the engine, the
  * tier policy, the asset's registry entries, the price and its origin, the token-safety fact), kept once
  * for every verdict that uses it.
@@ -60,6 +60,8 @@ export function sealFacts(input: RiskInput, tier: TierOrigin): SealedFacts {
   const own = {
     blockedAssets: input.blockedAssets, entitledTier: input.entitledTier, nowMs: input.nowMs,
     permitRequested: input.permitRequested, trade: input.trade, wallet: input.wallet,
+    // A wallet's own limits are its own facts; none set leaves the member out, so older facts read alike.
+    ...(input.limits ? { limits: input.limits } : {}),
   };
   const origins = { safety_checked_at: input.safety.checkedAt ?? null, tier };
   const text = canonicalText({ format: FACTS_FORMAT, input: own, origins, uses: { context: context.hash } });

@@ -12,11 +12,17 @@
 // AUDIT_FSYNC=always): the number of indexed lines is a floor on the acknowledged records
 // (ARCHITECTURE.md "Damage is not a torn tail"), and a read after an append sees it at once.
 import * as crypto from 'node:crypto';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, rmSync, statfsSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 
 export const INDEX_DIR_NAME = 'index';
+/**
+ * Room a new index needs before LMDB creates it: LMDB maps its lock file, and a mapped page the disk has no block for
+ * ends the process with SIGBUS instead of an error. Below this, creating fails with ENOSPC, which a start waits out
+ * (ARCHITECTURE.md "A full disk at start").
+ */
+export const ROOM_TO_CREATE_BYTES = 1024 * 1024;
 const ENTRY_BYTES = 42;
 const HASH_AT = 10;
 const KEY_BYTES = 16;
@@ -103,6 +109,7 @@ export class LogIndex {
   /** Opens (creating) DIR/index; `durable` false (AUDIT_FSYNC=off) leaves flushing to the kernel. */
   static open(dir: string, durable: boolean): LogIndex {
     const path = join(dir, INDEX_DIR_NAME);
+    if (!LogIndex.exists(dir)) refuseWithoutRoom(dir, path);
     const root = open({ path, noSync: !durable });
     try {
       const lines = root.openDB<Buffer, number>({ name: 'lines', keyEncoding: 'uint32', encoding: 'binary' });
@@ -203,6 +210,14 @@ export class LogIndex {
  * before it decides anything and creates none to do so). One LMDB refuses to open is derived data
  * gone bad: it is removed, said so, and rebuilt from the log, never a reason not to start.
  */
+function refuseWithoutRoom(dir: string, path: string): void {
+  const { bavail, bsize } = statfsSync(dir);
+  const free = bavail * bsize;
+  if (free >= ROOM_TO_CREATE_BYTES) return;
+  const error = new Error(`ENOSPC: the audit index ${path} cannot be created with ${free} bytes free, it needs ${ROOM_TO_CREATE_BYTES}`);
+  throw Object.assign(error, { code: 'ENOSPC' });
+}
+
 export function openLogIndex(dir: string, durable: boolean, report: (line: string) => void, onlyIfThere: boolean): LogIndex | null {
   if (onlyIfThere && !LogIndex.exists(dir)) return null;
   try {

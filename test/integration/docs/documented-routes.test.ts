@@ -4,8 +4,8 @@ import { after, before, describe, it } from 'node:test';
 import { codeSpans, proseLines, readDocuments, tableRows } from '../../support/markdown-docs.js';
 import { send, startTestService, type TestService } from '../../support/service.js';
 
-/** Paths the docs name that are not the service's: files in /proc, the metrics' label for no route, and the facilitator's own routes (src/tools/facilitator/http-server.ts). */
-const NOT_THE_SERVICE = [/^\/proc(\/|$)/, /^\/\*$/, /^\/(verify|settle|supported)$/];
+/** Paths the docs name that are not the service's: files in /proc and /usr (the browser the tests drive), the metrics' label for no route, and the facilitator's own routes (src/tools/facilitator/http-server.ts). */
+const NOT_THE_SERVICE = [/^\/(proc|usr)(\/|$)/, /^\/\*$/, /^\/(verify|settle|supported)$/];
 const EXAMPLE_PARAMETERS: Record<string, string> = { wallet: '0x1111111111111111111111111111111111111111', seq: '1' };
 
 interface NamedRoute {

@@ -126,7 +126,15 @@ describe('audit verification', () => {
     assert.equal(lines.headers.get('x-audit-next-seq'), '7');
     const facts = await getJson(`${running.base}/api/v1/audit/facts`);
     assert.equal(facts.status, 200);
-    assert.deepEqual(facts.text.trim().split('\n').map((line) => Number(line.split(' ')[0])), [1, 2, 3, 4, 5, 6]);
+    // Each record's own facts, in seq order, each after the shared documents it is the first to name, each listed once.
+    const listed = facts.text.trim().split('\n').map((line) => ({
+      seq: Number(line.split(' ')[0]), hash: line.split(' ')[1], kind: JSON.parse(line.slice(line.indexOf('{'))).kind as string | undefined,
+    }));
+    assert.deepEqual(listed.filter((line) => line.kind === undefined).map((line) => line.seq), [1, 2, 3, 4, 5, 6]);
+    assert.deepEqual(listed.map((line) => line.seq), listed.map((line) => line.seq).sort((a, b) => a - b));
+    const shared = listed.filter((line) => line.kind !== undefined);
+    assert.equal(new Set(shared.map((line) => line.hash)).size, shared.length);
+    assert.ok(listed.some((line) => line.kind === 'context'));
     assert.equal(facts.headers.get('x-audit-next-seq'), '7');
   });
 

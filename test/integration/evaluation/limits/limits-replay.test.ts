@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { evaluateRisk } from '../../../../src/risk/evaluate-risk.js';
 import { EXIT_REPRODUCED, runAuditReplay } from '../../../../src/tools/cli/audit-replay-command.js';
+import { resolveFacts } from '../../../../src/evaluation/replay/resolve-facts.js';
 import { OPEN_MARKET_MS } from '../../../support/manual-clock.js';
 import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../../../support/service.js';
 
@@ -39,8 +40,14 @@ describe('replay of a policy deny', () => {
   });
 
   it('keeps in the facts the limits in force and the use the deny was judged on; without them the engine would not deny', async () => {
-    const line = (await (await fetch(`${running.base}/api/v1/audit/facts?from_seq=${denied.audit_seq}&limit=1`)).text()).trim();
-    const facts = JSON.parse(line.slice(line.indexOf('{')));
+    // The export lists the shared documents a record's facts name before its own: resolved as replay resolves them.
+    const lines = (await (await fetch(`${running.base}/api/v1/audit/facts?from_seq=${denied.audit_seq}&limit=1`)).text()).trim().split('\n');
+    const documents = new Map(lines.map((line) => [line.split(' ')[1]!, line.slice(line.indexOf('{'))]));
+    const own = lines.at(-1)!;
+    assert.deepEqual(JSON.parse(own.slice(own.indexOf('{'))).input.limits, { maxTradeUsd: null, dailyNotionalUsd: 500, allowedAssets: null, allowedSides: null, maxSlippageBps: null });
+    const resolved = resolveFacts(own.slice(own.indexOf('{')), documents);
+    assert.ok(resolved.ok, resolved.ok ? '' : resolved.detail);
+    const facts = resolved.facts as any;
     assert.deepEqual(facts.input.limits, { maxTradeUsd: null, dailyNotionalUsd: 500, allowedAssets: null, allowedSides: null, maxSlippageBps: null });
     assert.equal(facts.input.wallet.dailyNotionalUsedUsd, 350.25);
     assert.equal(evaluateRisk(facts.input).reasons[0], denied.reasons[0]);

@@ -177,11 +177,13 @@ describe('a paid call with the whole DATA_DIR on a full disk', () => {
     assert.equal(verdict.json.healthy, true, verdict.text);
   });
 
-  it('restarted after a crash on the full disk, listens and refuses a paid call before settlement, charging nothing, and sells once the disk frees, without another restart', async () => {
+  it('restarted after a crash on the full disk with its audit index to rebuild, listens and refuses a paid call before settlement, charging nothing, and sells once the disk frees, without another restart', async () => {
     const payer = world.devnet.wallets[3];
     const head = (await status()).components.audit.head as { seq: number };
-    // A crash leaves the audit index to be recovered at the next open, which needs room the full disk does not have.
+    // A crash with the audit index to build again at the next open (one moved aside, or a log from before the index lived
+    // in LMDB), which needs room the full disk does not have.
     await service.stop('SIGKILL');
+    rmSync(join(dataDir, 'audit', 'index'), { recursive: true });
     const filler = join(dataDir, 'filler');
     fillDisk(filler);
     service = await startServiceProcess(serviceEnv);

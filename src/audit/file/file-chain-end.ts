@@ -10,8 +10,7 @@ import { lineHashMatches, parseLine } from '../record/record.js';
 import { sha256Hex } from '../record/sha256.js';
 import { AUDIT_FILE_NAME } from './file-audit-log.js';
 import { CHECKPOINT_FILE_NAME } from './file-checkpoints.js';
-
-const BLOCK_BYTES = 64 * 1024;
+import { lastNewlineBefore, readAt } from './file-lines.js';
 
 /** The file log's one chain as it ended: a torn last line (never acknowledged) is passed over, as an open would cut it. */
 export async function fileChainEnds(config: Readonly<Config>): Promise<OldChainEnds> {
@@ -41,20 +40,10 @@ async function lastLine(path: string): Promise<Buffer | null> {
     throw error;
   }
   try {
-    const { size } = await fh.stat();
-    let tail = Buffer.alloc(0);
-    for (let position = size; position > 0;) {
-      const start = Math.max(0, position - BLOCK_BYTES);
-      const block = Buffer.alloc(position - start);
-      await fh.read(block, 0, block.length, start);
-      tail = Buffer.concat([block, tail]);
-      position = start;
-      const lastNewline = tail.lastIndexOf(0x0a);
-      if (lastNewline < 0) continue;
-      const before = lastNewline > 0 ? tail.lastIndexOf(0x0a, lastNewline - 1) : -1;
-      if (before >= 0 || position === 0) return tail.subarray(before + 1, lastNewline);
-    }
-    return null;
+    const end = await lastNewlineBefore(fh, (await fh.stat()).size);
+    if (end < 0) return null;
+    const start = (await lastNewlineBefore(fh, end)) + 1;
+    return await readAt(fh, start, end - start);
   } finally {
     await fh.close();
   }

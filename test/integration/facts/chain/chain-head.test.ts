@@ -141,13 +141,17 @@ describe('the chain head on the devnet', () => {
     await get(wallet);
     const snapshot = await client.request({ method: 'evm_snapshot' as never }) as string;
     await transfer(stranger(9));
+    const beforeRewind = applied.length;
     await client.request({ method: 'evm_revert' as never, params: [snapshot] as never });
     // A new block at the height the reverted one had: same number, another hash.
     await client.request({ method: 'evm_mine' as never });
     const mined = await client.getBlock({ blockTag: 'latest' });
     await reads.head.reached(mined.number);
     await waitUntil(() => reads.head.current()?.hash === mined.hash, 'the head watch applies the block mined after the rewind', 1_000, 5);
-    assert.equal(applied.at(-1)?.touched, 'all');
+    // A poll may see the shorter chain before the new block (the rewind applied as its own head,
+    // then the new block on top of it), or only the new block: either way one head drops everything.
+    const since = applied.slice(beforeRewind);
+    assert.ok(since.some((head) => head.touched === 'all'), `a head after the rewind drops every fact: ${since.map((h) => `${h.number}:${h.touched === 'all' ? 'all' : h.touched.size}`).join(', ')}`);
     await get(wallet);
     assert.equal(count(wallet), 2, 'read again after the reorg, though no Transfer touched it');
   });

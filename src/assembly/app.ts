@@ -7,6 +7,8 @@ import { authRoutes } from '../channels/rest/auth.js';
 import { mcpRoutes } from '../channels/mcp/http-endpoint.js';
 import { a2aChannel } from '../channels/a2a/channel.js';
 import { policyRoutes } from '../channels/rest/policy.js';
+import { fleetRoutes } from '../channels/rest/fleet.js';
+import { Delegations } from '../auth/delegations.js';
 import { simulateBalanceRoutes } from '../channels/rest/simulate-balance.js';
 import { tokenSafetyRoutes } from '../channels/rest/token-safety.js';
 import { createMcpServer, directToolCall } from '../channels/mcp/server.js';
@@ -239,6 +241,7 @@ async function buildRoutes(
       ...x402Routes(paidChannel),
       ...authRoutes({ tokens, signIn, holdings, limiter, log }),
       ...policyRoutes({ tokens, holdings, store, log, audit: evaluation.audit, registry: chain.registry }),
+      ...fleetRoutes({ tokens, delegations: new Delegations(store, now), holdings, store, audit: evaluation.audit, registry: chain.registry, limiter, now, log }),
     ]),
     ...tokenSafetyRoutes({ checker: facts.safety, limiter, log }),
     ...simulateBalanceRoutes(facts.balances, log),

@@ -64,6 +64,34 @@ export const ERRORS = {
     status: 403, message: 'The wallet in the body is not the signed-in wallet',
     meaning: 'A bearer may evaluate and configure only its own wallet.',
   },
+  delegation_wrong_operator: {
+    status: 403, message: 'The delegation names another operator than the signed-in wallet',
+    meaning: 'A fleet delegation (docs/fleet-limits.md "Fleets") is registered only by the operator it names; sign in as that operator.',
+  },
+  delegation_signature_invalid: {
+    status: 403, message: 'The delegation is not signed by the agent it names',
+    meaning: 'The EIP-712 FleetDelegation signature does not recover to `agent` over these fields, this chain and this service; have the agent sign the exact message sent.',
+  },
+  delegation_expired: {
+    status: 403, message: 'The delegation has expired',
+    meaning: 'The delegation\'s `expiry` is not after now; have the agent sign a new one.',
+  },
+  delegation_revoked: {
+    status: 403, message: 'This delegation was ended and cannot be registered again',
+    meaning: 'The agent revoked it, or the operator removed the agent, or a newer delegation replaced it; have the agent sign a new one with a new nonce.',
+  },
+  agent_not_delegated: {
+    status: 403, message: 'This agent has no active delegation to the signed-in operator',
+    meaning: 'Only an operator the agent delegated to, before the delegation\'s expiry, may change or remove it (POST /api/v1/fleet/agents registers one).',
+  },
+  agent_delegated_elsewhere: {
+    status: 409, message: 'This agent has an active delegation to another operator',
+    meaning: 'An agent has one operator at a time; the agent ends the other delegation first (DELETE /api/v1/fleet/delegation with its own bearer), or it expires.',
+  },
+  fleet_full: {
+    status: 409, message: 'This operator already manages the most agents one fleet may hold',
+    meaning: 'A fleet holds at most 100 agents, so its listing stays bounded; remove an agent (DELETE /api/v1/fleet/agents/{agent}) or use another operator wallet.',
+  },
   not_found: { status: 404, message: 'Not Found', meaning: 'No route has this path.' },
   method_not_allowed: { status: 405, message: 'Method Not Allowed', meaning: 'The route exists; `Allow` names its methods.' },
   body_too_large: { status: 413, message: 'Request body exceeds the limit', meaning: 'The body is over MAX_BODY_BYTES.' },

@@ -43,6 +43,11 @@ export const PATHS = Object.freeze({
   authWallet: '/api/v1/auth/wallet',
   authRevoke: '/api/v1/auth/revoke',
   config: '/api/v1/config',
+  /** An operator's fleet (docs/fleet-limits.md "Fleets"): the listing; agents under `/agents`, followed by `/{agent}` and `/{agent}/config`. */
+  fleet: '/api/v1/fleet',
+  fleetAgents: '/api/v1/fleet/agents',
+  /** The signed-in agent's own delegation, which it ends with DELETE. */
+  fleetDelegation: '/api/v1/fleet/delegation',
   tokenSafety: '/api/v1/token-safety',
   simulateBalance: '/api/v1/simulate-balance',
   auditGlobal: '/api/v1/audit/global',

@@ -30,6 +30,15 @@ export const policyKey = (wallet: string) => `policy:${tag(wallet.toLowerCase())
 /** What a wallet's allowed and warned trades used of its daily budget on a UTC day (`YYYY-MM-DD`), in whole cents. */
 export const dailyBudgetKey = (wallet: string, day: string) => `budget:${tag(wallet.toLowerCase())}:${day}`;
 
+/** The delegation an agent signed to its operator (ARCHITECTURE.md "Fleets"), kept until its expiry. */
+export const delegationKey = (agent: string) => `delegation:${tag(agent.toLowerCase())}`;
+
+/** A delegation that was ended (revoked, removed or replaced), by its nonce, kept until its expiry so it cannot be registered again. */
+export const endedDelegationKey = (agent: string, nonce: string) => `delegation:${tag(agent.toLowerCase())}:ended:${nonce}`;
+
+/** The agents an operator registered, a JSON array of addresses: the index GET /api/v1/fleet reads. */
+export const fleetKey = (operator: string) => `fleet:${tag(operator.toLowerCase())}`;
+
 /** A request_id's claim and, once evaluated, its verdict; scoped to channel and wallet. */
 export const idempotencyKey = (scope: string, requestId: string) => `idem:${tag(scope)}:${requestId}`;
 

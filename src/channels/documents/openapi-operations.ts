@@ -1,6 +1,7 @@
 // Every REST operation the service answers, as data: its path, inputs, success body, failures and security.
 import { Type, type TObject } from '@sinclair/typebox';
 import { CHANNEL_TIERS, PATHS, PAYMENT, tierLabel } from '../../catalogue/published-facts.js';
+import { AgentPath } from '../../schemas/fleet.js';
 import { AuditChainQuery, AuditExportQuery, AuditFactsQuery, AuditQuery, NonceQuery, WalletPath } from '../../schemas/resources.js';
 import { CheckpointQuery, ConsistencyQuery, ProofPath } from '../../schemas/audit-proofs.js';
 import type { SchemaName } from './openapi-schemas.js';
@@ -15,6 +16,8 @@ export type Failure =
   | 'Unauthorized' // 401
   | 'PaymentRequired' // 402
   | 'Forbidden' // 403 wallet_mismatch
+  | 'DelegationRefused' // 403 delegation_*, agent_not_delegated
+  | 'FleetConflict' // 409 agent_delegated_elsewhere, fleet_full
   | 'AdminUnauthorized' // 401 admin_token_missing
   | 'AdminForbidden' // 403 admin_token_invalid, admin_disabled
   | 'CheckpointNotFound' // 404 checkpoint_not_found
@@ -25,7 +28,7 @@ export type Failure =
   | 'StoreUnreachable'; // 503 of /healthz, in its own shape
 
 export interface Operation {
-  method: 'get' | 'post';
+  method: 'get' | 'post' | 'delete';
   /** The OpenAPI path: PATHS, with `{wallet}` where the route has `:wallet`. */
   path: string;
   operationId: string;
@@ -50,6 +53,7 @@ export interface Operation {
 
 const EVALUATION = 'Evaluation';
 const SIGN_IN = 'Sign-in';
+const FLEET = 'Fleet';
 const VERDICT_OK = { description: 'The verdict; `audit_hash` and `audit_seq` name its audit record', body: 'Verdict' } as const;
 /** What every evaluation may answer besides its verdict. */
 const EVALUATION_FAILURES: Failure[] = ['ValidationFailed', 'BodyTooLarge', 'RateLimited', 'EvaluationUnavailable'];
@@ -125,6 +129,40 @@ export const OPERATIONS: readonly Operation[] = [
     body: 'UpdateConfigRequest', previewTier: true, security: 'bearer',
     ok: { description: 'The updated policy', body: 'PolicyConfig' },
     failures: ['ValidationFailed', 'Unauthorized', 'BodyTooLarge', 'Unavailable'],
+  },
+  {
+    method: 'post', path: PATHS.fleetAgents, operationId: 'registerFleetAgent', tag: FLEET,
+    summary: 'Register an agent in the signed-in operator\'s fleet by the EIP-712 FleetDelegation the agent signed',
+    description:
+      'The body is the signed fields (agent, operator, expiry, nonce) and the agent\'s signature; `operator` must be the signed-in wallet. ' +
+      'A forged, expired or ended delegation, or one for another operator, is a 403 with its own code; an agent held by another operator is a 409.',
+    body: 'FleetDelegationRequest', security: 'bearer', ok: { description: 'The delegation now in force', body: 'FleetDelegationResponse' },
+    failures: ['ValidationFailed', 'Unauthorized', 'DelegationRefused', 'FleetConflict', 'BodyTooLarge', 'Unavailable'],
+  },
+  {
+    method: 'delete', path: `${PATHS.fleetAgents}/{agent}`, operationId: 'removeFleetAgent', tag: FLEET,
+    summary: 'End an agent\'s delegation to the signed-in operator; the same signature cannot be registered again',
+    pathParams: AgentPath, security: 'bearer', ok: { description: 'The delegation ended', body: 'FleetEndResponse' },
+    failures: ['ValidationFailed', 'Unauthorized', 'DelegationRefused', 'Unavailable'],
+  },
+  {
+    method: 'post', path: `${PATHS.fleetAgents}/{agent}/config`, operationId: 'configureFleetAgent', tag: FLEET,
+    summary: 'Replace an agent\'s blocked assets and limits as the agent could, at the agent\'s tier',
+    description: 'The same body, checks and answer as `POST /api/v1/config`; the audit record of a change of limits names the operator in `changed_by`.',
+    pathParams: AgentPath, body: 'UpdateConfigRequest', security: 'bearer', ok: { description: 'The agent\'s updated policy', body: 'PolicyConfig' },
+    failures: ['ValidationFailed', 'Unauthorized', 'DelegationRefused', 'BodyTooLarge', 'Unavailable'],
+  },
+  {
+    method: 'get', path: PATHS.fleet, operationId: 'listFleet', tag: FLEET,
+    summary: 'The signed-in operator\'s agents: limits, today\'s use of the daily budget, verdicts by decision over the last 24 hours',
+    description: 'Counts come from each agent\'s newest 1,000 audit records; `capped` says when all of them fell inside the 24 hours.',
+    security: 'bearer', ok: { description: 'The fleet', body: 'FleetListing' }, failures: ['Unauthorized', 'RateLimited', 'Unavailable'],
+  },
+  {
+    method: 'delete', path: PATHS.fleetDelegation, operationId: 'revokeOwnDelegation', tag: FLEET,
+    summary: 'End the delegation the signed-in agent gave, whoever its operator',
+    security: 'bearer', ok: { description: 'Whether a delegation was in force and ended', body: 'FleetEndResponse' },
+    failures: ['Unauthorized', 'Unavailable'],
   },
   {
     method: 'get', path: PATHS.assets, operationId: 'listAssets', tag: 'Registry',

@@ -9,6 +9,7 @@ import {
   SimulateBalanceResponse, TokenSafety, TokenSafetyRequest, UpdateConfigRequest, ValidationErrorItem, WalletLoginRequest,
   WalletLoginResponse, X402Challenge, X402PaymentRequired,
 } from '../../schemas/resources.js';
+import { FleetDelegationRequest, FleetDelegationResponse, FleetEndResponse, FleetListing } from '../../schemas/fleet.js';
 import { ErrorVerdict, TradePermit, TradeRequest, Verdict } from '../../schemas/trade.js';
 import { PermitSigner } from '../../schemas/permits.js';
 import { AuditKey, Checkpoint, ConsistencyProof, InclusionProof } from '../../schemas/audit-proofs.js';
@@ -33,6 +34,10 @@ export const COMPONENT_SCHEMAS = {
   AssetInfo,
   PolicyConfig,
   UpdateConfigRequest,
+  FleetDelegationRequest,
+  FleetDelegationResponse,
+  FleetEndResponse,
+  FleetListing,
   NonceResponse,
   WalletLoginRequest,
   WalletLoginResponse,

@@ -62,6 +62,15 @@ async function showPolicy(deps: PolicyDeps, request: PlainRequest): Promise<Plai
 async function changePolicy(deps: PolicyDeps, request: PlainRequest): Promise<PlainResponse> {
   const context = await policyContext(deps, request);
   if (!context.ok) return context.response;
+  return changeWalletPolicy(deps, context, request);
+}
+
+/**
+ * Validates the body and applies it to `context.wallet`'s policy, recording a change of limits as
+ * made by `context.changedBy`: the wallet itself here, its operator on the fleet route
+ * (ARCHITECTURE.md "Fleets"), so both are held to the same checks and leave the same record.
+ */
+export async function changeWalletPolicy(deps: PolicyDeps, context: AllowedContext, request: PlainRequest): Promise<PlainResponse> {
   const parsed = parseJsonBody(request, validateUpdate);
   if (!parsed.ok) return parsed.response;
   const limits = parsed.value.limits === undefined ? undefined : limitsFromWire(parsed.value.limits);
@@ -96,7 +105,7 @@ async function applyPolicy(deps: PolicyDeps, context: AllowedContext, blocked: s
 
 async function recordChange(deps: PolicyDeps, context: AllowedContext, before: WalletPolicy, next: WalletPolicy, written: string): Promise<void> {
   try {
-    await deps.audit.append(limitsChangeEntry(context.wallet, context.wallet, context.tier, before.limits, next.limits));
+    await deps.audit.append(limitsChangeEntry(context.wallet, context.changedBy, context.tier, before.limits, next.limits));
   } catch (error) {
     // Put back what was there, unless another change came in meanwhile (that one is recorded by its own writer).
     await replacePolicy(deps.store, context.wallet, written, before).catch(() => null);
@@ -104,7 +113,8 @@ async function recordChange(deps: PolicyDeps, context: AllowedContext, before: W
   }
 }
 
-type AllowedContext = { ok: true; wallet: string; tier: Tier; maxTradeUsd: number };
+/** Whose policy changes, at which tier, and who changes it. */
+export type AllowedContext = { ok: true; wallet: string; tier: Tier; maxTradeUsd: number; changedBy: string };
 type PolicyContext = AllowedContext | { ok: false; response: PlainResponse };
 
 async function policyContext(deps: PolicyDeps, request: PlainRequest): Promise<PolicyContext> {
@@ -114,9 +124,9 @@ async function policyContext(deps: PolicyDeps, request: PlainRequest): Promise<P
   if (!preview.ok) return { ok: false, response: validationFailed([preview.issue]) };
   const entitlement = await entitlementOf(deps.holdings, bearer.claims.wallet, preview.tier);
   const tier = entitlement.effective;
-  return { ok: true, wallet: bearer.claims.wallet, tier, maxTradeUsd: tierPolicy(tier).maxTradeUsd };
+  return { ok: true, wallet: bearer.claims.wallet, tier, maxTradeUsd: tierPolicy(tier).maxTradeUsd, changedBy: bearer.claims.wallet };
 }
 
-function policyBody(wallet: string, maxTradeUsd: number, policy: WalletPolicy) {
+export function policyBody(wallet: string, maxTradeUsd: number, policy: WalletPolicy) {
   return { wallet, max_trade_usd: maxTradeUsd, blocked_assets: policy.blockedAssets, limits: limitsToWire(policy.limits), editable: true };
 }

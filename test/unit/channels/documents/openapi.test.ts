@@ -11,6 +11,7 @@ import { auditRoutes, type AuditRouteDeps } from '../../../../src/channels/rest/
 import { authRoutes, type AuthDeps } from '../../../../src/channels/rest/auth.js';
 import { healthRoutes } from '../../../../src/channels/rest/health.js';
 import { policyRoutes, type PolicyDeps } from '../../../../src/channels/rest/policy.js';
+import { fleetRoutes, type FleetDeps } from '../../../../src/channels/rest/fleet.js';
 import { rootRoutes } from '../../../../src/channels/rest/root.js';
 import { simulateBalanceRoutes } from '../../../../src/channels/rest/simulate-balance.js';
 import { statusRoutes, type StatusSources } from '../../../../src/channels/rest/status.js';
@@ -56,6 +57,7 @@ function restRoutes(): Route[] {
     ...x402Routes({ paid: null, off: 'not configured' }),
     ...authRoutes(none as AuthDeps),
     ...policyRoutes(none as PolicyDeps),
+    ...fleetRoutes(none as FleetDeps),
     ...tokenSafetyRoutes(none as TokenSafetyRouteDeps),
     ...simulateBalanceRoutes(null, () => undefined),
     ...auditRoutes(none as AuditRouteDeps),
@@ -74,11 +76,17 @@ const operationOf = (route: Route) => document.paths[openApiPath(route.pattern)]
 const codeIn = (codes: string[]) => ({ type: 'object', required: ['code'], properties: { code: { type: 'string', enum: codes } } });
 
 /** Routes that take no input at all, so nothing can be invalid. */
-const NO_INPUT = ['GET /', 'GET /healthz', 'GET /status.json', 'GET /api/v1/assets', 'POST /api/v1/auth/revoke', 'GET /metrics/latency.json', 'GET /debug/feeds', 'GET /.well-known/audit-key.json', 'GET /.well-known/permit-signer.json'];
+const NO_INPUT = ['GET /', 'GET /healthz', 'GET /status.json', 'GET /api/v1/assets', 'POST /api/v1/auth/revoke', 'GET /metrics/latency.json', 'GET /debug/feeds', 'GET /.well-known/audit-key.json', 'GET /.well-known/permit-signer.json',
+  'GET /api/v1/fleet', 'DELETE /api/v1/fleet/delegation'];
 const SECURED: Record<string, unknown[]> = {
   'POST /api/v1/analyze/trade': [{ bearer: [] }],
   'GET /api/v1/config': [{ bearer: [] }],
   'POST /api/v1/config': [{ bearer: [] }],
+  'GET /api/v1/fleet': [{ bearer: [] }],
+  'POST /api/v1/fleet/agents': [{ bearer: [] }],
+  'DELETE /api/v1/fleet/agents/{agent}': [{ bearer: [] }],
+  'POST /api/v1/fleet/agents/{agent}/config': [{ bearer: [] }],
+  'DELETE /api/v1/fleet/delegation': [{ bearer: [] }],
   'POST /api/v1/auth/revoke': [{ bearer: [] }, {}],
   'POST /api/x402/analyze': [{ x402: [] }],
   'GET /debug/feeds': [{ admin: [] }],
@@ -140,7 +148,7 @@ describe('OpenAPI document', () => {
     assert.deepEqual(schema.allOf[1].properties.code.enum, ['validation_failed', 'idempotency_conflict']);
   });
 
-  it('requires the bearer JWT on analyze/trade and config, x402 on the paid endpoint, the admin token on /debug/feeds, and nothing elsewhere', () => {
+  it('requires the bearer JWT on analyze/trade, config and the fleet routes, x402 on the paid endpoint, the admin token on /debug/feeds, and nothing elsewhere', () => {
     // Every operation states its security, `[]` when public: linters (redocly's security-defined) count an absent one as an error.
     for (const route of restRoutes()) assert.deepEqual(operationOf(route).security, SECURED[key(route)] ?? [], key(route));
     assert.deepEqual(document.components.securitySchemes.bearer, {

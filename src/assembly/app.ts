@@ -143,7 +143,7 @@ export async function startService(config: Readonly<Config>, log: Logger, overri
       metrics: new Metrics({
         audit: () => audit.stats, scoringQueue: () => scorer.queued, verifications: () => verifier.runs, logDrops: overrides.logDrops ?? (() => 0),
         threads: () => ({ ...backend.threads(), ...(proofs.tree ? { audit_tree: proofs.tree.threadBusySeconds() } : {}) }),
-      }),
+      }, now),
       latency: new LatencyBook(now),
       scoring: scorer,
       startedAt: now(),

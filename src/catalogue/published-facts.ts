@@ -68,6 +68,8 @@ export const PATHS = Object.freeze({
   statusPage: '/status',
   metrics: '/metrics',
   latency: '/metrics/latency.json',
+  /** Verdicts per minute by decision, the last hour: the status page's chart. */
+  decisions: '/metrics/decisions.json',
   latencyPage: '/latency.html',
   /** Operators only (X-Admin-Token). */
   debugFeeds: '/debug/feeds',

@@ -37,7 +37,8 @@ export interface EvaluationDeps extends FactSources {
 }
 
 export interface EvaluationMetrics {
-  decision(channel: string, decision: string): void;
+  /** A recorded verdict, with its reasons (a deny's POLICY_* codes are counted by code). */
+  decision(channel: string, decision: string, reasons: readonly string[]): void;
   evaluationError(channel: string, code: string): void;
 }
 
@@ -217,7 +218,7 @@ function verdictParts(
 /** Appends the record, then builds the verdict the record vouches for (without a permit). */
 async function recordVerdict(deps: EvaluationDeps, owed: UnrecordedVerdict): Promise<Verdict> {
   const record = await deps.audit.append(owed.entry);
-  deps.metrics?.decision(owed.entry.channel, owed.entry.decision);
+  deps.metrics?.decision(owed.entry.channel, owed.entry.decision, owed.entry.reasons);
   const parts = owed.verdict;
   return {
     decision: record.decision as Verdict['decision'],

@@ -1,5 +1,6 @@
 // Prometheus metrics (prom-client): requests, latency, decisions, audit, scoring, payments, the process and runtime; one registry per service.
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { DecisionTimeline } from './decision-timeline.js';
 
 export interface ServiceGauges {
   /** Audit appends and group-commit writes so far. */
@@ -14,6 +15,15 @@ export interface ServiceGauges {
   threads: () => Record<string, number>;
 }
 
+/** The reason codes of a wallet's own limits (src/risk/reason-codes.ts). */
+const POLICY_PREFIX = 'POLICY_';
+
+/** `CODE: words` -> `CODE` (ARCHITECTURE.md "Reason strings"). */
+function codeOf(reason: string): string {
+  const colon = reason.indexOf(':');
+  return colon < 0 ? reason : reason.slice(0, colon);
+}
+
 /** Seconds; the buckets bracket an evaluation from the echo's sub-millisecond to a settlement. */
 const BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -26,12 +36,15 @@ export class Metrics {
   readonly registry = new Registry();
   private readonly latency: RouteHistogram;
   private readonly decisions: Tally;
+  private readonly policyRefusals: Tally;
+  /** Verdicts per minute over the last hour, the status page's chart (/metrics/decisions.json). */
+  readonly decisionsPerMinute: DecisionTimeline;
   private readonly errors: Counter<'channel' | 'code'>;
   private readonly rateLimited: Counter<'route'>;
   private readonly payments: Counter<'outcome' | 'reason'>;
   private readonly requests: Tally;
 
-  constructor(gauges: ServiceGauges) {
+  constructor(gauges: ServiceGauges, now: () => number) {
     const registers = [this.registry];
     // The process and Node runtime figures every Prometheus client exports (CPU, memory, event-loop lag, GC, handles).
     collectDefaultMetrics({ register: this.registry });
@@ -39,6 +52,8 @@ export class Metrics {
     this.latency = new RouteHistogram('guardrail_http_request_duration_seconds', 'Time from request to response written, by route', BUCKETS);
     this.registry.registerMetric(this.latency as unknown as Parameters<Registry['registerMetric']>[0]);
     this.decisions = new Tally('guardrail_decisions_total', 'Verdicts by channel and decision', ['channel', 'decision'], registers);
+    this.policyRefusals = new Tally('guardrail_policy_refusals_total', 'Denies by a limit the wallet or its operator set, by POLICY_* reason code', ['code'], registers);
+    this.decisionsPerMinute = new DecisionTimeline(now);
     this.errors = new Counter({ name: 'guardrail_evaluation_errors_total', help: 'Evaluations that failed closed, by channel and code (chain_unavailable counts RPC failures)', labelNames: ['channel', 'code'], registers });
     this.rateLimited = new Counter({ name: 'guardrail_rate_limited_total', help: 'Requests refused with 429, by route', labelNames: ['route'], registers });
     this.payments = new Counter({ name: 'guardrail_payments_total', help: 'x402 payments by outcome (settled, refused, failed) and reason', labelNames: ['outcome', 'reason'], registers });
@@ -66,8 +81,12 @@ export class Metrics {
     if (status === 429) this.rateLimited.labels(route).inc();
   }
 
-  decision(channel: string, decision: string): void {
+  /** A verdict as recorded; a deny counts each POLICY_* code among its reasons (docs/fleet-limits.md). */
+  decision(channel: string, decision: string, reasons: readonly string[]): void {
     this.decisions.inc(channel, decision);
+    this.decisionsPerMinute.record(decision);
+    if (decision !== 'deny') return;
+    for (const reason of reasons) if (reason.startsWith(POLICY_PREFIX)) this.policyRefusals.inc(codeOf(reason));
   }
 
   evaluationError(channel: string, code: string): void {

@@ -1,4 +1,4 @@
-// The operators' pages: /status (the status document as a table that refreshes itself) and /latency.html (charts).
+// The operators' pages: /status (the status document as a table and the decisions chart, refreshing) and /latency.html (charts).
 import { PATHS, SERVICE } from '../catalogue/published-facts.js';
 
 const STYLE = `body{font:15px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:70rem;padding:0 1rem;color:#1b1f24}
@@ -39,16 +39,45 @@ async function refresh() {
   }
 }
 refresh();
-setInterval(refresh, 5000);`;
+setInterval(refresh, 5000);
+${DECISIONS_CHART}`;
   return page('Status', `<h1>${SERVICE.name}: <span id="overall">loading</span></h1>
 <p id="meta"></p>
 <h2>Components</h2>
 <table><thead><tr><th>component</th><th>status</th><th>reason</th><th>details</th></tr></thead><tbody id="components"></tbody></table>
+<h2>Decisions per minute, the last hour</h2>
+<div id="decisions"></div>
+<p>This instance's verdicts by decision, from <a href="${PATHS.decisions}">${PATHS.decisions}</a>; latency by route is on <a href="${PATHS.latencyPage}">${PATHS.latencyPage}</a>.</p>
 <h2>Requests in the last minute</h2>
 <table><thead><tr><th>route</th><th>requests</th><th>p50 ms</th><th>p99 ms</th></tr></thead><tbody id="traffic"></tbody></table>
 <p>The same as JSON: <a href="${PATHS.status}">${PATHS.status}</a>. Refreshes every 5 seconds.</p>
-<script>${script}</script>`);
+<script>${script}</script>`, CHART_HEAD);
 }
+
+/** uPlot, served from the installed package like every page asset. */
+const CHART_HEAD = `<link rel="stylesheet" href="${PATHS.pageAssets}/uPlot.min.css"><script src="${PATHS.pageAssets}/uPlot.iife.min.js"></script>`;
+
+/**
+ * The status page's chart: allow, warn and deny per minute over the last hour (x: the minute, y:
+ * verdicts), read from /metrics/decisions.json as the latency page reads its feed. The totals are
+ * kept on the chart's element, so a reader (or a test) sees what was drawn.
+ */
+const DECISIONS_CHART = `
+let decisionsChart = null;
+async function drawDecisions() {
+  const doc = await (await fetch(${JSON.stringify(PATHS.decisions)}, { cache: 'no-store' })).json();
+  const kinds = [['allow', '#1a7f37'], ['warn', '#9a6700'], ['deny', '#cf222e']];
+  const data = [doc.minutes.map((m) => Date.parse(m.start) / 1000), ...kinds.map(([kind]) => doc.minutes.map((m) => m[kind]))];
+  const target = document.getElementById('decisions');
+  for (const [kind] of kinds) target.dataset[kind] = String(doc.minutes.reduce((sum, m) => sum + m[kind], 0));
+  if (decisionsChart) decisionsChart.destroy();
+  decisionsChart = new uPlot({ width: Math.min(1000, target.clientWidth || 900), height: 260,
+    axes: [{}, { label: 'verdicts per minute' }],
+    series: [{ label: 'minute' }, ...kinds.map(([kind, color]) => ({ label: kind, stroke: color, width: 2, points: { show: true, size: 5 } }))] }, data, target);
+  target.dataset.drawn = doc.generated_at;
+}
+drawDecisions().catch(() => { document.getElementById('decisions').textContent = 'the decisions could not be read'; });
+setInterval(() => drawDecisions().catch(() => undefined), 5000);`;
 
 /** Percentile curves per route (x: percentile, y: milliseconds) drawn with uPlot, and the numbers as a table. */
 export function latencyPage(): string {
@@ -77,12 +106,11 @@ for (const button of document.querySelectorAll('button[data-window]')) {
 }
 draw(current);
 setInterval(() => draw(current), 10000);`;
-  const head = `<link rel="stylesheet" href="${PATHS.pageAssets}/uPlot.min.css"><script src="${PATHS.pageAssets}/uPlot.iife.min.js"></script>`;
   return page('Latency', `<h1>Latency by route</h1>
 <p>From the service's own HDR histograms, recorded at the edge from request to response. Window:
 <button data-window="1m">1 minute</button> <button data-window="5m">5 minutes</button> <button data-window="1h">1 hour</button></p>
 <div id="chart"></div>
 <table><thead><tr><th>route</th><th>requests</th><th>p50 ms</th><th>p90 ms</th><th>p99 ms</th><th>p99.9 ms</th><th>max ms</th></tr></thead><tbody id="table"></tbody></table>
 <p>As JSON: <a href="${PATHS.latency}">${PATHS.latency}</a>; for Prometheus: <a href="${PATHS.metrics}">${PATHS.metrics}</a>.</p>
-<script>${script}</script>`, head);
+<script>${script}</script>`, CHART_HEAD);
 }

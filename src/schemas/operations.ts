@@ -62,6 +62,17 @@ export const LatencyReport = Type.Object({
   routes: Type.Record(Type.String(), Type.Object({ '1m': Percentiles, '5m': Percentiles, '1h': Percentiles })),
 });
 
+/** `/metrics/decisions.json`: this instance's verdicts per minute by decision, the last 60 minutes, oldest first. */
+export const DecisionsReport = Type.Object({
+  generated_at: Type.String({ format: 'date-time' }),
+  minutes: Type.Array(Type.Object({
+    start: Type.String({ format: 'date-time' }),
+    allow: Type.Integer({ minimum: 0 }),
+    warn: Type.Integer({ minimum: 0 }),
+    deny: Type.Integer({ minimum: 0 }),
+  }), { minItems: 60, maxItems: 60 }),
+});
+
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** `/debug/feeds`: every feed as the chain has it at `block`, beside the venue's price. */

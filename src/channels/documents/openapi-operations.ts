@@ -260,6 +260,11 @@ export const OPERATIONS: readonly Operation[] = [
     ok: { description: 'The percentiles, in milliseconds', body: 'LatencyReport' }, failures: [],
   },
   {
+    method: 'get', path: PATHS.decisions, operationId: 'decisionsPerMinute', tag: 'Operations',
+    summary: 'This instance\'s verdicts per minute by decision (allow, warn, deny) over the last hour, oldest minute first: the status page\'s chart',
+    ok: { description: 'Sixty minutes of counts', body: 'DecisionsReport' }, failures: [],
+  },
+  {
     method: 'get', path: PATHS.debugFeeds, operationId: 'debugFeeds', tag: 'Operations',
     summary: 'Every price feed as the chain has it now: round, answer, updatedAt, age, decimals, stale flag, venue price and deviation',
     description: 'Operators only. 401 without `X-Admin-Token`, 403 with a wrong one or when the service runs without ADMIN_TOKEN.',

@@ -2,7 +2,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { Address } from '../../schemas/common.js';
 import { ErrorBody, ErrorCode } from '../../schemas/errors.js';
-import { FeedReport, Health, LatencyReport, ServiceInfo, ServiceStatus } from '../../schemas/operations.js';
+import { DecisionsReport, FeedReport, Health, LatencyReport, ServiceInfo, ServiceStatus } from '../../schemas/operations.js';
 import {
   AssetInfo, AuditGlobalResponse, AuditVerifyGlobalResponse, AuditVerifyResponse, AuditWalletResponse, HTTPValidationError,
   NonceResponse, PaymentReceipt, PaymentRequirementsV1, PaymentRequirementsV2, PolicyConfig, RevokeResponse, SimulateBalanceRequest,
@@ -60,6 +60,7 @@ export const COMPONENT_SCHEMAS = {
   Health,
   ServiceStatus,
   LatencyReport,
+  DecisionsReport,
   FeedReport,
 } as const satisfies Record<string, TSchema>;
 

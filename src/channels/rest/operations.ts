@@ -1,5 +1,6 @@
-// The operators' routes: Prometheus metrics, latency, the status and latency pages, and /debug/feeds.
+// The operators' routes: Prometheus metrics, latency, decisions per minute, the status and latency pages, and /debug/feeds.
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Static } from '@sinclair/typebox';
 import { PATHS } from '../../catalogue/published-facts.js';
 import { readPackagedFile } from '../documents/packaged-file.js';
 import { describeFailure, logFailure, type Logger } from '../../catalogue/failures.js';
@@ -9,6 +10,7 @@ import type { FeedReader } from '../../observability/feed-report.js';
 import type { LatencyBook } from '../../observability/latency-book.js';
 import type { Metrics } from '../../observability/metrics.js';
 import { latencyPage, statusPage } from '../../observability/pages.js';
+import type { DecisionsReport } from '../../schemas/operations.js';
 
 export interface OperationsDeps {
   metrics: Metrics;
@@ -27,11 +29,17 @@ export function operationsRoutes(deps: OperationsDeps): Route[] {
   return [
     { method: 'get', pattern: PATHS.metrics, handler: async () => ({ status: 200, raw: { contentType: deps.metrics.contentType, text: await deps.metrics.text() } }) },
     { method: 'get', pattern: PATHS.latency, handler: () => json(200, { generated_at: new Date(deps.now()).toISOString(), unit: 'ms', routes: deps.latency.summaries() }) },
+    { method: 'get', pattern: PATHS.decisions, handler: () => json(200, decisionsReport(deps)) },
     { method: 'get', pattern: PATHS.latencyPage, handler: () => pages.latency },
     { method: 'get', pattern: PATHS.statusPage, handler: () => pages.status },
     { method: 'get', pattern: PATHS.debugFeeds, handler: (request) => debugFeeds(deps, request) },
     ...[...assets].map(([name, asset]): Route => ({ method: 'get', pattern: `${PATHS.pageAssets}/${name}`, handler: () => ({ status: 200, raw: asset }) })),
   ];
+}
+
+function decisionsReport(deps: OperationsDeps): Static<typeof DecisionsReport> {
+  const minutes = deps.metrics.decisionsPerMinute.lastHour().map(({ start, ...counts }) => ({ start: new Date(start).toISOString(), ...counts }));
+  return { generated_at: new Date(deps.now()).toISOString(), minutes };
 }
 
 /**

@@ -1,4 +1,4 @@
-// The four pages as a person sees them, in Debian's chromium driven by playwright-core: what each shows, no console errors, a screenshot each.
+// The four pages as a person sees them, in Debian's chromium driven by playwright-core: what each shows (the status page's decisions chart too), no console errors, a screenshot each.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -77,6 +77,26 @@ describe('the pages in a real browser', () => {
       assert.equal(await page.textContent('#overall'), 'ok');
       const traffic = await cells(page, '#traffic tr');
       assert.ok(traffic.some(([route]) => route === ANALYZE), `${ANALYZE} in ${JSON.stringify(traffic)}`);
+    });
+  });
+
+  it('/status draws the verdicts per minute of the last hour as allow, warn and deny lines, with the counts the service made', async () => {
+    // A deny beside the allowed trades of before(): 1,000 TSLA is far over the Tier 1 ceiling.
+    const denied = await postJson(`${running.base}${PATHS.analyzeFree}`, sampleTrade({ wallet: '0x00000000000000000000000000000000000000b4', amount: 1000 }));
+    assert.equal(denied.json.decision, 'deny', denied.text);
+    const minutes = (await getJson(`${running.base}${PATHS.decisions}`)).json.minutes as Array<Record<string, number>>;
+    const total = (kind: string) => minutes.reduce((sum, minute) => sum + minute[kind]!, 0);
+    assert.equal(minutes.length, 60);
+    // Every verdict this service made: the three of before() (whose decision depends on the hour the suite runs) and this deny.
+    assert.equal(total('allow') + total('warn') + total('deny'), 4, JSON.stringify(minutes.slice(-2)));
+    assert.ok(total('deny') >= 1);
+    await visit(PATHS.statusPage, 'status-decisions', async (page) => {
+      await page.waitForSelector('#decisions canvas', WAIT);
+      const drawn = await page.$eval('#decisions', (chart) => ({ ...(chart as HTMLElement).dataset }));
+      assert.deepEqual([drawn.allow, drawn.warn, drawn.deny], [String(total('allow')), String(total('warn')), String(total('deny'))]);
+      // uPlot's legend names the series it drew.
+      const legend = await page.$$eval('#decisions .u-legend .u-series th', (labels) => labels.map((label) => label.textContent?.trim()));
+      assert.deepEqual(legend, ['minute', 'allow', 'warn', 'deny']);
     });
   });
 

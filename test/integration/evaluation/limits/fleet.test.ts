@@ -6,6 +6,7 @@ import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 
 import { callMcpTool } from '../../../support/mcp-client.js';
 import { getJson, postJson, sampleTrade, send, startTestService, type HttpResult, type TestService } from '../../../support/service.js';
 import { OPEN_MARKET_MS } from '../../../support/manual-clock.js';
+import { parsePrometheusText } from '../../../support/prometheus-text.js';
 
 let running: TestService;
 let chainId: number;
@@ -217,6 +218,24 @@ describe('fleets (docs/fleet-limits.md "Fleets")', () => {
     } finally {
       clock.now = OPEN_MARKET_MS;
     }
+  });
+
+  it('/metrics counts each deny by a limit under its POLICY_* code, and nothing for a trade the limits let through', async () => {
+    const { operator, agent } = await fleetOfOne();
+    await configure(operator, agent.address, { blocked_assets: [], limits: { max_trade_usd: 300 } });
+    const refusals = async (): Promise<Record<string, number>> => {
+      const family = parsePrometheusText((await send('GET', `${running.base}/metrics`)).text).get('guardrail_policy_refusals_total');
+      assert.equal(family?.type, 'counter');
+      return Object.fromEntries(family!.samples.map((sample) => [sample.labels.code, sample.value]));
+    };
+    const before = await refusals();
+    // 0.5 TSLA is 175.13 USD, under the limit; 1 TSLA is 350.25 USD, over it.
+    const trade = sampleTrade({ wallet: agent.address, amount: 0.5 });
+    assert.notEqual((await postJson(`${running.base}/api/v1/analyze/free`, trade)).json.decision, 'deny');
+    assert.deepEqual(await refusals(), before);
+    const denied = await postJson(`${running.base}/api/v1/analyze/free`, { ...trade, amount: 1 });
+    assert.match(denied.json.reasons[0], /^POLICY_MAX_TRADE: /);
+    assert.deepEqual(await refusals(), { ...before, POLICY_MAX_TRADE: (before.POLICY_MAX_TRADE ?? 0) + 1 });
   });
 
   it('keeps delegations across a restart: the fleet is listed and its operator still sets limits', async () => {

@@ -63,7 +63,7 @@ function restRoutes(): Route[] {
     ...auditRoutes(none as AuditRouteDeps),
     ...auditProofRoutes({ tree: null, key: none, limiter: none, log: () => undefined } as AuditProofDeps),
     // The pages, their assets and Prometheus text are for people and scrapers; the JSON ones are operations.
-    ...operationsRoutes(none as OperationsDeps).filter((route) => route.pattern === PATHS.latency || route.pattern === PATHS.debugFeeds),
+    ...operationsRoutes(none as OperationsDeps).filter((route) => ([PATHS.latency, PATHS.decisions, PATHS.debugFeeds] as string[]).includes(route.pattern)),
   ];
 }
 
@@ -76,7 +76,7 @@ const operationOf = (route: Route) => document.paths[openApiPath(route.pattern)]
 const codeIn = (codes: string[]) => ({ type: 'object', required: ['code'], properties: { code: { type: 'string', enum: codes } } });
 
 /** Routes that take no input at all, so nothing can be invalid. */
-const NO_INPUT = ['GET /', 'GET /healthz', 'GET /status.json', 'GET /api/v1/assets', 'POST /api/v1/auth/revoke', 'GET /metrics/latency.json', 'GET /debug/feeds', 'GET /.well-known/audit-key.json', 'GET /.well-known/permit-signer.json',
+const NO_INPUT = ['GET /', 'GET /healthz', 'GET /status.json', 'GET /api/v1/assets', 'POST /api/v1/auth/revoke', 'GET /metrics/latency.json', 'GET /metrics/decisions.json', 'GET /debug/feeds', 'GET /.well-known/audit-key.json', 'GET /.well-known/permit-signer.json',
   'GET /api/v1/fleet', 'DELETE /api/v1/fleet/delegation'];
 const SECURED: Record<string, unknown[]> = {
   'POST /api/v1/analyze/trade': [{ bearer: [] }],

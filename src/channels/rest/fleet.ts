@@ -3,7 +3,7 @@ import type { Static } from '@sinclair/typebox';
 import { PATHS } from '../../catalogue/published-facts.js';
 import type { AccessTokens } from '../../auth/access-tokens.js';
 import { authenticate } from '../../auth/bearer.js';
-import type { Delegations, StoredDelegation } from '../../auth/delegations.js';
+import type { Delegations, Registration, StoredDelegation } from '../../auth/delegations.js';
 import { entitlementOf } from '../../auth/entitlement.js';
 import { signedByAgent, type FleetDelegation } from '../../auth/fleet-delegation.js';
 import type { AuditLog } from '../../audit/record/audit-log.js';
@@ -79,7 +79,7 @@ async function registerAgent(deps: FleetDeps, request: PlainRequest, operator: s
       `The signature does not recover to agent ${delegation.agent} over these fields for chain ${deps.registry.chainId}; have the agent sign the FleetDelegation again`);
   }
   const registered = await deps.delegations.register(delegation);
-  if (!registered.ok) return errorResponse(registered.code);
+  if (!registered.ok) return errorResponse(registered.code, refusalDetail(registered.code, delegation));
   const body: Static<typeof FleetDelegationResponse> = { agent: delegation.agent, delegation: registered.delegation };
   return json(200, body);
 }
@@ -115,6 +115,17 @@ function agentOf(request: PlainRequest): { ok: true; wallet: string } | { ok: fa
 
 function notDelegated(agent: string, operator: string): PlainResponse {
   return errorResponse('agent_not_delegated', `Agent ${agent} has no delegation in force to operator ${operator}`);
+}
+
+/** What the operator does next, in the words of the refusal; the catalogue's message where it already says it. */
+function refusalDetail(code: Exclude<Registration, { ok: true }>['code'], delegation: FleetDelegation): string | undefined {
+  if (code === 'delegation_expired') {
+    return `The delegation expired at ${new Date(delegation.expiry * 1000).toISOString()}; have the agent sign a new one`;
+  }
+  if (code === 'delegation_revoked') {
+    return `The delegation of ${delegation.agent} with nonce ${delegation.nonce} was ended and cannot be registered again; have the agent sign a new one with a new nonce`;
+  }
+  return undefined;
 }
 
 function endBody(agent: string, ended: StoredDelegation | null): Static<typeof FleetEndResponse> {

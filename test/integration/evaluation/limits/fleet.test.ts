@@ -110,7 +110,9 @@ describe('fleets (docs/fleet-limits.md "Fleets")', () => {
       detail: `The signature does not recover to agent ${agent.address} over these fields for chain ${chainId}; have the agent sign the FleetDelegation again`,
     }]);
     const expired = await register(operator, await delegation(agent, operator.account.address, { expiry: Math.floor(clock.now / 1000) }));
-    assert.deepEqual([expired.status, expired.json], [403, { code: 'delegation_expired', detail: 'The delegation has expired' }]);
+    assert.deepEqual([expired.status, expired.json], [403, {
+      code: 'delegation_expired', detail: `The delegation expired at ${new Date(clock.now).toISOString()}; have the agent sign a new one`,
+    }]);
     const wrong = await register(other, await delegation(agent, operator.account.address));
     assert.deepEqual([wrong.status, wrong.json], [403, {
       code: 'delegation_wrong_operator', detail: `The delegation names operator ${operator.address}; the signed-in wallet is ${other.address}`,
@@ -136,7 +138,10 @@ describe('fleets (docs/fleet-limits.md "Fleets")', () => {
     assert.deepEqual([revoked.status, revoked.json], [200, { agent: agent.address, ended: true, operator: operator.address }]);
     assert.deepEqual((await revokeOwn(agent)).json, { agent: agent.address, ended: false, operator: null });
     const replayed = await register(operator, signed);
-    assert.deepEqual([replayed.status, replayed.json], [403, { code: 'delegation_revoked', detail: 'This delegation was ended and cannot be registered again' }]);
+    assert.deepEqual([replayed.status, replayed.json], [403, {
+      code: 'delegation_revoked',
+      detail: `The delegation of ${agent.address} with nonce ${signed.nonce} was ended and cannot be registered again; have the agent sign a new one with a new nonce`,
+    }]);
     assert.equal((await configure(operator, agent.address, { blocked_assets: [] })).json.code, 'agent_not_delegated');
     // A new delegation with a new nonce is registered; the operator removes it, and that one cannot come back either.
     const renewed = await delegation(agent, operator.account.address);

@@ -51,7 +51,7 @@ function damageLine(index: number, after: string | null): void {
 
 /** facts.log with one byte of record `seq`'s own facts changed: in its JSON (`json`), or in the hash it is listed under. */
 function damage(seq: number, where: 'json' | 'hash'): void {
-  damageLine(ownLine(seq), where === 'hash' ? null : '"nowMs":');
+  damageLine(ownLine(seq), where === 'hash' ? null : '"windowCount":');
 }
 
 before(async () => {

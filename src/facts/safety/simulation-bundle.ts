@@ -72,10 +72,9 @@ export interface BundleInput {
   tail: TailBlock | null;
 }
 
-/** The last block of the simulation: its own state overrides, calls and their labels. */
+/** The last blocks of the simulation, one after another: their calls with labels, and state overrides applied at the first. */
 export interface TailBlock {
-  labels: string[];
-  calls: { from: Address; to: Address; data: Hex }[];
+  blocks: { labels: string[]; calls: { from: Address; to: Address; data: Hex }[] }[];
   overrides: Overrides;
 }
 
@@ -139,7 +138,7 @@ export function buildBundle(input: BundleInput): Bundle {
     }
     return route;
   });
-  const labels = [...blocks.flat().map((call) => call.label), ...(input.tail?.labels ?? [])];
+  const labels = [...blocks.flat().map((call) => call.label), ...(input.tail?.blocks.flatMap((block) => block.labels) ?? [])];
   return { routes, recipient, gas: input.gas, labels, request: request(input, overrides, blocks) };
 }
 
@@ -219,7 +218,11 @@ function request(input: BundleInput, overrides: Overrides, blocks: Call[][]): un
     blockStateCalls: [
       { blockOverrides: at(0n, 0n), stateOverrides: overrides, calls: wire(blocks[0]) },
       ...HOLD_HORIZONS.map((horizon, i) => ({ blockOverrides: at(horizon.blocks, horizon.seconds), calls: wire(blocks[i + 1]) })),
-      ...(input.tail ? [{ blockOverrides: at(last.blocks + 1n, last.seconds + 12n), stateOverrides: input.tail.overrides, calls: wire(input.tail.calls) }] : []),
+      ...(input.tail?.blocks ?? []).map((block, i) => ({
+        blockOverrides: at(last.blocks + 1n + BigInt(i), last.seconds + 12n * (1n + BigInt(i))),
+        ...(i === 0 ? { stateOverrides: input.tail!.overrides } : {}),
+        calls: wire(block.calls),
+      })),
     ],
     validation: true,
   };

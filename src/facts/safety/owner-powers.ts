@@ -45,11 +45,8 @@ export interface LabelledCalls {
 }
 
 export interface PowerProbe {
-  /**
-   * Three blocks: the control holder's first send; its second send, then every probe up to the
-   * owner's call and the reads after it; the probing holders' second sends.
-   */
-  blocks: [LabelledCalls, LabelledCalls, LabelledCalls];
+  /** The probes' block: the control holder's two sends, then every probe. */
+  blocks: [LabelledCalls];
   /** Balances of the probing holders and the owner's ether, applied at the start of the probes' block. */
   overrides: Record<string, { balance?: Hex; stateDiff?: Record<string, Hex> }>;
   /** Each probe's selector; the last is the control, where the owner only reads its own balance. */
@@ -65,23 +62,23 @@ export interface PowerProbeInput {
   amount: bigint;
 }
 
-/** The control probe's selector: a holder that sends in one block and again in the next, with no owner call between. */
+/** The control probe's selector: a holder that sends twice with no owner call between, before any owner call. */
 export const CONTROL = 'control';
 
 /**
  * The steps of one probe, in the probes' block: the holder sends one unit and its balance, the
  * supply and the owner's balance are read; the owner calls; the three are read again.
  */
-const STEPS = ['before', 'held', 'supply', 'ownerHeld', 'owner', 'balance', 'supplyAfter', 'ownerAfter'] as const;
+const STEPS = ['before', 'held', 'supply', 'ownerHeld', 'owner', 'balance', 'supplyAfter', 'ownerAfter', 'after'] as const;
 
 /**
  * The owner's calls, as the last blocks of the one eth_simulateV1 (ARCHITECTURE.md "Token safety"):
  * after every sell, so they cannot disturb the sells. For each candidate and argument variant a
  * fresh holder, given tokens by override, sends one unit (so a power already used by an earlier
  * probe is not blamed on this one), the owner calls, and the holder's balance, the supply and the
- * owner's balance are read; in the next block the holder sends one unit again. A control holder
- * sends a block earlier and again before any owner call, so a limit on sends from one block to the
- * next (which stops holders whatever the owner does) is not taken for the owner's doing.
+ * owner's balance are read, and the holder sends one unit again. A control holder sends twice
+ * before any owner call, so a rule that stops a second send whatever the owner does (one send a
+ * block, a cooldown) is not taken for the owner's doing.
  */
 export function buildPowerProbe(input: PowerProbeInput): PowerProbe | null {
   const candidates = probedSelectors(input.selectors);
@@ -89,8 +86,8 @@ export function buildPowerProbe(input: PowerProbeInput): PowerProbe | null {
   const recipient = throwawayAddress();
   const funds = numberToHex(10n ** 30n);
   const tokenDiff: Record<string, Hex> = {};
-  const probe: PowerProbe = { blocks: [calls(), calls(), calls()], overrides: { [getAddress(input.owner) as string]: { balance: funds } }, probes: [], amount: input.amount };
-  const [first, probes, next] = probe.blocks;
+  const probe: PowerProbe = { blocks: [calls()], overrides: { [getAddress(input.owner) as string]: { balance: funds } }, probes: [], amount: input.amount };
+  const [probes] = probe.blocks;
   const send = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [recipient, 1n] });
   const supply = encodeFunctionData({ abi: erc20Abi, functionName: 'totalSupply' });
   const ownerHeld = encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [input.owner] });
@@ -101,8 +98,8 @@ export function buildPowerProbe(input: PowerProbeInput): PowerProbe | null {
   const control = throwawayAddress();
   give(control);
   const controlIndex = candidates.length * 2;
-  push(first, `power.${controlIndex}.before`, { from: control, to: input.token, data: send });
-  push(first, `power.${controlIndex}.held`, { from: control, to: input.token, data: balanceOfCall(control) });
+  push(probes, `power.${controlIndex}.before`, { from: control, to: input.token, data: send });
+  push(probes, `power.${controlIndex}.held`, { from: control, to: input.token, data: balanceOfCall(control) });
   push(probes, `power.${controlIndex}.after`, { from: control, to: input.token, data: send });
   for (const [selector, variant] of candidates.flatMap((s) => [0, 1].map((v) => [s, v] as const))) {
     const holder = throwawayAddress();
@@ -113,9 +110,9 @@ export function buildPowerProbe(input: PowerProbeInput): PowerProbe | null {
       before: { from: holder, data: send }, held: { from: holder, data: held }, supply: { from: holder, data: supply }, ownerHeld: { from: holder, data: ownerHeld },
       owner: { from: input.owner, data: concat([selector as Hex, probingArguments(holder, variant)]) },
       balance: { from: holder, data: held }, supplyAfter: { from: holder, data: supply }, ownerAfter: { from: holder, data: ownerHeld },
+      after: { from: holder, data: send },
     };
     for (const name of STEPS) push(probes, `power.${i}.${name}`, { ...step[name], to: input.token });
-    push(next, `power.${i}.after`, { from: holder, to: input.token, data: send });
   }
   probe.probes.push({ selector: CONTROL, holder: control });
   probe.overrides[input.token] = { stateDiff: tokenDiff };
@@ -151,8 +148,8 @@ export type PowerCalls = ReadonlyMap<string, PowerCall>;
 
 /**
  * A power is shown when the holder's send before the owner's call moved one unit, the owner's call
- * went through, and then the holder's balance changed, or it could not send in the next block
- * though the control's holder could. A balance that rose is a mint only when the supply rose or
+ * went through, and then the holder's balance changed, or it could not send again though the
+ * control's holder could. A balance that rose is a mint only when the supply rose or
  * the owner did not pay for it: an owner handing out its own tokens holds no power over anyone.
  */
 export function readPowers(probe: PowerProbe, calls: PowerCalls): OwnerPower[] {

@@ -4,6 +4,7 @@ import { controlFindings, type ControlEvidence } from './control-findings.js';
 import type { Capability } from './selectors.js';
 import type { OwnerPower } from './owner-powers.js';
 import type { SellSimulation, SimulatedSell } from './sell-simulation.js';
+import { durationWords } from './simulation-outcome.js';
 
 export type Severity = 'safe' | 'warn' | 'danger';
 
@@ -121,18 +122,28 @@ function timeline(legs: readonly SimulatedSell[]): Verdict {
   return { kind: 'trap', words: worked.length === 0 ? failedWords : `went through ${times(worked)} but ${failedWords}` };
 }
 
-/** `at once and after holding 1, 7 and 30 days`. */
+/** `at once and after holding 12 seconds, 6, 12 and 18 hours and 1, 7 and 30 days`: holds of one unit listed together. */
 function times(legs: readonly SimulatedSell[]): string {
   const now = legs.some((leg) => leg.held_seconds === 0) ? ['at once'] : [];
-  const held = [...new Set(legs.filter((leg) => leg.held_seconds > 0).map((leg) => leg.held_seconds / 86_400))];
-  const list = held.length <= 1 ? held.join('') : `${held.slice(0, -1).join(', ')} and ${held[held.length - 1]}`;
-  const later = held.length === 0 ? [] : [`after holding ${list} day${held.length === 1 && held[0] === 1 ? '' : 's'}`];
+  const held = [...new Set(legs.filter((leg) => leg.held_seconds > 0).map((leg) => durationWords(leg.held_seconds)))];
+  const groups: string[][] = [];
+  for (const words of held) {
+    const last = groups[groups.length - 1];
+    if (last && unit(last[0]) === unit(words)) last.push(words);
+    else groups.push([words]);
+  }
+  const list = listWords(groups.map((group) => (group.length === 1 ? group[0] : `${listWords(group.map((words) => words.split(' ')[0]))} ${unit(group[0])}s`)));
+  const later = held.length === 0 ? [] : [`after holding ${list}`];
   return [...now, ...later].join(' and ');
 }
 
+/** `hour` of `6 hours`. */
+function unit(words: string): string {
+  return words.split(' ')[1].replace(/s$/, '');
+}
+
 function days(seconds: number): string {
-  const n = seconds / 86_400;
-  return `${n} day${n === 1 ? '' : 's'}`;
+  return durationWords(seconds);
 }
 
 const ACQUIRED: Readonly<Record<NonNullable<SellSimulation['method']>, string>> = {

@@ -15,11 +15,18 @@ export const safetyProbeAbi = parseAbi([
 ]);
 
 /**
- * How long held holders keep the token before they sell (ARCHITECTURE.md "Token safety"): a day,
- * a week and thirty days, each with about as many 12-second blocks, so time and block locks that
- * open or close within a month show.
+ * How long held holders keep the token before they sell (ARCHITECTURE.md "Token safety"): one
+ * block; a quarter, half and three quarters of a day, so a trap that opens or closes at some
+ * hour of the day shows though the whole-day holds land at the hour they started; and a day, a
+ * week and thirty days. Block counts follow 12-second blocks, but the first is one block and
+ * the intra-day ones are a block or two off that grid, so a trap that reads the block number
+ * (its parity, or a count since the buy) is met at numbers a time-only grid never reaches.
  */
 export const HOLD_HORIZONS: readonly { seconds: bigint; blocks: bigint }[] = [
+  { seconds: 12n, blocks: 1n },
+  { seconds: 6n * 3_600n, blocks: 1_801n },
+  { seconds: 12n * 3_600n, blocks: 3_602n },
+  { seconds: 18n * 3_600n, blocks: 5_401n },
   { seconds: 86_400n, blocks: 7_200n },
   { seconds: 7n * 86_400n, blocks: 50_400n },
   { seconds: 30n * 86_400n, blocks: 216_000n },

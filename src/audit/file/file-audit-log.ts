@@ -42,6 +42,7 @@ import { sha256Hex } from '../record/sha256.js';
 import { syncDirectory } from '../record/sync-directory.js';
 import { FACTS_FILE_NAME, FactsFile, SHARED_FACTS_PAGE } from './facts-file.js';
 import { SharedFactsWrites } from '../record/shared-facts-writes.js';
+import { RecentWalletHeads } from './recent-wallet-heads.js';
 
 export type { OpenReport } from './file-scan.js';
 export type { FileAuditLogOptions } from './file-log-options.js';
@@ -62,6 +63,8 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
   /** Shared facts documents are written once per page of seqs, the page a facts read starts at (log-lines.ts). */
   private readonly sharedFacts = new SharedFactsWrites((seq) => Math.floor(seq / SHARED_FACTS_PAGE));
   private readonly lines: LogLines;
+  /** Heads of the wallets sealed lately, so a fleet's records link without an index read. */
+  private readonly walletHeads = new RecentWalletHeads();
 
   private constructor(
     private readonly fh: FileHandle,
@@ -210,8 +213,7 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
   private async commit(entries: AuditEntry[]): Promise<BatchOutcome<AuditRecord>> {
     const failed = this.health.error();
     if (failed) throw failed;
-    // Synchronous reads out of LMDB's map, about a microsecond each: no cache and no thread in between.
-    const batch = sealBatch(entries, this.current, (wallet) => this.index.head(normalizeWallet(wallet))?.[1], sha256Hex, this.options.now());
+    const batch = sealBatch(entries, this.current, (wallet) => this.walletHead(wallet), sha256Hex, this.options.now());
     if (batch.sealed.length === 0) return batch.outcome;
     this.writing = true;
     try {
@@ -222,6 +224,12 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
     this.acknowledge(batch);
     if (this.options.fsync === 'batch') this.scheduleSync();
     return batch.outcome;
+  }
+
+  /** A wallet's newest record hash: kept from a recent append, else a synchronous read out of LMDB's map. */
+  private walletHead(wallet: string): string | undefined {
+    const normalized = normalizeWallet(wallet);
+    return this.walletHeads.get(normalized) ?? this.index.head(normalized)?.[1];
   }
 
   /** The group's facts, then its records, each at the true end of its file. */
@@ -241,7 +249,10 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
     await this.guarded(() => this.writeAll(data));
     if (this.options.fsync === 'always') await this.guarded(() => this.sync());
     // After the lines (and their fdatasync): the index never counts a record the log could lose to a crash.
-    await this.guarded(async () => this.index.add(this.indexed(batch)), `the audit index ${this.index.path} could not be written`);
+    // Committed without a flush on the event loop; the log's sync flushes it next (ARCHITECTURE.md "File audit index").
+    const indexFailed = `the audit index ${this.index.path} could not be written`;
+    await this.guarded(async () => this.index.add(this.indexed(batch), false), indexFailed);
+    if (this.options.fsync === 'always') await this.guarded(() => this.index.flush(), indexFailed);
   }
 
   /** The group's lines as the index places them, from the acknowledged end on. */
@@ -302,6 +313,7 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
     for (const { record, line } of batch.sealed) {
       this.records++;
       this.end += line.length;
+      this.walletHeads.acknowledged(record.wallet, record.hash);
       this.onAppended?.(record);
     }
     this.current = batch.head;
@@ -311,6 +323,8 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
     this.unsynced = false;
     await Promise.all([this.fh.datasync(), this.options.fsync === 'batch' ? this.facts.sync() : undefined]);
     this.stats.fsyncs++;
+    // After the lines it indexes: under 'batch' the index is flushed here, with the log, never per group.
+    if (this.options.fsync === 'batch') await this.index.flush();
   }
 
   private scheduleSync(): void {

@@ -5,7 +5,7 @@ import type { ChainReads } from '../chain/chain-reads.js';
 import type { Head } from '../chain/chain-head.js';
 import { poolIdOf, stateViewAbi, venuePoolKey } from '../chain/venue-pool.js';
 import type { RegistryAsset, Venue } from '../registry/registry.js';
-import type { InitializedTick, PoolState } from './v4-swap.js';
+import type { InitializedTick, PoolState } from '../../risk/quote/v4-swap.js';
 
 const tickAbi = parseAbi([
   'function getTickBitmap(bytes32 poolId, int16 tick) view returns (uint256 tickBitmap)',

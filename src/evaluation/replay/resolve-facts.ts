@@ -32,8 +32,12 @@ export function resolveFacts(text: string, shared: ReadonlyMap<string, string> |
   if (engine === null || policy === null || price === null || registry === null || safety === null) {
     return { ok: false, detail: 'a shared document the context names is malformed' };
   }
+  // The venue pool state is named only by contexts gathered since the price-impact rule (ARCHITECTURE.md "Price impact").
+  const venue = uses.venue === undefined ? undefined : documentOf(shared, uses.venue, 'venue');
+  if (venue === null) return { ok: false, detail: 'the venue document the context names is malformed' };
   const input = {
     ...verdict.input, policy: policy.policy, price: price.fact, registryBySymbol: registry.by_symbol, registryByAddress: registry.by_address, safety: safety.fact,
+    ...(venue === undefined ? {} : { venue: venue.fact }),
   };
   return {
     ok: true,

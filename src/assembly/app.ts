@@ -152,6 +152,7 @@ export async function startService(config: Readonly<Config>, log: Logger, overri
       registry: chain.registry,
       prices: facts.prices,
       dailyPnl: facts.dailyPnl,
+      venue: facts.venue,
       store,
       audit,
       scorer,

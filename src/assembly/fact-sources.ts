@@ -9,6 +9,7 @@ import { TokenSafetyChecker } from '../facts/safety/token-safety.js';
 import type { CacheStore } from '../store/cache-store.js';
 import { BalanceSimulator } from '../facts/chain/balance-simulation.js';
 import { ChainDailyPnl, type DailyPnlReader } from '../facts/wallet/daily-pnl.js';
+import { VenueFacts } from '../facts/quote/venue-facts.js';
 import { FeedReader } from '../observability/feed-report.js';
 import type { ChainContext } from './attach-chain.js';
 
@@ -16,6 +17,8 @@ export interface ChainFacts {
   prices: PriceProvider;
   /** Null offline (no chain client): daily P&L is flat. */
   dailyPnl: DailyPnlReader | null;
+  /** Null offline: the price impact is unknown (ARCHITECTURE.md "Price impact"). */
+  venue: VenueFacts | null;
   /** Null offline: the endpoints answer 503. */
   safety: TokenSafetyChecker | null;
   balances: BalanceSimulator | null;
@@ -29,13 +32,18 @@ export interface ChainFacts {
  */
 export function chainFacts(chain: ChainContext, store: CacheStore, now: () => number): ChainFacts {
   const { client, registry, reads } = chain;
-  if (client === null || reads === null) return { prices: new ChainedPriceProvider([new DefaultPriceProvider()]), dailyPnl: null, safety: null, balances: null, feeds: null };
+  if (client === null || reads === null) return { prices: new ChainedPriceProvider([new DefaultPriceProvider()]), dailyPnl: null, venue: null, safety: null, balances: null, feeds: null };
   const oracle = new OraclePriceProvider(reads, { maxAgeSeconds: registry.oracleMaxAgeSeconds });
   const venue = registry.venue ? new VenuePriceProvider(reads, registry.venue) : null;
   const prices = new ChainedPriceProvider([new OracleWithVenueCheck(oracle, venue), new DefaultPriceProvider()]);
-  // Each new block's prices are read as it arrives (one batched call), so evaluations find them read.
+  const venueFacts = new VenueFacts(reads, registry.venue);
+  // Each new block's prices and pool states are read as it arrives (batched calls), so evaluations find them read.
   reads.head.onHead(() => {
-    for (const asset of registry.assets) void prices.quote(asset);
+    for (const asset of registry.assets) {
+      void prices.quote(asset);
+      // A failed read is the evaluation's to report: it reads again and fails closed.
+      venueFacts.fact(asset).catch(() => undefined);
+    }
   });
   const safety = new TokenSafetyChecker({ client: chain.batchClient ?? client, registry, store, code: new CompiledProbeCode(compiledSafetyProbe), now });
   // The quote token's balance slot is found now, so the first check is as cheap as the rest; a failure is retried then.
@@ -43,6 +51,7 @@ export function chainFacts(chain: ChainContext, store: CacheStore, now: () => nu
   return {
     prices,
     dailyPnl: new ChainDailyPnl(reads, registry, prices, store, now),
+    venue: venueFacts,
     safety,
     balances: new BalanceSimulator(client),
     feeds: new FeedReader(client, registry, venue, now),

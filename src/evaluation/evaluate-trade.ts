@@ -184,6 +184,7 @@ interface VerdictParts {
   tier: Tier;
   max_trade_usd: number;
   calculated_notional_usd: number;
+  price_impact_bps: number | null;
   request_id: string | null;
   contract_risk: { severity: string; flagged_danger: boolean; risk_factors: string[] };
   daily_pnl_usd: number;
@@ -211,6 +212,7 @@ function verdictParts(
     tier: request.policy.tier,
     max_trade_usd: request.policy.maxTradeUsd,
     calculated_notional_usd: result.calculated_notional_usd,
+    price_impact_bps: result.price_impact_bps ?? null,
     request_id: request.trade.request_id,
     contract_risk: { severity: safety.severity, flagged_danger: safety.flaggedDanger, risk_factors: safety.riskFactors },
     daily_pnl_usd: dailyPnlUsd,
@@ -229,6 +231,7 @@ async function recordVerdict(deps: EvaluationDeps, owed: UnrecordedVerdict): Pro
     tier: parts.tier,
     max_trade_usd: parts.max_trade_usd,
     calculated_notional_usd: parts.calculated_notional_usd,
+    price_impact_bps: parts.price_impact_bps,
     price_usd: record.price_usd,
     price_source: record.price_source as Verdict['price_source'],
     risk_score: record.risk_score,
@@ -281,6 +284,7 @@ export function errorVerdict(request: EvaluationRequest, message: string, nowMs:
     tier: request.policy.tier,
     max_trade_usd: request.policy.maxTradeUsd,
     calculated_notional_usd: 0,
+    price_impact_bps: null,
     price_usd: 0,
     price_source: 'unavailable',
     risk_score: 100,

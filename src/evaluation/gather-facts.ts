@@ -8,6 +8,7 @@ import { deepFreeze, UNAVAILABLE } from '../facts/prices/price-provider.js';
 import { assetFact, type Registry } from '../facts/registry/registry.js';
 import type { RiskInput, SafetyFact, Tier, TierPolicy, TradeInput } from '../risk/types.js';
 import type { CacheStore } from '../store/cache-store.js';
+import { NO_VENUE, VENUE_OFFLINE, type VenueFacts } from '../facts/quote/venue-facts.js';
 
 export interface FactSources {
   registry: Registry;
@@ -15,6 +16,8 @@ export interface FactSources {
   store: CacheStore;
   /** Daily P&L from chain holdings; absent or null offline, where it is flat (0). */
   dailyPnl?: DailyPnlReader | null;
+  /** The venue pool the price impact is quoted on (ARCHITECTURE.md "Price impact"); absent or null offline. */
+  venue?: VenueFacts | null;
 }
 
 export interface WindowFacts {
@@ -38,7 +41,7 @@ export async function gatherFacts(
 ): Promise<RiskInput> {
   const bySymbol = sources.registry.bySymbol(trade.asset);
   const byAddress = sources.registry.byAddress(trade.contract_address);
-  const [price, [danger, latest, stored, used], dailyPnlUsd] = await Promise.all([
+  const [price, [danger, latest, stored, used], dailyPnlUsd, venue] = await Promise.all([
     // A fake token is priced as the asset it claims to be, so the caller sees the notional it meant.
     bySymbol ? sources.prices.quote(bySymbol) : Promise.resolve(UNAVAILABLE),
     sources.store.getMany([
@@ -46,6 +49,8 @@ export async function gatherFacts(
     ]),
     // Rejects when holdings cannot be read, so the evaluation fails closed.
     sources.dailyPnl ? sources.dailyPnl.pnlUsd(trade.wallet, window.nowMs) : Promise.resolve(0),
+    // The claimed symbol's pool, like its price; rejects when the node does not answer, so the evaluation fails closed.
+    !sources.venue ? VENUE_OFFLINE : bySymbol ? sources.venue.fact(bySymbol) : NO_VENUE,
   ]);
   const { blockedAssets, limits } = parsePolicy(stored);
   // Today's use is a fact only of a wallet with a daily budget (ARCHITECTURE.md "Fleet limits").
@@ -69,6 +74,7 @@ export async function gatherFacts(
     blockedAssets,
     ...(limits !== null ? { limits } : {}),
     nowMs: window.nowMs,
+    venue,
   };
 }
 

@@ -3,7 +3,7 @@
 // (ARCHITECTURE.md "Recorded facts").
 import * as crypto from 'node:crypto';
 import type { StoredFacts } from '../audit/record/audit-log.js';
-import type { PriceFact, RegistryFact, RiskInput, SafetyFact, TierPolicy } from '../risk/types.js';
+import type { PriceFact, RegistryFact, RiskInput, SafetyFact, TierPolicy, VenueFact } from '../risk/types.js';
 import { canonicalText } from './canonical-text.js';
 
 /** What a verdict's facts name by `uses.context`: the context's hash, and every shared document it takes, the context last. */
@@ -24,7 +24,9 @@ export type SharedDocument =
   | { kind: 'registry'; by_symbol?: RegistryFact | null; by_address?: RegistryFact | null }
   | { kind: 'price'; fact: Omit<PriceFact, 'origin'>; origin: PriceFact['origin'] | null }
   | { kind: 'safety'; fact: Omit<SafetyFact, 'checkedAt'> }
-  | { kind: 'context'; uses: { engine: string; policy: string; price: string; registry: string; safety: string } };
+  /** The venue pool state the price impact was quoted on, or why none was read (ARCHITECTURE.md "Price impact"). */
+  | { kind: 'venue'; fact: VenueFact }
+  | { kind: 'context'; uses: { engine: string; policy: string; price: string; registry: string; safety: string; venue?: string } };
 
 function stored(document: SharedDocument): StoredFacts {
   const text = canonicalText(document);
@@ -85,8 +87,9 @@ function registryDocument(bySymbol: RegistryFact | null | undefined, byAddress: 
 }
 
 /**
- * The context of one verdict: the engine, its tier policy, its asset's registry entries, its price and its token's
- * safety fact (`safety`: without the time it was made, which is the verdict's own origin), each a document of its own.
+ * The context of one verdict: the engine, its tier policy, its asset's registry entries, its price, its token's
+ * safety fact (`safety`: without the time it was made, which is the verdict's own origin) and its venue pool state
+ * (`venue`, one per block and pool, absent from facts gathered before the price-impact rule), each a document of its own.
  */
 export function sharedContext(engine: EngineFacts, input: RiskInput, safety: Omit<SafetyFact, 'checkedAt'>): SharedContext {
   const parts = {
@@ -96,12 +99,17 @@ export function sharedContext(engine: EngineFacts, input: RiskInput, safety: Omi
     registry: registryDocument(input.registryBySymbol, input.registryByAddress),
     safety: byObject(safety, () => ({ kind: 'safety', fact: safety })),
   };
-  const list = [parts.engine, parts.policy, parts.price, parts.registry, parts.safety];
+  const venue = input.venue;
+  const venueDocument = venue === undefined ? null : byObject(venue, () => ({ kind: 'venue', fact: venue }));
+  const list = [parts.engine, parts.policy, parts.price, parts.registry, parts.safety, ...(venueDocument === null ? [] : [venueDocument])];
   const ids = list.map(idOf);
   const key = ids.includes(null) ? null : `c${ids.join(':')}`;
   const context = byKey(key, () => ({
     kind: 'context',
-    uses: { engine: parts.engine.hash, policy: parts.policy.hash, price: parts.price.hash, registry: parts.registry.hash, safety: parts.safety.hash },
+    uses: {
+      engine: parts.engine.hash, policy: parts.policy.hash, price: parts.price.hash, registry: parts.registry.hash, safety: parts.safety.hash,
+      ...(venueDocument === null ? {} : { venue: venueDocument.hash }),
+    },
   }));
   // The documents list is made once per context too; the stored documents are frozen so they serve as keys above.
   return contextWith(context, list);

@@ -125,6 +125,27 @@ function deadlineSignal(input: RiskInput): Signal[] {
   return [{ points: 0, reason: reason('DEADLINE_NEAR', words) }];
 }
 
+const UNKNOWN_BECAUSE = {
+  offline: 'the service reads no chain',
+  no_venue: 'the registry names no venue pool for it',
+  no_pool: "the venue's pool for it holds no liquidity",
+} as const;
+
+/** ARCHITECTURE.md "Price impact": points for a large impact within the tolerance, an advisory when no pool was read. */
+function impactSignals(input: RiskInput, d: Derived, fired: Fired): Signal[] {
+  const impact = d.impact;
+  if (impact === null) return [];
+  if (impact.kind === 'unknown') {
+    return [{ points: 0, reason: reason('PRICE_IMPACT_UNKNOWN', `price impact of this trade is unknown: ${UNKNOWN_BECAUSE[impact.why]}`) }];
+  }
+  const step = THRESHOLDS.priceImpactSteps.find(([threshold]) => impact.bps > threshold);
+  if (step === undefined) return [];
+  // Beyond the tolerance the PRICE_IMPACT_EXCEEDS_SLIPPAGE override says it.
+  const covered = fired.has('PRICE_IMPACT_EXCEEDS_SLIPPAGE');
+  const words = `price impact of ${formatNumber(impact.bps)} bps on the venue pool exceeds ${formatNumber(step[0])} bps (max_slippage_bps ${formatNumber(input.trade.max_slippage_bps)})`;
+  return [{ points: step[1], reason: covered ? null : reason('PRICE_IMPACT_HIGH', words) }];
+}
+
 export function scoreTrade(input: RiskInput, d: Derived, fired: Fired): CategoryResult {
   const bps = input.trade.max_slippage_bps;
   const ceiling = input.policy.maxTradeUsd;
@@ -141,7 +162,7 @@ export function scoreTrade(input: RiskInput, d: Derived, fired: Fired): Category
     const covered = fired.has('NOTIONAL_OVER_TIER_LIMIT');
     signals.push({ points: WEIGHTS.trade.nearCeiling, reason: covered ? null : reason('NOTIONAL_NEAR_TIER_LIMIT', words) });
   }
-  return capped(CATEGORY_MAX.trade, [...signals, ...deadlineSignal(input)]);
+  return capped(CATEGORY_MAX.trade, [...signals, ...impactSignals(input, d, fired), ...deadlineSignal(input)]);
 }
 
 /** Category scores and their reasons, in the spec's category order. */

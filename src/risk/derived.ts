@@ -1,6 +1,7 @@
 // Facts the engine derives once from a RiskInput and shares between the overrides and the categories.
 import { marketSession, type MarketSession } from './market-hours.js';
 import { formatNumber, roundCents } from './format.js';
+import { tradeImpact, type TradeImpact } from './price-impact.js';
 import type { PriceFact, RiskInput } from './types.js';
 import { THRESHOLDS } from './weights.js';
 
@@ -26,6 +27,8 @@ export interface Derived {
   /** Positive USD loss since the start of the UTC day; 0 on a gain. */
   lossUsd: number;
   session: MarketSession;
+  /** The trade's price impact on the venue pool; null when the facts hold no venue reading (ARCHITECTURE.md "Price impact"). */
+  impact: TradeImpact | null;
 }
 
 export function registryState(input: RiskInput, symbol: string, address: string): RegistryState {
@@ -88,5 +91,6 @@ export function deriveFacts(input: RiskInput): Derived {
     priceFlagged: priceFlagged(input.price),
     lossUsd: pnl < 0 ? -pnl : 0,
     session: marketSession(input.nowMs),
+    impact: tradeImpact(input),
   };
 }

@@ -35,5 +35,7 @@ export function evaluateRisk(input: RiskInput): RiskResult {
     calculated_notional_usd: derived.notionalUsd,
     categories: scores,
     override,
+    // Added only where the facts hold a venue reading, so a verdict recorded before the rule replays as it was.
+    ...(derived.impact === null ? {} : { price_impact_bps: derived.impact.kind === 'quoted' ? derived.impact.bps : null }),
   };
 }

@@ -33,6 +33,19 @@ function flagWords(input: RiskInput): string {
   return `oracle and venue prices differ by ${formatNumber(deviationBps ?? 0)} bps`;
 }
 
+function impactOverTolerance(input: RiskInput, d: Derived): string | null {
+  const impact = d.impact;
+  if (impact === null || impact.kind !== 'quoted') return null;
+  const tolerance = input.trade.max_slippage_bps;
+  const pool = `the venue pool at block ${impact.block}`;
+  if (impact.fill !== 'filled') {
+    const why = impact.fill === 'exhausted' ? 'its liquidity ends first' : 'the swap walks past the ticks read';
+    return `${pool} cannot fill ${formatNumber(input.trade.amount)} ${d.symbol} (${why}); the part it fills already moves the price ${formatNumber(impact.bps)} bps`;
+  }
+  if (impact.bps <= tolerance) return null;
+  return `price impact of ${formatNumber(impact.bps)} bps on ${pool} exceeds max_slippage_bps of ${formatNumber(tolerance)}`;
+}
+
 const CHECKS: Readonly<Record<OverrideCode, Check>> = {
   // ARCHITECTURE.md "Previews": a preview never grants more than the entitlement, so it
   // never says allow or warn (a warn would tell the caller the trade may proceed).
@@ -90,6 +103,8 @@ const CHECKS: Readonly<Record<OverrideCode, Check>> = {
   POLICY_SLIPPAGE: slippageOverLimit,
   POLICY_MAX_TRADE: overMaxTrade,
   POLICY_DAILY_BUDGET: overDailyBudget,
+  // ARCHITECTURE.md "Price impact": beyond the caller's own tolerance the swap reverts at its limit or fills outside it.
+  PRICE_IMPACT_EXCEEDS_SLIPPAGE: impactOverTolerance,
   // ARCHITECTURE.md "Daily loss": loss at or above the tier's limit denies.
   DAILY_LOSS_LIMIT: (input, d) =>
     d.lossUsd >= input.policy.dailyLossLimitUsd

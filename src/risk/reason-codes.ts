@@ -128,6 +128,18 @@ export const REASON_CODES = {
     meaning: 'max_slippage_bps exceeds 300, 500 or 1,000 basis points.',
     kind: 'blocking', category: 'trade', forcesDeny: false,
   },
+  PRICE_IMPACT_EXCEEDS_SLIPPAGE: {
+    meaning: "The trade's price impact on the registry venue's pool at the evaluated block exceeds the request's max_slippage_bps (or the pool cannot fill it): the swap would revert at the caller's own limit, or fill outside it.",
+    kind: 'blocking', category: 'trade', forcesDeny: true,
+  },
+  PRICE_IMPACT_HIGH: {
+    meaning: "The trade's price impact on the registry venue's pool is within max_slippage_bps but above 100 or 300 basis points.",
+    kind: 'blocking', category: 'trade', forcesDeny: false,
+  },
+  PRICE_IMPACT_UNKNOWN: {
+    meaning: "No pool of the registry venue was read for the asset (offline, no venue, or a pool with no liquidity), so the trade's price impact is unknown.",
+    kind: 'advisory', category: 'trade', forcesDeny: false,
+  },
   DEADLINE_PASSED: {
     meaning: 'The trade deadline (unix seconds) had already passed at evaluation time.',
     kind: 'blocking', category: 'trade', forcesDeny: true,
@@ -159,6 +171,7 @@ export const OVERRIDE_PRIORITY: readonly OverrideCode[] = Object.freeze([
   'POLICY_SLIPPAGE',
   'POLICY_MAX_TRADE',
   'POLICY_DAILY_BUDGET',
+  'PRICE_IMPACT_EXCEEDS_SLIPPAGE',
   'DAILY_LOSS_LIMIT',
   'DEADLINE_PASSED',
   'PERMIT_ON_FLAGGED_PRICE',

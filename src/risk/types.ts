@@ -63,6 +63,40 @@ export interface VenueOrigin {
   price_usd: number;
 }
 
+/**
+ * The registry venue's v4 pool as read at the evaluated block, from which the engine quotes the trade's
+ * price impact at any amount (ARCHITECTURE.md "Price impact"). Amounts are decimal strings (bigints in JSON).
+ */
+export interface VenuePoolFact {
+  kind: 'pool';
+  pool_id: string;
+  /** The asset is the pool's currency0 (the venue's quote token is the other side). */
+  token_is_currency0: boolean;
+  sqrt_price_x96: string;
+  tick: number;
+  liquidity: string;
+  lp_fee: number;
+  protocol_fee: number;
+  tick_spacing: number;
+  /** Every initialized tick in the bitmap words read, ascending, as [tick, liquidityNet]. */
+  ticks: Array<[number, string]>;
+  /** The bitmap words read, inclusive: [lowest, highest]. */
+  words: [number, number];
+  /** The block the state was read at. */
+  block: { number: string; hash: string };
+}
+
+/**
+ * No pool was read, so the impact is unknown: `offline` (no chain), `no_venue` (the registry names no
+ * venue, or no pool for this asset), `no_pool` (the pool is not initialised or holds no liquidity).
+ */
+export interface VenueUnread {
+  kind: 'unread';
+  why: 'offline' | 'no_venue' | 'no_pool';
+}
+
+export type VenueFact = VenuePoolFact | VenueUnread;
+
 export interface SafetyFact {
   /** 'unchecked' when no safety result exists yet for the contract. */
   severity: 'safe' | 'warn' | 'danger' | 'unchecked';
@@ -140,6 +174,8 @@ export interface RiskInput {
   nowMs: number;
   /** The caller asked for a signed TradePermit; none is signed on a flagged price. Absent means false. */
   permitRequested?: boolean;
+  /** The venue pool the price impact is quoted on; absent in facts recorded before the rule, which judge no impact. */
+  venue?: VenueFact;
 }
 
 export interface CategoryScores {
@@ -159,6 +195,11 @@ export interface RiskResult {
   categories: CategoryScores;
   /** Code of the first hard override that forced deny, or null. */
   override: string | null;
+  /**
+   * The trade's price impact on the venue pool in basis points (two decimals); null when no pool was read,
+   * absent when the facts hold no venue reading at all (recorded before the rule).
+   */
+  price_impact_bps?: number | null;
   /** What would turn a `warn` or `deny` into `allow`; set by the scoring threads (counterfactuals.ts). */
   counterfactuals?: Counterfactuals;
 }

@@ -16,7 +16,7 @@ export const WEIGHTS = Object.freeze({
   contract: { danger: 30, warn: 15, uncheckedUnregistered: 15 },
   price: { unavailable: 15, venue: 3, fallback: 8, stale: 5, deviation: 5, marketClosed: 3 },
   wallet: { windowNearLimit: 5, dailyLossHigh: 10 },
-  trade: { slippageOver300: 4, slippageOver500: 7, slippageOver1000: 10, nearCeiling: 2 },
+  trade: { slippageOver300: 4, slippageOver500: 7, slippageOver1000: 10, nearCeiling: 2, priceImpactOver100: 4, priceImpactOver300: 8 },
 } as const);
 
 export const THRESHOLDS = Object.freeze({
@@ -32,6 +32,11 @@ export const THRESHOLDS = Object.freeze({
     [1000, WEIGHTS.trade.slippageOver1000],
     [500, WEIGHTS.trade.slippageOver500],
     [300, WEIGHTS.trade.slippageOver300],
+  ] as const,
+  /** Price impact steps in basis points (ARCHITECTURE.md "Price impact"), highest first, each paired with its weight. */
+  priceImpactSteps: [
+    [300, WEIGHTS.trade.priceImpactOver300],
+    [100, WEIGHTS.trade.priceImpactOver100],
   ] as const,
 });
 

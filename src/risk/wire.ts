@@ -34,7 +34,7 @@ function inputOut(input: RiskInput): unknown[] {
     wallet.windowCount, wallet.windowLimit, wallet.dailyPnlUsd, wallet.windowSeconds,
     input.blockedAssets, input.nowMs, input.entitledTier, wallet.windowHitsMs ?? null,
     price.alternative ?? null, input.permitRequested === true,
-    input.limits ?? null, wallet.dailyNotionalUsedUsd ?? null,
+    input.limits ?? null, wallet.dailyNotionalUsedUsd ?? null, input.venue ?? null,
   ];
 }
 
@@ -60,6 +60,7 @@ function inputIn(w: any[]): RiskInput {
     nowMs: w[26],
     permitRequested: w[30],
     ...(w[31] === null ? {} : { limits: w[31] }),
+    ...(w[33] === null ? {} : { venue: w[33] }),
   };
 }
 
@@ -68,6 +69,8 @@ function resultOut(result: RiskResult): unknown[] {
   return [
     result.decision, result.risk_score, result.reasons, result.calculated_notional_usd,
     c.registry, c.contract, c.price, c.wallet, c.trade, result.override, result.counterfactuals ?? null,
+    // false: absent (facts without a venue reading), which JSON cannot tell from null.
+    result.price_impact_bps === undefined ? false : result.price_impact_bps,
   ];
 }
 
@@ -76,6 +79,7 @@ function resultIn(w: any[]): RiskResult {
     decision: w[0], risk_score: w[1], reasons: w[2], calculated_notional_usd: w[3],
     categories: { registry: w[4], contract: w[5], price: w[6], wallet: w[7], trade: w[8] },
     override: w[9],
+    ...(w[11] === false ? {} : { price_impact_bps: w[11] }),
     ...(w[10] ? { counterfactuals: w[10] } : {}),
   };
 }

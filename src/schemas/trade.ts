@@ -118,6 +118,9 @@ export const Verdict = Type.Object(
     tier: Tier,
     max_trade_usd: Type.Number(),
     calculated_notional_usd: Type.Number(),
+    price_impact_bps: Type.Union([Type.Number(), Type.Null()], {
+      description: "The trade's price impact on the registry venue's v4 pool at the evaluated block, in basis points (fees excluded); null when no pool was read",
+    }),
     price_usd: Type.Number({ default: 0 }),
     price_source: PriceSource,
     risk_score: Type.Integer({ minimum: 0, maximum: 100 }),

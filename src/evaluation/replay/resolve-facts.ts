@@ -42,11 +42,15 @@ export function resolveFacts(text: string, shared: ReadonlyMap<string, string> |
   if (engine === null || policy === null || price === null || registry === null || safety === null) {
     return { ok: false, detail: 'a shared document the context names is malformed' };
   }
+  // The venue pool state is named only by contexts gathered since the price-impact rule (ARCHITECTURE.md "Price impact").
+  const venue = uses.venue === undefined ? undefined : documentOf(shared, uses.venue, 'venue');
+  if (venue === null) return { ok: false, detail: 'the venue document the context names is malformed' };
   // Format 3 keeps the time and the trade's members the request holds in the record only (its ts and request).
   const kept = object(verdict.input.trade) ? verdict.input.trade : undefined;
   const fromRecord = verdict.format === 3 ? { trade: tradeOfRequest(record.request, kept), nowMs: record.ts } : {};
   const input = {
     ...verdict.input, ...fromRecord, policy: policy.policy, price: price.fact, registryBySymbol: registry.by_symbol, registryByAddress: registry.by_address, safety: safety.fact,
+    ...(venue === undefined ? {} : { venue: venue.fact }),
   };
   return {
     ok: true,

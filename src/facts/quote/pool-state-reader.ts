@@ -1,11 +1,12 @@
 // A venue pool's swap state at the evaluated block (slot0, liquidity, initialized ticks near the price), read once per block per pool (ARCHITECTURE.md "Price impact").
 import { getAddress, parseAbi, type Address } from 'viem';
 import { PerBlockCache } from '../chain/block-caches.js';
+import { ChainUnavailableError } from '../chain/errors.js';
 import type { ChainReads } from '../chain/chain-reads.js';
 import type { Head } from '../chain/chain-head.js';
 import { poolIdOf, stateViewAbi, venuePoolKey } from '../chain/venue-pool.js';
 import type { RegistryAsset, Venue } from '../registry/registry.js';
-import type { InitializedTick, PoolState } from './v4-swap.js';
+import type { InitializedTick, PoolState } from '../../risk/quote/v4-swap.js';
 
 const tickAbi = parseAbi([
   'function getTickBitmap(bytes32 poolId, int16 tick) view returns (uint256 tickBitmap)',
@@ -68,7 +69,7 @@ export class PoolStateReader {
     const infos = initialized.length === 0 ? [] : await this.chain.reads.read(initialized.map((t) => at('getTickLiquidity', [t])), what, head.number);
     const ticks: InitializedTick[] = initialized.map((t, i) => {
       const info = infos[i];
-      if (!info.ok) throw new Error(`${what}: tick ${t} could not be read at block ${head.number}`);
+      if (!info.ok) throw new ChainUnavailableError(`${what}: tick ${t} at block ${head.number}`, 'the node answered with a revert');
       return { tick: t, liquidityNet: (info.value as readonly [bigint, bigint])[1] };
     });
     return {
@@ -81,7 +82,7 @@ export class PoolStateReader {
 
 /** The set bits of a bitmap word, lowest first. */
 function bitsOf(result: { ok: boolean; value?: unknown }, what: string): number[] {
-  if (!result.ok) throw new Error(`${what} could not be read`);
+  if (!result.ok) throw new ChainUnavailableError(`${what} read`, 'the node answered with a revert');
   const bits: number[] = [];
   let value = result.value as bigint;
   for (let bit = 0; value > 0n; bit++, value >>= 1n) if ((value & 1n) === 1n) bits.push(bit);

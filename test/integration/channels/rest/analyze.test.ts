@@ -39,10 +39,14 @@ describe('verdicts', () => {
     assert.equal(Number.isInteger(audit_seq), true);
     assert.deepEqual(rest, {
       decision: 'allow',
-      reasons: ['PRICE_FALLBACK_DEFAULT: price 350.25 USD is a built-in default, not a live quote'],
+      reasons: [
+        'PRICE_FALLBACK_DEFAULT: price 350.25 USD is a built-in default, not a live quote',
+        'ADVISORY: PRICE_IMPACT_UNKNOWN: price impact of this trade is unknown: the service reads no chain',
+      ],
       tier: 1,
       max_trade_usd: 5000,
       calculated_notional_usd: 350.25,
+      price_impact_bps: null,
       price_usd: 350.25,
       price_source: 'fallback_default',
       risk_score: 8,

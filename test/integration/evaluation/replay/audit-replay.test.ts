@@ -15,7 +15,8 @@ import { canonicalJson, parseLine, sealRecord, type AuditRecordBody } from '../.
 import { sha256Hex } from '../../../../src/audit/record/sha256.js';
 import { EXIT_HEALTHY, runAuditVerify } from '../../../../src/tools/cli/audit-verify-command.js';
 import { EXIT_DIFFERS, EXIT_ERROR, EXIT_REPRODUCED, runAuditReplay } from '../../../../src/tools/cli/audit-replay-command.js';
-import { canonicalText } from '../../../../src/evaluation/recorded-facts.js';
+import { canonicalText, SCORING_TABLE_HASH } from '../../../../src/evaluation/recorded-facts.js';
+import { ENGINE_VERSION } from '../../../../src/risk/scoring-table.js';
 import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../../../support/service.js';
 import { OPEN_MARKET_MS } from '../../../support/manual-clock.js';
 
@@ -53,8 +54,8 @@ describe('the facts behind each record', () => {
       const [seq, hash, text] = [line.slice(0, line.indexOf(' ')), line.slice(line.indexOf(' ') + 1, line.indexOf(' ') + 65), line.slice(line.indexOf(' ') + 66)];
       return { seq: Number(seq), hash, text };
     });
-    // The three records share one context: six shared documents, listed once, before the first record's facts.
-    assert.deepEqual(facts.map((line) => JSON.parse(line.text).kind ?? `own ${line.seq}`), ['engine', 'policy', 'price', 'registry', 'safety', 'context', 'own 1', 'own 2', 'own 3']);
+    // The three records share one context: seven shared documents, listed once, before the first record's facts.
+    assert.deepEqual(facts.map((line) => JSON.parse(line.text).kind ?? `own ${line.seq}`), ['engine', 'policy', 'price', 'registry', 'safety', 'venue', 'context', 'own 1', 'own 2', 'own 3']);
     const documents = new Map(facts.map((line) => [line.hash, line.text]));
     for (const line of facts) {
       assert.equal(createHash('sha256').update(line.text).digest('hex'), line.hash);
@@ -141,6 +142,9 @@ describe('the golden log', () => {
     forgeFact(join(dir, 'audit'), 2, (facts) => {
       // Record 2 was denied over the advisory floor; a lower price would have allowed it.
       facts.input.price.usd = 1;
+      // The golden log was judged under an earlier engine, where a verdict that no longer follows reads as
+      // rules_changed; the forged facts name today's rules, as facts written now would.
+      facts.engine = { version: ENGINE_VERSION, scoring_table_hash: SCORING_TABLE_HASH };
     });
     assert.equal((await run(runAuditVerify, [dir])).status, EXIT_HEALTHY, 'the re-sealed chain verifies');
     const replayed = await run(runAuditReplay, [dir]);
@@ -167,8 +171,10 @@ describe('the published scoring table', () => {
     const table = JSON.parse(section.slice(section.indexOf('```json') + 7, section.indexOf('```', section.indexOf('```json') + 7)));
     const hash = createHash('sha256').update(canonicalText(table)).digest('hex');
     assert.ok(section.includes(hash), 'the methodology states the hash of the table it prints');
-    const golden = readFileSync(join(GOLDEN, 'audit', 'facts.log'), 'utf8').trim().split('\n');
-    for (const line of golden) assert.equal(JSON.parse(line.slice(line.indexOf('{'))).engine.scoring_table_hash, hash);
+    // The records this service wrote name it in their engine document (the golden log keeps the table it was judged under).
+    const facts = (await (await fetch(`${running.base}/api/v1/audit/facts?from_seq=1&limit=3`)).text()).trim().split('\n');
+    const engines = facts.map((line) => JSON.parse(line.slice(line.indexOf('{')))).filter((document) => document.kind === 'engine');
+    assert.deepEqual(engines.map((engine) => [engine.version, engine.scoring_table_hash]), [[ENGINE_VERSION, hash]]);
   });
 });
 

@@ -5,7 +5,7 @@ import { erc20Abi, maxUint256, type Address, type PublicClient } from 'viem';
 import { openChainReads, webSocketUrlOf, type ChainReads } from '../../../../src/facts/chain/chain-reads.js';
 import { createChainClient } from '../../../../src/facts/chain/public-client.js';
 import { PoolStateReader, type VenuePool } from '../../../../src/facts/quote/pool-state-reader.js';
-import { simulateSwap } from '../../../../src/facts/quote/v4-swap.js';
+import { simulateSwap } from '../../../../src/risk/quote/v4-swap.js';
 import { registryFromFile, type Registry } from '../../../../src/facts/registry/registry.js';
 import { startDevnet, type Devnet } from '../../../../src/tools/devnet/devnet.js';
 import { swapHelperAbi } from '../../../support/devnet-abis.js';

@@ -2,7 +2,7 @@
 // SwapMath shipped in node_modules (the PoolManager the devnet deploys) still answers.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MAX_SQRT_PRICE, MAX_TICK, MIN_SQRT_PRICE, MIN_TICK, Q96, sqrtPriceAtTick, swapFeePips, swapStep } from '../../../../src/facts/quote/v4-math.js';
+import { MAX_SQRT_PRICE, MAX_TICK, MIN_SQRT_PRICE, MIN_TICK, Q96, sqrtPriceAtTick, swapFeePips, swapStep } from '../../../../src/risk/quote/v4-math.js';
 
 const SQRT_PRICE_1_1 = 79228162514264337593543950336n;
 const SQRT_PRICE_101_100 = 79623317895830914510639640423n;

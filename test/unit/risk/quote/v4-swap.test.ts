@@ -1,8 +1,8 @@
 // A whole swap over a pool's ticks: the steps Pool.swap takes (initialized ticks, word edges), the fill and the price impact.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Q96, sqrtPriceAtTick, swapStep } from '../../../../src/facts/quote/v4-math.js';
-import { nextInitializedTick, priceImpactBps, simulateSwap, type PoolState } from '../../../../src/facts/quote/v4-swap.js';
+import { Q96, sqrtPriceAtTick, swapStep } from '../../../../src/risk/quote/v4-math.js';
+import { nextInitializedTick, priceImpactBps, simulateSwap, type PoolState } from '../../../../src/risk/quote/v4-swap.js';
 
 const ETHER = 10n ** 18n;
 const FULL_WINDOW = { lowest: -58, highest: 57 };
@@ -40,7 +40,7 @@ describe('simulateSwap', () => {
     const one = swapStep(Q96, sqrtPriceAtTick(60), 2n * ETHER, 10n ** 15n, true, 3000n);
     assert.deepEqual(outcome, {
       amountIn: one.amountIn + one.feeAmount, amountOut: one.amountOut, feeAmount: one.feeAmount,
-      sqrtPriceAfterX96: one.sqrtPriceNext, ticksCrossed: 0, fill: 'filled',
+      sqrtPriceAfterX96: one.sqrtPriceNext, ticksCrossed: 0, steps: 1, fill: 'filled',
     });
   });
 

@@ -35,6 +35,8 @@ export interface SwapOutcome {
   feeAmount: bigint;
   sqrtPriceAfterX96: bigint;
   ticksCrossed: number;
+  /** Swap steps taken; each rounds its amounts by at most a base unit, in the pool's favour. */
+  steps: number;
   /**
    * `filled`: the whole amount trades. `exhausted`: the pool's liquidity ends before it (the price
    * reaches its bound). `beyond_window`: the swap walks past the ticks read, so the result is a part only.
@@ -48,7 +50,7 @@ export function simulateSwap(state: PoolState, request: SwapRequest): SwapOutcom
   const fee = swapFeePips(zeroForOne ? state.protocolFee & 0xfff : state.protocolFee >> 12, state.lpFee);
   const limit = zeroForOne ? MIN_SQRT_PRICE + 1n : MAX_SQRT_PRICE - 1n;
   let [sqrtPrice, tick, liquidity, remaining] = [state.sqrtPriceX96, state.tick, state.liquidity, request.amount];
-  const outcome: SwapOutcome = { amountIn: 0n, amountOut: 0n, feeAmount: 0n, sqrtPriceAfterX96: sqrtPrice, ticksCrossed: 0, fill: 'filled' };
+  const outcome: SwapOutcome = { amountIn: 0n, amountOut: 0n, feeAmount: 0n, sqrtPriceAfterX96: sqrtPrice, ticksCrossed: 0, steps: 0, fill: 'filled' };
   while (remaining > 0n && sqrtPrice !== limit) {
     const next = nextInitializedTick(state, tick, zeroForOne);
     if (next === null) return { ...outcome, sqrtPriceAfterX96: sqrtPrice, fill: 'beyond_window' };
@@ -56,6 +58,7 @@ export function simulateSwap(state: PoolState, request: SwapRequest): SwapOutcom
     const sqrtNext = sqrtPriceAtTick(tickNext);
     const target = zeroForOne ? (sqrtNext < limit ? limit : sqrtNext) : (sqrtNext > limit ? limit : sqrtNext);
     const step = swapStep(sqrtPrice, target, liquidity, remaining, exactIn, fee);
+    outcome.steps++;
     sqrtPrice = step.sqrtPriceNext;
     remaining -= exactIn ? step.amountIn + step.feeAmount : step.amountOut;
     outcome.amountIn += step.amountIn + step.feeAmount;

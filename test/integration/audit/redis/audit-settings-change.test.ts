@@ -3,33 +3,18 @@
 import assert from 'node:assert/strict';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { Redis } from 'ioredis';
-import { freePort } from '../../../../src/tools/devnet/free-port.js';
-import { startRedisServer, type RedisServer } from '../../../support/redis-server.js';
-import { postJson, sampleTrade, SAMPLE_REGISTRY } from '../../../support/service.js';
-import { startServiceProcess, type ServiceProcess } from '../../../support/service-process.js';
+import { useRedisEmptiedPerTest, startOnDataDir } from '../../../support/audit-settings-starts.js';
+import { postJson, sampleTrade } from '../../../support/service.js';
+import type { ServiceProcess } from '../../../support/service-process.js';
 import { useTempDirs } from '../../../support/temp-dirs.js';
 import { waitUntil } from '../../../support/wait-until.js';
 
 const tempDir = useTempDirs('audit-settings-change-');
-let redis: RedisServer;
-
-before(async () => {
-  redis = await startRedisServer();
-});
-after(() => redis?.stop());
 // Each test its own chains, signed by its own DATA_DIR's key.
-beforeEach(async () => {
-  const client = new Redis(redis.url);
-  await client.flushall();
-  client.disconnect();
-});
-
-async function start(dataDir: string, env: Record<string, string | undefined>, expectExit = false): Promise<ServiceProcess> {
-  const base = { DATA_DIR: dataDir, PORT: String(await freePort()), HOST: '127.0.0.1', REGISTRY_FILE: SAMPLE_REGISTRY, WORKERS: '1', AUDIT_FSYNC: 'off' };
-  return startServiceProcess({ ...base, REDIS_URL: undefined, AUDIT_STORE: undefined, AUDIT_PARTITIONS: undefined, ...env }, { expectExit });
-}
+const redis = useRedisEmptiedPerTest();
+const start = startOnDataDir();
 
 async function verdictSeqs(service: ServiceProcess, count: number, from = 0): Promise<number[]> {
   const seqs: number[] = [];

@@ -24,11 +24,13 @@ export async function planHandover(config: Readonly<Config>, settled: DataDirEpo
   let layout: ChainLayout | null = null;
   const shared = selectedBackend(config).layout;
   if (shared) {
-    const held = await shared.read(config).catch((error: Error) => {
+    const unreadable = (error: Error) => {
       throw new Error(`could not read the audit chain layout the shared store keeps: ${error.message}`, { cause: error });
-    });
-    if (held === null) layout = { partitions: config.auditPartitions, epoch: epoch.id };
-    else if (held.partitions !== config.auditPartitions) {
+    };
+    // A store with no note yet is claimed now, before any chain is written: of two first starts racing with
+    // different counts the first writer wins and the other is refused below, having written nothing (issue 39).
+    const held = await shared.read(config).then((read) => read ?? shared.claim(config, { partitions: config.auditPartitions, epoch: epoch.id })).catch(unreadable);
+    if (held.partitions !== config.auditPartitions) {
       if (config.dataDirNewEpoch !== held.epoch) throw new DataDirMismatch(layoutRefusal(held, config.auditPartitions));
       layout = { partitions: config.auditPartitions, epoch: epoch.id };
       // A fresh DATA_DIR moving the shared chains: its new chains continue the ones the store held.

@@ -51,6 +51,8 @@ export interface ChainLayout {
 export interface SharedLayout {
   /** The layout the store holds; one inferred from the chains it holds when it has no note yet (then written); null when it holds none. */
   read(config: Readonly<Config>): Promise<ChainLayout | null>;
+  /** Writes `layout` only when the store holds none yet, in one step, and answers the layout held after: `layout` when it won, the first writer's otherwise. */
+  claim(config: Readonly<Config>, layout: ChainLayout): Promise<ChainLayout>;
   write(config: Readonly<Config>, layout: ChainLayout): Promise<void>;
 }
 

@@ -66,6 +66,11 @@ export const redisLayout: SharedLayout = {
     }
     return null;
   }),
+  // SET NX GET (Redis 7.0): one command on one key, so of two first starts racing the first writer wins, on a cluster too.
+  claim: (config, layout) => withRedis(config, async (client) => {
+    const held = (await client.call('SET', LAYOUT_KEY, JSON.stringify(layout), 'NX', 'GET')) as string | null;
+    return held === null ? layout : parseLayout(held);
+  }),
   write: (config, layout) => withRedis(config, async (client) => {
     await client.set(LAYOUT_KEY, JSON.stringify(layout));
   }),

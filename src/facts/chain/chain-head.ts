@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { BlockNotFoundError, parseAbiItem, type Address, type Hex, type PublicClient } from 'viem';
 import { ChainUnavailableError, describeCause } from './errors.js';
+import { ReadAfterArrival } from './read-after-arrival.js';
 
 export interface Head {
   number: bigint;
@@ -81,6 +82,7 @@ export class ChainHead {
   private readonly probeMs: number;
   private readonly silenceMs: number;
   private readonly maxScanBlocks: bigint;
+  private readonly latestReads = new ReadAfterArrival(() => this.confirmLatest());
 
   constructor(private readonly client: PublicClient, private readonly options: ChainHeadOptions) {
     this.pollMs = options.pollMs ?? 250;
@@ -111,6 +113,17 @@ export class ChainHead {
   use(): Promise<Head> {
     const head = this.current();
     return head ? Promise.resolve(head) : (this.confirming ??= this.confirm().finally(() => (this.confirming = null)));
+  }
+
+  /**
+   * The head as a read of the latest block sent after this call finds it, for facts kept per wallet. A rewind announces no
+   * block (anvil's `evm_revert`, a reorg to a shorter chain), and the watch's own reads notice it only at their next turn;
+   * this read applies it before resolving, so facts read at a block that left the chain are dropped before the caller reads
+   * them (issue 39). One read is out at a time, shared by every caller that arrived before it was sent (ReadAfterArrival):
+   * under load a round trip per round trip, not per caller. Rejects with ChainUnavailableError when the node does not answer.
+   */
+  latest(): Promise<Head> {
+    return this.latestReads.next();
   }
 
   /** Resolves once a head at or past `number` has been applied (tests wait on this, not on time). */
@@ -151,6 +164,32 @@ export class ChainHead {
     // Read through the gated client, so not while refused: the head (even one already applied) is confirmed.
     if (this.head === head) this.headVouched = true;
     return head;
+  }
+
+  private async confirmLatest(): Promise<Head> {
+    const refused = this.options.refuse?.();
+    if (refused) throw new ChainUnavailableError('reading the chain head', new Error(refused));
+    let header: HeaderLike;
+    try {
+      header = await this.readLatest();
+    } catch (error) {
+      throw new ChainUnavailableError('reading the chain head', error);
+    }
+    this.heard();
+    const head = this.head;
+    // The common case, the head still the chain's newest: no turn through the queue of heads.
+    if (head !== null && header.hash === head.hash && this.headVouched) return head;
+    const applied = await this.applyLatest(header);
+    if (this.head === applied) this.headVouched = true;
+    return applied;
+  }
+
+  /** Over the stream's socket while it is subscribed (no HTTP request to build and parse), else over the client. */
+  private readLatest(): Promise<HeaderLike> {
+    if (this.subscription !== null && this.socket?.readyState === WebSocket.OPEN) {
+      return this.request('eth_getBlockByNumber', ['latest', false]) as Promise<HeaderLike>;
+    }
+    return this.client.getBlock({ blockTag: 'latest' });
   }
 
   /** Queues a header; heads are applied in order, each after the previous one's scan. */

@@ -29,7 +29,8 @@ export class ChainHoldingsReader implements HoldingsReader {
 
   async holdings(wallet: string): Promise<number> {
     const holder = wallet.toLowerCase();
-    const head = await this.chain.head.use();
+    // Read after the request arrived: a rewind since is applied first, so no tier is earned at a block gone from the chain.
+    const head = await this.chain.head.latest();
     return this.cache.get(holder, head, async (at) => {
       const [balance] = await this.chain.reads.read(
         [balanceOfRead(this.token.address, holder)],

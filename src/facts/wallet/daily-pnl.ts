@@ -54,25 +54,27 @@ export class ChainDailyPnl implements DailyPnlReader {
   }
 
   /**
-   * At once when the head is current and the wallet's holdings, their value at that head and the
-   * day's snapshot are all kept: a fleet's wallets repeat, and each of the four steps below would
-   * otherwise cost a turn of promises per request (issue 30). Otherwise the steps run in turn.
+   * Once the head is confirmed, at once when the wallet's holdings, their value at that head and
+   * the day's snapshot are all kept: a fleet's wallets repeat, and each of the four steps below
+   * would otherwise cost a turn of promises per request (issue 30). Otherwise the steps run in turn.
    */
   pnlUsd(wallet: string, nowMs: number): Promise<number> {
-    const holder = wallet.toLowerCase();
-    const day = utcDay(nowMs);
-    const head = this.chain.head.current();
-    const amounts = head === null ? undefined : this.balances.peek(holder);
-    const known = amounts === undefined ? undefined : this.valued.get(amounts);
-    if (known !== undefined && known.hash === head!.hash) {
-      const snapshot = this.snapshots.peek(`${holder}:${day}`);
-      if (snapshot !== undefined) return Promise.resolve(roundCents(known.value - snapshot));
-    }
-    return this.pnlInSteps(holder, day, nowMs);
+    // The head as a read sent after the request arrived finds it: a rewind since is applied first, and with it the
+    // holdings read at blocks that left the chain are dropped (ChainHead.latest, issue 39).
+    return this.chain.head.latest().then((head) => this.pnlAt(head, wallet.toLowerCase(), utcDay(nowMs), nowMs));
   }
 
-  private async pnlInSteps(holder: string, day: string, nowMs: number): Promise<number> {
-    const head = await this.chain.head.use();
+  private pnlAt(head: Head, holder: string, day: string, nowMs: number): number | Promise<number> {
+    const amounts = this.balances.peek(holder);
+    const known = amounts === undefined ? undefined : this.valued.get(amounts);
+    if (known !== undefined && known.hash === head.hash) {
+      const snapshot = this.snapshots.peek(`${holder}:${day}`);
+      if (snapshot !== undefined) return roundCents(known.value - snapshot);
+    }
+    return this.pnlInSteps(head, holder, day, nowMs);
+  }
+
+  private async pnlInSteps(head: Head, holder: string, day: string, nowMs: number): Promise<number> {
     const amounts = await this.balances.get(holder, head, (at) => this.readBalances(holder, at));
     const value = await this.valueAt(amounts, head);
     const snapshot = await this.snapshots.get(`${holder}:${day}`, () => this.snapshot(holder, day, value, nowMs));

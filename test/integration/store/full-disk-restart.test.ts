@@ -2,29 +2,22 @@
 // recorded, refuses every evaluation with a stable code, and opens its audit log and store by itself once the disk has room,
 // continuing the chain where it stopped (ARCHITECTURE.md "A full disk at start").
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { rmSync, statfsSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { getJson, postJson, SAMPLE_REGISTRY, sampleTrade, type HttpResult } from '../../support/service.js';
 import { startServiceProcess, type ServiceProcess } from '../../support/service-process.js';
 import { useTempDirs } from '../../support/temp-dirs.js';
 import { pollUntil } from '../../support/wait-until.js';
-import { fillDisk } from '../../support/full-disk.js';
+import { fillDisk, useSmallDisks } from '../../support/full-disk.js';
 
-const mounted: string[] = [];
-// Registered before the folders' removal hook, so it runs first: unmount, then remove.
-after(() => {
-  for (const dir of mounted) execFileSync('umount', [dir]);
-});
+// Before the folders' removal hook, so unmounting comes first.
+const disks = useSmallDisks();
 const tempDir = useTempDirs('full-disk-restart-test-');
 
 /** A DATA_DIR that is a small filesystem of its own, so filling it fills nothing else. */
 async function smallDataDir(): Promise<string> {
-  const dataDir = await tempDir();
-  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', dataDir]);
-  mounted.push(dataDir);
-  return dataDir;
+  return disks.mount(await tempDir(), '4m');
 }
 
 function start(dataDir: string): Promise<ServiceProcess> {

@@ -1,28 +1,21 @@
 // The whole DATA_DIR (LMDB store and audit log) on one small disk that fills up and frees again: the service stays up, refuses with 503s, says why, and heals by itself.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { rmSync, statSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { getJson, postJson, SAMPLE_REGISTRY, sampleTrade, type HttpResult } from '../../support/service.js';
 import { startServiceProcess, type ServiceProcess } from '../../support/service-process.js';
 import { useTempDirs } from '../../support/temp-dirs.js';
 import { pollUntil } from '../../support/wait-until.js';
-import { fillDisk } from '../../support/full-disk.js';
+import { fillDisk, useSmallDisks } from '../../support/full-disk.js';
 
-const mounted: string[] = [];
-// Registered before the folders' removal hook, so it runs first: unmount, then remove.
-after(() => {
-  for (const dir of mounted) execFileSync('umount', [dir]);
-});
+// Before the folders' removal hook, so unmounting comes first.
+const disks = useSmallDisks();
 const tempDir = useTempDirs('lmdb-disk-full-test-');
 
 /** A DATA_DIR that is a small filesystem of its own, so filling it fills nothing else. */
 async function smallDataDir(): Promise<string> {
-  const dataDir = await tempDir();
-  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', dataDir]);
-  mounted.push(dataDir);
-  return dataDir;
+  return disks.mount(await tempDir(), '4m');
 }
 
 /** Room the file audit log needs to start (ARCHITECTURE.md "A log that heals" checks for as much). */

@@ -1,19 +1,15 @@
 // The file log's disk fills up and frees again: appends fail closed and say so, then resume by themselves with nothing acknowledged lost.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../../../support/service.js';
 import { useTempDirs } from '../../../support/temp-dirs.js';
 import { pollUntil } from '../../../support/wait-until.js';
-import { fillDisk } from '../../../support/full-disk.js';
+import { fillDisk, useSmallDisks } from '../../../support/full-disk.js';
 
-const mounted: string[] = [];
-// Registered before the folders' removal hook, so it runs first: unmount, then remove.
-after(() => {
-  for (const dir of mounted) execFileSync('umount', [dir]);
-});
+// Before the folders' removal hook, so unmounting comes first.
+const disks = useSmallDisks();
 const tempDir = useTempDirs('audit-disk-full-test-');
 
 /** A small filesystem of its own under DATA_DIR/audit, so filling it fills nothing else. */
@@ -21,8 +17,7 @@ async function smallDisk(): Promise<string> {
   const dataDir = await tempDir();
   const audit = join(dataDir, 'audit');
   mkdirSync(audit);
-  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', audit]);
-  mounted.push(audit);
+  disks.mount(audit, '8m');
   return dataDir;
 }
 

@@ -1,19 +1,15 @@
 // The file log's LMDB index (DATA_DIR/audit/index) as an operator meets it: deleted while stopped, or on a disk that fills.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../../../support/service.js';
 import { useTempDirs } from '../../../support/temp-dirs.js';
 import { pollUntil } from '../../../support/wait-until.js';
-import { fillDisk } from '../../../support/full-disk.js';
+import { fillDisk, useSmallDisks } from '../../../support/full-disk.js';
 
-const mounted: string[] = [];
-// Registered before the folders' removal hook, so it runs first: unmount, then remove.
-after(() => {
-  for (const dir of mounted) execFileSync('umount', [dir]);
-});
+// Before the folders' removal hook, so unmounting comes first.
+const disks = useSmallDisks();
 const tempDir = useTempDirs('audit-index-test-');
 
 const wallet = (n: number) => `0x${(n + 1).toString(16).padStart(40, '0')}`;
@@ -53,8 +49,7 @@ describe('the file audit log\'s index', () => {
     const dataDir = await tempDir();
     const index = join(dataDir, 'audit', 'index');
     mkdirSync(index, { recursive: true });
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', index]);
-    mounted.push(index);
+    disks.mount(index, '4m');
     const service = await startTestService({ RATE_LIMITS: 'off', AUDIT_FSYNC: 'always' }, dataDir);
     try {
       const received = new Map<number, string>();

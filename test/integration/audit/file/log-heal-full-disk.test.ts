@@ -1,20 +1,16 @@
 // A file log that failed for want of room heals only on room read after the failure, never on a reading from before it.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { rmSync, statfsSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { LogHealth, MIN_FREE_BYTES } from '../../../../src/audit/file/log-health.js';
 import { useTempDirs } from '../../../support/temp-dirs.js';
 import { pollUntil } from '../../../support/wait-until.js';
-import { fillDisk } from '../../../support/full-disk.js';
+import { fillDisk, useSmallDisks } from '../../../support/full-disk.js';
 
-let mounted: string | undefined;
-// Registered before the folders' removal hook, so it runs first: unmount, then remove.
-after(() => {
-  if (mounted) execFileSync('umount', [mounted]);
-});
+// Before the folders' removal hook, so unmounting comes first.
+const disks = useSmallDisks();
 const tempDir = useTempDirs('log-heal-full-disk-');
 
 const freeBytes = (dir: string) => {
@@ -24,9 +20,7 @@ const freeBytes = (dir: string) => {
 
 describe('a log that failed on a disk that just filled', () => {
   it('stays stopped, saying the disk is full, until room returns, and heals only then', async () => {
-    const disk = await tempDir();
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', disk]);
-    mounted = disk;
+    const disk = disks.mount(await tempDir(), '2m');
     const path = join(disk, 'audit.log');
     const fh = await open(path, 'a+');
     const ino = (await stat(path, { bigint: true })).ino;

@@ -5,36 +5,17 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { Redis } from 'ioredis';
-import { freePort } from '../../../../src/tools/devnet/free-port.js';
+import { describe, it } from 'node:test';
 import { EXIT_HEALTHY, runAuditVerify } from '../../../../src/tools/cli/audit-verify-command.js';
-import { startRedisServer, type RedisServer } from '../../../support/redis-server.js';
-import { getJson, postJson, sampleTrade, SAMPLE_REGISTRY } from '../../../support/service.js';
-import { startServiceProcess, type ServiceProcess } from '../../../support/service-process.js';
+import { useRedisEmptiedPerTest, startOnDataDir } from '../../../support/audit-settings-starts.js';
+import { getJson, postJson, sampleTrade } from '../../../support/service.js';
+import type { ServiceProcess } from '../../../support/service-process.js';
 import { useTempDirs } from '../../../support/temp-dirs.js';
 
 const tempDir = useTempDirs('audit-chain-handover-');
-let redis: RedisServer;
-
-before(async () => {
-  redis = await startRedisServer();
-});
-after(() => redis?.stop());
-beforeEach(async () => {
-  const client = new Redis(redis.url);
-  await client.flushall();
-  client.disconnect();
-});
-
-async function start(dataDir: string, env: Record<string, string | undefined>, expectExit = false): Promise<ServiceProcess> {
-  const base = {
-    DATA_DIR: dataDir, PORT: String(await freePort()), HOST: '127.0.0.1', REGISTRY_FILE: SAMPLE_REGISTRY, WORKERS: '1', AUDIT_FSYNC: 'off',
-    // Instances sharing the chains sign with one key.
-    RATE_LIMITS: 'off', AUDIT_CHECKPOINT_RECORDS: '10', AUDIT_SIGNING_KEY: Buffer.alloc(32, 7).toString('base64'),
-  };
-  return startServiceProcess({ ...base, REDIS_URL: undefined, AUDIT_STORE: undefined, AUDIT_PARTITIONS: undefined, ...env }, { expectExit });
-}
+const redis = useRedisEmptiedPerTest();
+// Instances sharing the chains sign with one key.
+const start = startOnDataDir({ RATE_LIMITS: 'off', AUDIT_CHECKPOINT_RECORDS: '10', AUDIT_SIGNING_KEY: Buffer.alloc(32, 7).toString('base64') });
 
 const walletOf = (i: number) => `0x${(0x10 + i).toString(16).padStart(2, '0').repeat(20)}`;
 

@@ -3,32 +3,18 @@
 import assert from 'node:assert/strict';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { Redis } from 'ioredis';
-import { freePort } from '../../../../src/tools/devnet/free-port.js';
-import { startRedisServer, type RedisServer } from '../../../support/redis-server.js';
-import { postJson, sampleTrade, SAMPLE_REGISTRY } from '../../../support/service.js';
-import { startServiceProcess, type ServiceProcess } from '../../../support/service-process.js';
+import { useRedisEmptiedPerTest, startOnDataDir } from '../../../support/audit-settings-starts.js';
+import { postJson, sampleTrade } from '../../../support/service.js';
+import type { ServiceProcess } from '../../../support/service-process.js';
 import { useTempDirs } from '../../../support/temp-dirs.js';
+import { waitUntil } from '../../../support/wait-until.js';
 
 const tempDir = useTempDirs('audit-settings-change-');
-let redis: RedisServer;
-
-before(async () => {
-  redis = await startRedisServer();
-});
-after(() => redis?.stop());
 // Each test its own chains, signed by its own DATA_DIR's key.
-beforeEach(async () => {
-  const client = new Redis(redis.url);
-  await client.flushall();
-  client.disconnect();
-});
-
-async function start(dataDir: string, env: Record<string, string | undefined>, expectExit = false): Promise<ServiceProcess> {
-  const base = { DATA_DIR: dataDir, PORT: String(await freePort()), HOST: '127.0.0.1', REGISTRY_FILE: SAMPLE_REGISTRY, WORKERS: '1', AUDIT_FSYNC: 'off' };
-  return startServiceProcess({ ...base, REDIS_URL: undefined, AUDIT_STORE: undefined, AUDIT_PARTITIONS: undefined, ...env }, { expectExit });
-}
+const redis = useRedisEmptiedPerTest();
+const start = startOnDataDir();
 
 async function verdictSeqs(service: ServiceProcess, count: number, from = 0): Promise<number[]> {
   const seqs: number[] = [];
@@ -80,6 +66,47 @@ describe('audit settings that do not match the data already in DATA_DIR', () => 
     const refused = await start(dataDir, { REDIS_URL: onRedis.REDIS_URL(), AUDIT_PARTITIONS: '2' }, true);
     assert.equal(refused.base, '', `two new chains must not start beside the single one:\n${refused.output()}`);
     assert.match(refused.output(), /was written with AUDIT_STORE=redis AUDIT_PARTITIONS=1 STORE=redis \(epoch [0-9a-f-]{36}\), and this start asks for AUDIT_STORE=redis AUDIT_PARTITIONS=2 STORE=redis/);
+  });
+
+  it('lets one of two first starts racing on an empty Redis with AUDIT_PARTITIONS 1 and 2 record its layout; the other is refused naming both, having written no chain', async () => {
+    const [single, double] = await Promise.all([tempDir(), tempDir()]);
+    // Writes wait (CLIENT PAUSE WRITE) until both starts have read the empty store and wait on a write of their own,
+    // so the two reads meet whatever the processes' start-up times: the race, every run.
+    const admin = new Redis(redis.url);
+    await admin.call('CLIENT', 'PAUSE', '120000', 'WRITE');
+    const racing = Promise.all([
+      start(single, { REDIS_URL: onRedis.REDIS_URL() }, true),
+      start(double, { REDIS_URL: onRedis.REDIS_URL(), AUDIT_PARTITIONS: '2' }, true),
+    ]);
+    const waitingOnWrites = async () => ((await admin.call('CLIENT', 'LIST')) as string).split('\n').filter((line) => / flags=\S*b/.test(line)).length;
+    try {
+      await waitUntil(async () => (await waitingOnWrites()) >= 2, 'both starts wait on a write', 120_000, 50);
+    } finally {
+      await admin.call('CLIENT', 'UNPAUSE');
+      admin.disconnect();
+    }
+    const starts = await racing;
+    try {
+      const listening = starts.filter((service) => service.base !== '');
+      assert.equal(listening.length, 1, `exactly one start wins:\n${starts.map((service) => service.output()).join('\n----\n')}`);
+      const winner = starts.indexOf(listening[0]) === 0 ? 1 : 2;
+      const loser = starts.find((service) => service.base === '')!;
+      const client = new Redis(redis.url);
+      try {
+        const note = JSON.parse((await client.get('tg:audit:layout'))!);
+        assert.deepEqual([note.partitions, note.epoch], [winner, epochOf(winner === 1 ? single : double).id]);
+        assert.match(loser.output(), new RegExp(`holds audit chains written with AUDIT_PARTITIONS=${winner} \\(epoch ${note.epoch}\\), and this start asks for AUDIT_PARTITIONS=${3 - winner}`));
+        assert.match(loser.output(), new RegExp(`Start with AUDIT_PARTITIONS=${winner}; .* set DATA_DIR_NEW_EPOCH=${note.epoch}`));
+        // The winner's chains take verdicts; the loser wrote none of its own (K = 1 keeps tg:audit:, K = 2 the {tg:audit:p.n} tags).
+        assert.deepEqual(await verdictSeqs(listening[0], 1, 30), [1]);
+        const chainKeys = (await client.keys('*audit*')).filter((key) => key.endsWith('head'));
+        assert.deepEqual(chainKeys.map((key) => key.startsWith('{tg:audit:') ? 2 : 1).filter((k) => k !== winner), [], `only the winner's chains: ${chainKeys.join(', ')}`);
+      } finally {
+        client.disconnect();
+      }
+    } finally {
+      await Promise.all(starts.map((service) => service.stop()));
+    }
   });
 
   it('adopts a DATA_DIR written before epochs existed from its files, and refuses a change there too', async () => {

@@ -1,15 +1,14 @@
 // Paid, and a log that cannot append (ARCHITECTURE.md "Paid evaluation"): nothing is charged for a verdict
 // the log cannot take, and a verdict settled in a race with a filling disk is recorded on the payer's retry.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { decodePaymentResponseHeader } from '@x402/core/http';
 import { callMcpTool } from '../../../support/mcp-client.js';
+import { useSmallDisks } from '../../../support/full-disk.js';
+import { settlingFacilitator, type SettlingFacilitator } from '../../../support/settling-facilitator.js';
 import { PaidWorld, PRICE, payWith, walletRecords } from '../../../support/paid-world.js';
 import { getJson, type TestService } from '../../../support/service.js';
 import { useTempDirs } from '../../../support/temp-dirs.js';
@@ -20,9 +19,7 @@ const tempDir = useTempDirs('x402-audit-full-');
 let world: PaidWorld;
 let disk: string;
 let service: TestService;
-/** Set by a test: the next /settle exhausts the disk first, so the append after it finds no room. */
-let fillOnSettle = false;
-let facilitator: { url: string; close(): Promise<void> };
+let facilitator: SettlingFacilitator;
 
 /** Writes until the filesystem is full; the file is removed to give the room back. */
 function fill(): string {
@@ -55,26 +52,6 @@ async function exhaustDisk(): Promise<void> {
   throw new Error('the log still appends on a full disk');
 }
 
-/** The real facilitator behind a pass-through that can fill the disk just before it settles. */
-async function fillingFacilitator(): Promise<{ url: string; close(): Promise<void> }> {
-  const server = createServer(async (request, response) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    if (request.url === '/settle' && fillOnSettle) {
-      fillOnSettle = false;
-      await exhaustDisk();
-    }
-    const body = request.method === 'POST' ? Buffer.concat(chunks) : undefined;
-    const answer = await fetch(`${world.facilitator.url}${request.url}`, { method: request.method, headers: { 'content-type': 'application/json' }, body });
-    response.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
-  };
-}
-
 let dataDir: string;
 
 before(async () => {
@@ -84,15 +61,18 @@ before(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'x402-audit-full-data-'));
   disk = join(dataDir, 'audit');
   mkdirSync(disk);
-  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=24m', 'tmpfs', disk]);
-  facilitator = await fillingFacilitator();
+  disks.mount(disk, '24m');
+  facilitator = await settlingFacilitator(world.facilitator.url);
   service = await world.service({ DATA_DIR: dataDir }, facilitator.url);
 });
 after(async () => {
   await service?.stop();
   await facilitator?.close();
   await world?.close();
-  if (disk) execFileSync('umount', [disk]);
+});
+// After the service stops (a busy disk cannot be unmounted), before its folder goes.
+const disks = useSmallDisks();
+after(() => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -155,7 +135,7 @@ describe('a paid call while the audit log cannot append', () => {
     const body = world.trade({ amount: 1 });
     const payment = await signPayment(payer.privateKey, await world.challenge(service.base));
     const before = await usdc(payer.address);
-    fillOnSettle = true;
+    facilitator.beforeNextSettle(exhaustDisk);
     const first = await payWith(service.base, body, payment);
     assert.equal(first.status, 503, first.text);
     assert.match(first.json.error, /send the same request with the same payment again/);

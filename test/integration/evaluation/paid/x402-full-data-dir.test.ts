@@ -5,20 +5,18 @@
 // disk fills is kept for the payer's retry although the store that keeps it shares the disk. A restart on the full
 // disk listens and refuses paid calls before settlement, and sells once the disk frees (ARCHITECTURE.md "A full disk at start").
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { decodePaymentResponseHeader } from '@x402/core/http';
+import { settlingFacilitator, type SettlingFacilitator } from '../../../support/settling-facilitator.js';
 import { PaidWorld, PRICE, payWith, walletRecords } from '../../../support/paid-world.js';
 import { getJson, postJson } from '../../../support/service.js';
 import { startServiceProcess, type ServiceProcess } from '../../../support/service-process.js';
 import { pollUntil } from '../../../support/wait-until.js';
 import { payingFetch, signPayment } from '../../../support/x402-payer.js';
-import { fillDisk } from '../../../support/full-disk.js';
+import { fillDisk, useSmallDisks } from '../../../support/full-disk.js';
 
 let world: PaidWorld;
 let workDir: string;
@@ -26,9 +24,7 @@ let dataDir: string;
 let service: ServiceProcess;
 /** The environment the service runs with, kept for the restart. */
 let serviceEnv: Record<string, string>;
-let facilitator: { url: string; close(): Promise<void> };
-/** Set by a test: the next /settle fills the disk first, so what follows the settlement finds no room. */
-let fillOnSettle = false;
+let facilitator: SettlingFacilitator;
 
 before(async () => {
   workDir = mkdtempSync(join(tmpdir(), 'x402-full-data-dir-'));
@@ -36,8 +32,8 @@ before(async () => {
   // DATA_DIR is a small filesystem of its own: the store and the log share it, and filling it fills nothing else.
   dataDir = join(workDir, 'data');
   mkdirSync(dataDir);
-  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', dataDir]);
-  facilitator = await fillingFacilitator();
+  disks.mount(dataDir, '8m');
+  facilitator = await settlingFacilitator(world.facilitator.url);
   serviceEnv = {
     PORT: '0', DATA_DIR: dataDir, WORKERS: '1', RATE_LIMITS: 'off', REQUEST_LOG: 'off', AUDIT_FSYNC: 'always',
     RPC_URL: world.devnet.rpcUrl, REGISTRY_FILE: world.registryFile, PAY_TO_ADDRESS: world.devnet.treasury, FACILITATOR_URL: facilitator.url,
@@ -48,7 +44,10 @@ after(async () => {
   await service?.stop('SIGTERM');
   await facilitator?.close();
   await world?.close();
-  if (dataDir) execFileSync('umount', [dataDir]);
+});
+// After the service stops (a busy disk cannot be unmounted), before its folder goes.
+const disks = useSmallDisks();
+after(() => {
   if (workDir) rmSync(workDir, { recursive: true, force: true });
 });
 
@@ -59,26 +58,6 @@ async function exhaustDisk(): Promise<void> {
     await postJson(`${service.base}/api/v1/analyze/free`, world.trade({ amount: 1 }));
     return status();
   }, (doc) => doc.components.audit.status === 'down', 30_000, 0);
-}
-
-/** The real facilitator behind a pass-through that can fill the disk just before it settles. */
-async function fillingFacilitator(): Promise<{ url: string; close(): Promise<void> }> {
-  const server = createServer(async (request, response) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    if (request.url === '/settle' && fillOnSettle) {
-      fillOnSettle = false;
-      await exhaustDisk();
-    }
-    const body = request.method === 'POST' ? Buffer.concat(chunks) : undefined;
-    const answer = await fetch(`${world.facilitator.url}${request.url}`, { method: request.method, headers: { 'content-type': 'application/json' }, body });
-    response.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
-  };
 }
 
 /** A paid evaluation as an agent sends it: the stock @x402/fetch client answers the 402 by paying once. */
@@ -156,7 +135,7 @@ describe('a paid call with the whole DATA_DIR on a full disk', () => {
     const body = world.trade({ amount: 1 });
     const payment = await signPayment(payer.privateKey, await world.challenge(service.base));
     const before = await world.usdc(payer.address);
-    fillOnSettle = true;
+    facilitator.beforeNextSettle(exhaustDisk);
     const first = await payWith(service.base, body, payment);
     assert.equal(first.status, 503, first.text);
     assert.match(first.json.error, /send the same request with the same payment again/, first.text);

@@ -156,6 +156,21 @@ describe('the chain head on the devnet', () => {
     assert.equal(count(wallet), 2, 'read again after the reorg, though no Transfer touched it');
   });
 
+  it('answers latest() right after a revert that announced no block with the block the chain ends at, having dropped the facts read at the reverted one', async () => {
+    const cache = new WalletFactCache<bigint>(reads.head);
+    const wallet = stranger(11).toLowerCase();
+    const snapshot = await client.request({ method: 'evm_snapshot' as never }) as string;
+    const reverted = await transfer(stranger(11));
+    const atReverted = await cache.get(wallet, await reads.head.latest(), async (at) => at.number);
+    assert.equal(atReverted, reverted, 'read at the block the transfer was mined in');
+    await client.request({ method: 'evm_revert' as never, params: [snapshot] as never });
+    // No wait for the watch's next probe: the first caller after the revert already sees the shorter chain.
+    const ends = await client.getBlock({ blockTag: 'latest' });
+    const head = await reads.head.latest();
+    assert.deepEqual([head.number, head.hash], [ends.number, ends.hash]);
+    assert.equal(await cache.get(wallet, head, async (at) => at.number), reverted - 1n, 'read again at the block the chain ends at, not kept from the reverted one');
+  });
+
   it('vouches for no head applied while reads were refused, until it reads the latest block again', async () => {
     // The refusal is what the embedded devnet's supervisor gives while it redeploys, which mines blocks of its own.
     let refusal: string | null = null;

@@ -49,7 +49,7 @@ async function serviceHead(): Promise<{ live: boolean; number: number }> {
 }
 
 describe('a chain revert under held facts', () => {
-  it('drops the holdings read at the reverted block: the wallet is back at Tier 1 at the next evaluation, and stays there on a new block at that height', async () => {
+  it('drops the holdings read at the reverted block: the wallet is back at Tier 1 at the evaluation sent right after the revert, and stays there on a new block at that height', async () => {
     const holder = byTokens(5000);
     const receiver = byTokens(0);
     const bearer = await bearerFor(receiver);
@@ -68,11 +68,12 @@ describe('a chain revert under held facts', () => {
     await running.service.chain.reads!.head.reached(receipt.blockNumber);
     assert.deepEqual(await evaluate(receiver, bearer), { decision: 'allow', tier: 3, max_trade_usd: 100000 });
 
-    // The revert takes the block back and announces no new one: the service follows the chain down.
+    // The revert takes the block back and announces no new one. The evaluation sent at once, before the head watch's
+    // next probe could notice, already sees the shorter chain: no Tier 3 from tokens no longer on it.
     assert.equal(await client.request({ method: 'evm_revert' as never, params: [snapshot] as never }), true);
+    assert.deepEqual(await evaluate(receiver, bearer), { decision: 'allow', tier: 1, max_trade_usd: 5000 });
     assert.equal(await client.getBlockNumber({ cacheTime: 0 }), before);
     await pollUntil('the service evaluates at the block the chain was reverted to', serviceHead, (head) => head.live && head.number === Number(before), 15_000);
-    assert.deepEqual(await evaluate(receiver, bearer), { decision: 'allow', tier: 1, max_trade_usd: 5000 });
 
     // A new block at the reverted block's height is another block: still no tokens.
     await client.request({ method: 'evm_mine' as never });

@@ -9,7 +9,7 @@ import { DependencyError, describeFailure, failureOf, INTERNAL_ERROR, logFailure
 import type { StoreState } from '../store/store-state.js';
 import { gatherFacts, type FactSources } from './gather-facts.js';
 import { sealFacts, type TierOrigin } from './recorded-facts.js';
-import { resolveFacts } from './replay/resolve-facts.js';
+import { resolveFacts } from './resolve-facts.js';
 import type { ScoreBatcher } from './score-batcher.js';
 import { countEvaluation } from './wallet-window.js';
 import { orGiveBack, scoreWithinBudget } from './daily-budget-use.js';

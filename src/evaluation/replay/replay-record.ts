@@ -3,7 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { AuditRecord, FactsLine } from '../../audit/record/audit-log.js';
 import { FactsDocumentCheck } from '../../audit/record/facts-uses.js';
 import { SCORING_TABLE_HASH } from '../recorded-facts.js';
-import { resolveFacts } from './resolve-facts.js';
+import { resolveFacts } from '../resolve-facts.js';
 import { evaluateRisk } from '../../risk/evaluate-risk.js';
 import { ENGINE_VERSION } from '../../risk/scoring-table.js';
 

@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { evaluateRisk } from '../../../../src/risk/evaluate-risk.js';
 import { EXIT_REPRODUCED, runAuditReplay } from '../../../../src/tools/cli/audit-replay-command.js';
-import { resolveFacts } from '../../../../src/evaluation/replay/resolve-facts.js';
+import { resolveFacts } from '../../../../src/evaluation/resolve-facts.js';
 import { OPEN_MARKET_MS } from '../../../support/manual-clock.js';
 import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../../../support/service.js';
 

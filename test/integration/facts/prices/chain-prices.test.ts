@@ -202,7 +202,7 @@ describe('evaluations on a node given by RPC_URL and REGISTRY_FILE', () => {
     await running?.stop();
   });
 
-  it('makes two RPC calls for a burst of 1,000 evaluations of one asset', async (t) => {
+  it('makes three RPC calls for a burst of 1,000 evaluations of one asset', async (t) => {
     const wallet = '0x00000000000000000000000000000000000b0a57';
     await running.service.chain.reads!.reads.idle();
     proxy.reset();
@@ -211,14 +211,14 @@ describe('evaluations on a node given by RPC_URL and REGISTRY_FILE', () => {
       assert.equal(answer.status, 200);
       assert.deepEqual([answer.json.decision, answer.json.price_source, answer.json.price_usd], ['allow', 'oracle', 350.25]);
     }
-    // The oracle's round, the venue's pool price and its swap state at the head in one Multicall3 call; the
+    // Three Multicall3 calls: the oracle's round, the venue's pool price and its swap state at the head; the
     // pool's tick-bitmap words around the tick that call gave (ARCHITECTURE.md "Price impact"); and the wallet's
     // holdings at the head a latest-block read sent after the requests arrived confirmed (ChainHead.latest; that
     // read goes over the stream's socket, not through the proxy). The first evaluation's reads of each kind share
     // a turn, and the other 999 find them read or being read. (Token safety's start-up search for the quote
     // token's balance slot may still be running; its calls go to that token.)
     const multicall3 = registry.multicall3.toLowerCase();
-    assert.deepEqual(proxy.calls.filter((call) => call.to === multicall3).map((call) => call.method), ['eth_call', 'eth_call']);
+    assert.deepEqual(proxy.calls.filter((call) => call.to === multicall3).map((call) => call.method), ['eth_call', 'eth_call', 'eth_call']);
     const quoteToken = registry.venue!.quote_token.address.toLowerCase();
     assert.deepEqual(proxy.calls.filter((call) => call.to !== multicall3 && call.to !== quoteToken), []);
     t.diagnostic(`1,000 concurrent evaluations in ${Math.round(ms)} ms with ${proxy.calls.length} RPC requests`);

@@ -1,7 +1,7 @@
 // A verdict's facts with the shared documents they name, and for format 3 the record's request and ts, taken in:
 // formats 2 and 3 back into the one document format 1 stored whole, so replay scores all alike (ARCHITECTURE.md "Recorded facts").
-import type { RecordedFacts } from '../recorded-facts.js';
-import { tradeOfRequest } from '../trade-of-request.js';
+import type { RecordedFacts } from './recorded-facts.js';
+import { tradeOfRequest } from './trade-of-request.js';
 
 export type ResolvedFacts = { ok: true; facts: RecordedFacts } | { ok: false; detail: string };
 

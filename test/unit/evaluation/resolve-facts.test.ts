@@ -2,11 +2,11 @@
 // (its request and ts), keeping only what the request does not give back (ARCHITECTURE.md "Recorded facts").
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { canonicalText, sealFacts } from '../../../../src/evaluation/recorded-facts.js';
-import { resolveFacts } from '../../../../src/evaluation/replay/resolve-facts.js';
-import { deepFreeze } from '../../../../src/facts/prices/price-provider.js';
-import { TIER_POLICIES } from '../../../../src/risk/tiers.js';
-import type { RiskInput } from '../../../../src/risk/types.js';
+import { canonicalText, sealFacts } from '../../../src/evaluation/recorded-facts.js';
+import { resolveFacts } from '../../../src/evaluation/resolve-facts.js';
+import { deepFreeze } from '../../../src/facts/prices/price-provider.js';
+import { TIER_POLICIES } from '../../../src/risk/tiers.js';
+import type { RiskInput } from '../../../src/risk/types.js';
 
 const TSLA = deepFreeze({ contract_address: '0xa6f91334bed73452616829fac9fa646b4b2b76e0', decimals: 18, is_native: false, symbol: 'TSLA' });
 const PRICE = deepFreeze({ deviationBps: null, source: 'fallback_default', stale: false, usd: 350.25, origin: { kind: 'default', price_usd: 350.25 } } as RiskInput['price']);

@@ -184,10 +184,15 @@ export class ChainHead {
     return applied;
   }
 
-  /** Over the stream's socket while it is subscribed (no HTTP request to build and parse), else over the client. */
+  /**
+   * Over the stream's socket while it is subscribed (no HTTP request to build and parse), else over the client. A read
+   * the stream loses is asked again over the client: the node may still answer there, and if it does not, its error
+   * names the node's URL and the request for the log, as every other read's does.
+   */
   private readLatest(): Promise<HeaderLike> {
     if (this.subscription !== null && this.socket?.readyState === WebSocket.OPEN) {
-      return this.request('eth_getBlockByNumber', ['latest', false]) as Promise<HeaderLike>;
+      return (this.request('eth_getBlockByNumber', ['latest', false]) as Promise<HeaderLike>)
+        .catch(() => this.client.getBlock({ blockTag: 'latest' }));
     }
     return this.client.getBlock({ blockTag: 'latest' });
   }

@@ -10,7 +10,7 @@
 // hash the bytes after the first 65 characters up to (not including) the newline and
 // compare with the first 64; never re-serialize. Line n (1-based) holds seq n.
 //
-// Where each line starts and each wallet's records live in an LMDB index beside the log
+// Where each line starts, each wallet's records and each page of facts.log live in an LMDB index beside the log
 // (DATA_DIR/audit/index, ARCHITECTURE.md "File audit index"), written in the group commit after
 // the lines: memory stays flat however long the log grows, and a restart reads only the lines
 // the index lacks.
@@ -32,7 +32,7 @@ import { LogHealth } from './log-health.js';
 import { lossMarkers } from './tail-evidence.js';
 import { resolveOptions, type FileAuditLogOptions } from './file-log-options.js';
 import { bringIndexUp, type IndexReport } from './index-catch-up.js';
-import { openLogIndex, type IndexedLine, type LogIdentity, type LogIndex } from './log-index.js';
+import { openLogIndex, type FactsMark, type IndexedLine, type LogIdentity, type LogIndex } from './log-index.js';
 import { GroupCommitter, type BatchOutcome } from '../record/group-commit.js';
 import { LogLines } from './log-lines.js';
 import { writeAllAt } from './file-lines.js';
@@ -137,7 +137,7 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
         ...(accepted ? { acceptedLoss: { first_seq: accepted.firstSeq, last_seq: accepted.lastSeq } } : {}),
       };
       const { rebuilt, indexedLines } = ready;
-      const facts = await FactsFile.open(dir);
+      const facts = await FactsFile.open(dir, index, settings.report);
       return new FileAuditLog(fh, path, settings, index, ready.records, ready.head, end, report, { rebuilt, indexedLines }, facts, found.ino);
     } catch (error) {
       await index?.close();
@@ -233,15 +233,16 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
     }
     // Facts first: a record on disk always has its facts beside it (an orphaned facts line is harmless).
     const facts = this.sharedFacts.lines(batch.sealed);
+    let factsMarks: FactsMark[] = [];
     if (facts.length > 0) {
-      await this.guarded(() => this.facts.append(facts));
+      await this.guarded(async () => void (factsMarks = await this.facts.append(facts)));
       if (this.options.fsync === 'always') await this.guarded(() => this.facts.sync());
     }
     const data = batch.sealed.length === 1 ? batch.sealed[0].line : Buffer.concat(batch.sealed.map((s) => s.line));
     await this.guarded(() => this.writeAll(data));
     if (this.options.fsync === 'always') await this.guarded(() => this.sync());
     // After the lines (and their fdatasync): the index never counts a record the log could lose to a crash.
-    await this.guarded(async () => this.index.add(this.indexed(batch)), `the audit index ${this.index.path} could not be written`);
+    await this.guarded(async () => this.index.add(this.indexed(batch), factsMarks), `the audit index ${this.index.path} could not be written`);
   }
 
   /** The group's lines as the index places them, from the acknowledged end on. */

@@ -14,9 +14,10 @@
 // AUDIT_FSYNC=always): the number of indexed lines is a floor on the acknowledged records
 // (ARCHITECTURE.md "Damage is not a torn tail"), and a read after an append sees it at once.
 import * as crypto from 'node:crypto';
-import { existsSync, rmSync, statfsSync } from 'node:fs';
+import { existsSync, renameSync, statfsSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
+import { indexFileDamage } from './index-file-check.js';
 
 export const INDEX_DIR_NAME = 'index';
 /**
@@ -245,20 +246,29 @@ function refuseWithoutRoom(dir: string, path: string): void {
   throw Object.assign(error, { code: 'ENOSPC' });
 }
 
+/** Moves a damaged index aside (kept for whoever looks into it), saying where; it is rebuilt from the logs. */
+function moveAside(path: string, found: string, report: (line: string) => void): void {
+  const aside = `${path}.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  renameSync(path, aside);
+  report(`audit: the index ${join(path, 'data.mdb')} is damaged (${found}); moved it aside to ${aside} (remove it once no longer needed) and rebuilding the index from audit.log and facts.log`);
+}
+
 /**
- * The index of DIR, opened; with `onlyIfThere`, null when DIR has none (a start reads an index
- * before it decides anything and creates none to do so). One LMDB refuses to open is derived data
- * gone bad: it is removed, said so, and rebuilt from the log, never a reason not to start.
+ * The index of DIR, opened; with `onlyIfThere`, null when DIR has none (a start reads an index before it decides
+ * anything and creates none to do so). The index is derived data: one whose file header is damaged (checked before
+ * LMDB maps it, index-file-check.ts) or that LMDB refuses is moved aside, said so, and rebuilt from the logs, never
+ * a reason not to start.
  */
 export function openLogIndex(dir: string, durable: boolean, report: (line: string) => void, onlyIfThere: boolean): LogIndex | null {
+  const path = join(dir, INDEX_DIR_NAME);
+  const damage = LogIndex.exists(dir) ? indexFileDamage(join(path, 'data.mdb')) : null;
+  if (damage !== null) moveAside(path, damage, report);
   if (onlyIfThere && !LogIndex.exists(dir)) return null;
   try {
     return LogIndex.open(dir, durable);
   } catch (error) {
     if (!LogIndex.exists(dir)) throw error;
-    const path = join(dir, INDEX_DIR_NAME);
-    report(`audit: the index ${path} could not be opened (${(error as Error).message}); removing it to rebuild it from audit.log`);
-    rmSync(path, { recursive: true, force: true });
+    moveAside(path, `LMDB could not open it: ${(error as Error).message}`, report);
     return onlyIfThere ? null : LogIndex.open(dir, durable);
   }
 }

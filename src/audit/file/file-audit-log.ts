@@ -129,7 +129,7 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
         await fh.datasync();
       }
       index ??= openLogIndex(dir, durable, settings.report, false) as LogIndex;
-      const ready = bringIndexUp(fh.fd, index, end, { size, mtimeNs: found.mtimeNs, ino: found.ino }, settings.report);
+      const ready = await bringIndexUp(fh, index, end, { size, mtimeNs: found.mtimeNs, ino: found.ino }, settings.report);
       if (durable) await syncDirectory(dir);
       const report: OpenReport = {
         records: ready.records, truncatedBytes: size - end, reason: reasons.length > 0 ? reasons.join('; ') : null,

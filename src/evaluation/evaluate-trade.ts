@@ -9,6 +9,7 @@ import { DependencyError, describeFailure, failureOf, INTERNAL_ERROR, logFailure
 import type { StoreState } from '../store/store-state.js';
 import { gatherFacts, type FactSources } from './gather-facts.js';
 import { sealFacts, type TierOrigin } from './recorded-facts.js';
+import { resolveFacts } from './replay/resolve-facts.js';
 import type { ScoreBatcher } from './score-batcher.js';
 import { countEvaluation } from './wallet-window.js';
 import { orGiveBack, scoreWithinBudget } from './daily-budget-use.js';
@@ -161,7 +162,9 @@ function owedVerdict(request: EvaluationRequest, wallet: string, input: RiskInpu
       price_usd: input.price.usd,
       price_source: input.price.source,
       ...(payment ? { payment } : {}),
-      facts: sealFacts(input, tierOrigin(request)),
+      // The record's request and ts are the trade and time the verdict was judged on: format 3 facts keep neither again.
+      ts: input.nowMs,
+      facts: sealFacts(input, tierOrigin(request), request.body),
     },
     verdict: verdictParts(request, result, input.safety, input.wallet.dailyPnlUsd),
     permit: request.permit === true,
@@ -249,8 +252,10 @@ export async function recordOwedVerdict(deps: EvaluationDeps, owed: UnrecordedVe
   assertLogReady(deps.audit, owed.entry.wallet);
   const verdict = await recordVerdict(deps, owed);
   if (!owed.permit || !deps.permits || !owed.entry.facts) return verdict;
-  const { input } = JSON.parse(owed.entry.facts.text) as { input: RiskInput };
-  return withPermit(deps.permits, input, verdict);
+  const { request, ts, facts } = owed.entry;
+  const resolved = resolveFacts(facts.text, new Map(facts.shared?.map((shared) => [shared.hash, shared.text])), { request, ts: ts ?? verdict.timestamp * 1000 });
+  if (!resolved.ok) throw new Error(`the kept verdict's facts cannot be read back for its permit: ${resolved.detail}`);
+  return withPermit(deps.permits, resolved.facts.input, verdict);
 }
 
 /** What a step's failure is called when the error does not name its dependency itself. */

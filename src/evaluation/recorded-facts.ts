@@ -6,16 +6,18 @@ import { ENGINE_VERSION, SCORING_TABLE } from '../risk/scoring-table.js';
 import type { PriceOrigin, RiskInput } from '../risk/types.js';
 import { canonicalText } from './canonical-text.js';
 import { sharedContext } from './shared-facts.js';
+import { tradeBesidesRequest } from './trade-of-request.js';
 
 export { canonicalText };
 
 /**
  * The facts document's own format; a record names its facts by the SHA-256 of their canonical JSON.
  * 1: the whole input in one document. 2: the verdict's own facts, naming the shared ones by hash (`uses`).
+ * 3: as 2, less what the record holds already: the trade (its `request`) and the time (its `ts`).
  */
-export const FACTS_FORMAT = 2;
-/** The formats replay reads: logs written before format 2 keep theirs. */
-export const FACTS_FORMATS_READ: readonly number[] = [1, 2];
+export const FACTS_FORMAT = 3;
+/** The formats replay reads: logs written before format 3 keep theirs. */
+export const FACTS_FORMATS_READ: readonly number[] = [1, 2, 3];
 
 /** Why the evaluation ran at its tier. */
 export type TierOrigin =
@@ -48,18 +50,21 @@ export interface SealedFacts extends StoredFacts {
 }
 
 /**
- * The facts of one evaluation (format 2): what is the verdict's own (the trade, the wallet's facts and limits, the
- * time, the tier origin, when the safety fact was made) and, by hash, the shared context (the engine, the
- * tier policy, the asset's registry entries, the price and its origin, the token-safety fact), kept once
- * for every verdict that uses it.
- * The record's `facts_hash` names this document, which names the context, which names the rest: the one
- * hash still binds everything the verdict was judged on (ARCHITECTURE.md "Recorded facts").
+ * The facts of one evaluation (format 3): what is the verdict's own (the wallet's facts and limits, the tier
+ * origin, when the safety fact was made) and, by hash, the shared context (the engine, the tier policy, the
+ * asset's registry entries, the price and its origin, the token-safety fact), kept once for every verdict that
+ * uses it. The trade and the time are the record's: `request` (`tradeOfRequest`) and `ts`, which the evaluation
+ * sets to `input.nowMs` (evaluate-trade.ts); `input.trade` keeps only the members the request does not give back
+ * (the defaults a channel filled in without recording them), so nothing is ever taken from the record wrongly.
+ * The record's `facts_hash` names this document, which names the context, which names the rest, and the record's
+ * own hash binds its request and ts: the record still binds everything the verdict was judged on
+ * (ARCHITECTURE.md "Recorded facts").
  */
-export function sealFacts(input: RiskInput, tier: TierOrigin): SealedFacts {
+export function sealFacts(input: RiskInput, tier: TierOrigin, request: Readonly<Record<string, unknown>>): SealedFacts {
   const context = sharedContext(ENGINE, input, withoutMember(input.safety, 'checkedAt'));
   const own = {
-    blockedAssets: input.blockedAssets, entitledTier: input.entitledTier, nowMs: input.nowMs,
-    permitRequested: input.permitRequested, trade: input.trade, wallet: input.wallet,
+    blockedAssets: input.blockedAssets, entitledTier: input.entitledTier, permitRequested: input.permitRequested,
+    trade: tradeBesidesRequest(input.trade, request), wallet: input.wallet,
     // A wallet's own limits are its own facts; none set leaves the member out, so older facts read alike.
     ...(input.limits ? { limits: input.limits } : {}),
   };

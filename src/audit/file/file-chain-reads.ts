@@ -77,7 +77,9 @@ async function factsReader(path: string) {
         for (const [key, line] of documents) if (pageOf(line.seq) < page) documents.delete(key);
       }
       const key = `${seq} ${hash}`;
-      while (!waiting.has(key) && lines !== null && highest <= seq + LOOKAHEAD) {
+      // Own facts are kept once a page too (shared-facts-writes.ts): a copy an earlier record of the page wrote is theirs.
+      const copy = () => documents.get(`${page} ${hash}`);
+      while (!waiting.has(key) && copy() === undefined && lines !== null && highest <= seq + LOOKAHEAD) {
         const next = await lines.next();
         if (next.done) break;
         const line = parseFactsLine(next.value);
@@ -87,7 +89,8 @@ async function factsReader(path: string) {
         highest = Math.max(highest, line.seq);
         waiting.set(`${line.seq} ${line.hash}`, line);
       }
-      const found = waiting.get(key) ?? null;
+      const copied = copy();
+      const found = waiting.get(key) ?? (copied === undefined ? null : { ...copied, seq });
       waiting.delete(key);
       if (found === null) return null;
       return { facts: found, shared: namedDocuments(found.text, (used) => documents.get(`${page} ${used}`)?.text) };

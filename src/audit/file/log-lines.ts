@@ -67,7 +67,8 @@ export class LogLines {
 
   /**
    * The facts of records `fromSeq` to `fromSeq + count - 1` that have them, in seq order: each the
-   * line whose hash the record names (a seq sealed twice after a crash has two lines), after the
+   * line whose hash the record names (a seq sealed twice after a crash has two lines), or the copy of it
+   * an earlier record of the page wrote, listed under the record's seq, after the
    * shared documents it names, read from the start of the first record's page where the log keeps
    * them (facts-file.ts SHARED_FACTS_PAGE), each the copy kept nearest before the facts that name it.
    */
@@ -82,13 +83,26 @@ export class LogLines {
     const kept = new Map<string, { line: FactsLine; at: number }>();
     const found = new Map<number, { own: FactsLine; shared: FactsLine[] }>();
     const pageStart = Math.max(1, fromSeq - (fromSeq % SHARED_FACTS_PAGE));
+    const withShared = (own: FactsLine, seq: number) => {
+      const named = [...namedDocuments(own.text, (hash) => kept.get(hash)?.line.text).keys()].map((hash) => kept.get(hash)!);
+      // In the order they are kept: each before the document that names it.
+      return { own: own.seq === seq ? own : { ...own, seq }, shared: named.sort((a, b) => a.at - b.at).map((shared) => shared.line) };
+    };
+    // Own facts are kept once a page too (shared-facts-writes.ts): a record whose line is not under its seq takes the
+    // copy of its hash kept last before it, listed under its own seq.
+    const copies = new Map<string, FactsLine[]>();
     let at = 0;
     for await (const line of facts.range(pageStart, fromSeq + lines.length - 1)) {
       kept.set(line.hash, { line, at: at++ });
-      if (wanted.get(line.seq) !== line.hash) continue;
-      const named = [...namedDocuments(line.text, (hash) => kept.get(hash)?.line.text).keys()].map((hash) => kept.get(hash)!);
-      // In the order they are kept: each before the document that names it.
-      found.set(line.seq, { own: line, shared: named.sort((a, b) => a.at - b.at).map((shared) => shared.line) });
+      if (wanted.get(line.seq) === line.hash) found.set(line.seq, withShared(line, line.seq));
+      const known = copies.get(line.hash);
+      if (known === undefined) copies.set(line.hash, [line]);
+      else known.push(line);
+    }
+    for (const [seq, hash] of wanted) {
+      if (found.has(seq)) continue;
+      const copy = copies.get(hash)?.filter((line) => line.seq <= seq).pop();
+      if (copy !== undefined) found.set(seq, withShared(copy, seq));
     }
     const answer: FactsLine[] = [];
     const listed = new Set<string>();

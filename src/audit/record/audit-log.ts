@@ -19,6 +19,11 @@ export interface AuditEntry {
   /** Paid verdicts only (channel `x402`): the payment that bought this verdict. */
   payment?: AuditPayment;
   /**
+   * When the verdict was judged (its facts' time, ms): the record's `ts`, which format 3 facts take their time from
+   * (ARCHITECTURE.md "Recorded facts"). Absent: the log's clock when the group is sealed.
+   */
+  ts?: number;
+  /**
    * The facts the verdict was judged on, already in their canonical text: the store keeps the
    * text beside the record and the record carries `facts_hash` (ARCHITECTURE.md "Recorded facts").
    */

@@ -52,7 +52,7 @@ function sealOne(
     walletPrev = walletHead(wallet) ?? ZERO_HASH;
     batch.assumedWalletHeads.set(wallet, walletPrev);
   }
-  const sealed = sealRecord(entry, batch.head.seq + 1, ts, batch.head.hash, walletPrev, sha256hex);
+  const sealed = sealRecord(entry, batch.head.seq + 1, entry.ts ?? ts, batch.head.hash, walletPrev, sha256hex);
   batch.sealed.push(sealed);
   batch.head = { seq: sealed.record.seq, hash: sealed.record.hash };
   batch.walletHeads.set(wallet, sealed.record.hash);

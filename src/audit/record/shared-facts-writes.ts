@@ -1,5 +1,5 @@
-// Which facts lines a group commit writes: each record's own facts, and before them the shared documents they name
-// that are not yet kept in the record's scope (ARCHITECTURE.md "Recorded facts"). Both backends use it.
+// Which facts lines a group commit writes: each record's own facts, and before them the shared documents they name,
+// each only when the record's scope does not keep it yet (ARCHITECTURE.md "Recorded facts"). The file backend uses it.
 import type { FactsLine } from './audit-log.js';
 import type { SealedRecord } from './record.js';
 
@@ -14,7 +14,11 @@ export class SharedFactsWrites {
 
   constructor(private readonly scopeOf: (seq: number) => number) {}
 
-  /** The lines to write for these records, in order: a shared document first met in its scope, then each record's own facts. */
+  /**
+   * The lines to write for these records, in order: a shared document first met in its scope, then each record's own
+   * facts, also once a scope: facts are named by their hash, and a fleet wallet judged again on the same facts names
+   * the document already kept (a reader finds it by hash in the scope it reads, log-lines.ts).
+   */
   lines(sealed: readonly SealedRecord[]): FactsLine[] {
     const lines: FactsLine[] = [];
     for (const { record, facts } of sealed) {
@@ -26,12 +30,14 @@ export class SharedFactsWrites {
         this.written.add(shared.hash);
         lines.push({ seq: record.seq, hash: shared.hash, text: shared.text });
       }
+      if (this.written.has(facts.hash)) continue;
+      this.written.add(facts.hash);
       lines.push({ seq: record.seq, hash: facts.hash, text: facts.text });
     }
     return lines;
   }
 
-  /** After a write that failed (its lines may be cut) and at a new scope: every shared document is written again at its next use. */
+  /** After a write that failed (its lines may be cut) and at a new scope: every document is written again at its next use. */
   forget(scope = Number.NaN): void {
     this.scope = scope;
     this.written.clear();

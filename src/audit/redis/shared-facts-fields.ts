@@ -3,7 +3,7 @@
 import type { AuditEntry, FactsLine } from '../record/audit-log.js';
 import { usesOf } from '../record/facts-uses.js';
 
-/** `hash, text` pairs for HSET: each shared document once, before the facts that name it. */
+/** `hash, text` pairs for HSET: each document once, a shared one before the facts that name it. */
 export function factsFields(entries: readonly AuditEntry[]): string[] {
   const fields: string[] = [];
   const sent = new Set<string>();
@@ -14,6 +14,9 @@ export function factsFields(entries: readonly AuditEntry[]): string[] {
       sent.add(shared.hash);
       fields.push(shared.hash, shared.text);
     }
+    // A record's own facts are named by their hash as well: a fleet wallet judged again on the same facts sends none.
+    if (sent.has(facts.hash)) continue;
+    sent.add(facts.hash);
     fields.push(facts.hash, facts.text);
   }
   return fields;

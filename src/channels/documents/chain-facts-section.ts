@@ -4,6 +4,7 @@ import { THRESHOLDS } from '../../risk/weights.js';
 import { TAX_DANGER_BPS, TAX_WARN_BPS, TIMELOCK_CAP_HEADROOM_BPS, TIMELOCK_MIN_DELAY_SECONDS } from '../../facts/safety/severity.js';
 import { MIN_BASE_FEE_WEI, PRIORITY_FEE_WEI } from '../../facts/safety/sell-simulation.js';
 import { HOLD_HORIZONS } from '../../facts/safety/simulation-bundle.js';
+import { durationWords } from '../../facts/safety/simulation-outcome.js';
 import { SAFETY_MEASUREMENT as M } from './safety-measurement.js';
 
 export function chainFactsSection(): string {
@@ -34,13 +35,24 @@ export function chainFactsSection(): string {
     '',
     '### Token safety (`POST /api/v1/token-safety`)',
     '',
+    'The scale, so that labels mean one thing:',
+    '',
+    '- `danger`: a holder cannot sell, or loses most of the value selling, now or within the hold horizons, under',
+    '  conditions a real holder meets: any hour of any day, any block, any size up to a fair share of the pool\'s depth,',
+    "  any ordinary route (a wallet's own transfer, a router's `transferFrom`, an aggregator).",
+    '- `warn`: nothing stops a holder today, but someone can make it so (the owner, or any other address the code',
+    '  trusts, alone or through another contract, in one call or several), or the check could not see enough to say.',
+    '- `safe`: neither.',
+    '',
     'Heuristic, not an audit: bytecode (privileged selectors, SELFDESTRUCT, DELEGATECALL, EIP-1967 proxy slots),',
     '`owner()` (renounced; a contract with `getThreshold()` of 2 or more is a multisig), and a simulation of what a buyer',
     'lives through, in one `eth_simulateV1` with state overrides and a small probe contract at fresh throwaway addresses.',
     'A holder acquires the token the way a buyer does (`sell_simulation.method`): `venue_v4`, a swap of 100 units of the',
     "venue's quote token through the pool; else `holder_transfer`, a transfer from a real holder found in the token's",
     'recent `Transfer` logs; else `state_override`, a balance written into the storage slot that holds it. Holders sell',
-    `at once and after holding ${horizons()} (time and block locks that open or close within a month),`,
+    `at once and after holding ${horizons()} (time and block locks that open or close within a month, traps that open or`,
+    'close at some hour of the day, which whole-day holds never meet, and traps that read the block number: the intra-day',
+    'block counts are off the 12-second grid and the first is odd),',
     'each time by two paths: paying the pool by `transfer`, and the way routers sell, by approving the venue\'s router',
     '(SwapHelper), which pulls the tokens with `transferFrom` (`sells[].via`); another holder transfers to a wallet instead of',
     'the pool. Without a pool, selling is a transfer to a wallet, by `transfer` and through an approved spender. Every',
@@ -52,7 +64,9 @@ export function chainFactsSection(): string {
     'decimals, cap and supply, pool, head, base fee, balance slot, holders); the second carries the one `eth_simulateV1`, one',
     "transfer trace and the code of the owner and the implementation. Owner powers are found by behaviour: every function the",
     "token's dispatcher offers (but the ERC-20 and Ownable ones) is called by `owner()` with probing arguments against a",
-    'fresh holder, in the last block of the same simulation, after every sell (`owner_powers`); the same block asks the owner',
+    'fresh holder, in the last block of the same simulation, after every sell (`owner_powers`), reading the holder\'s balance,',
+    '`totalSupply()` and the owner\'s balance around the call; a control holder sends twice with no owner call between. The',
+    'same block asks the owner',
     'what it is (a Safe\'s `getThreshold()` of 2 or more: a multisig; `getMinDelay()`: a timelock). A fresh holder\'s transfer',
     'is traced (`debug_traceCall`, callTracer): every contract it calls that is not the token, a precompile, a delegate of its',
     "own code or a contract the registry names is an outside call, judged by its `owner()` (asked in the simulation of every",
@@ -63,11 +77,13 @@ export function chainFactsSection(): string {
     `  (\`HONEYPOT\`); a buy tax, or a tax on any sell, above ${TAX_DANGER_BPS / 100}% (\`BUY_TAX_EXTREME\`, \`SELL_TAX_EXTREME\`).`,
     `- \`warn\`: a buy or sell tax above ${TAX_WARN_BPS / 100}% (\`BUY_TAX\`, \`SELL_TAX\`); a sell refused at once but allowed after a hold`,
     '  (`SELL_DELAYED`); a refused buy (`BUY_REVERTS`) or wallet transfer (`TRANSFER_BLOCKED`); no sell could be simulated',
-    '  (`SELL_NOT_SIMULATED`); an owner call under a name no list has that gave a holder tokens (`OWNER_CAN_MINT`) or stopped',
-    '  its transfers (`OWNER_CAN_BLOCK`); `danger` for any owner call that took a holder\'s tokens (`OWNER_CAN_SEIZE`); a',
+    '  (`SELL_NOT_SIMULATED`); an owner call under a name no list has that created tokens for a holder, the supply rising or',
+    '  the owner not paying for them (`OWNER_CAN_MINT`), or stopped its transfers where the control holder could send',
+    '  (`OWNER_CAN_BLOCK`); `danger` for any owner call that took a holder\'s tokens (`OWNER_CAN_SEIZE`); a',
     "  transfer that calls a contract whose `owner()` is the token's owner (`OUTSIDE_CALL_OWNED`), or one whose control could",
     '  not be checked: another owner, none, or a callee not among the code\'s addresses (`OUTSIDE_CALL_UNCHECKED`); a node that',
-    '  does not trace, or an unfunded traced transfer that reverts (`OUTSIDE_CALLS_UNCHECKED`); owner powers that could not be probed: privileged functions without an',
+    '  does not trace, or a traced transfer that could not be funded (no proven balance slot, no real holder) and reverts,',
+    '  unless the code has no call instruction at all (`OUTSIDE_CALLS_UNCHECKED`); owner powers that could not be probed: privileged functions without an',
     "  `owner()`, no proven balance slot, a proxy's implementation, holders that could not send before the owner's call",
     '  (`OWNER_POWERS_UNCHECKED`, saying which); blacklist, pause or fee-setting functions; mint controlled by one key (an EOA',
     '  owner, a non-multisig owner contract, or roles); an upgradeable proxy; SELFDESTRUCT; DELEGATECALL.',
@@ -77,12 +93,17 @@ export function chainFactsSection(): string {
     "  pause or freeze behind a timelock stays `warn`), and all of them for the registry's own tokens (a regulated issuer",
     '  mints and may pause). An outside call whose `owner()` is renounced is `ADVISORY:`.',
     '',
+    'Each code is listed once, naming every function or contract that showed it, and `risk_factors` is ordered by level:',
+    'the first factor is the one that drove the severity.',
+    '',
     `#### Measured on a labelled corpus (${M.date}, commit ${M.commit})`,
     '',
     `\`contracts/corpus/\` holds ${M.tokens} labelled tokens: honeypots by owner check, whitelist, blacklist on receipt, max-tx,`,
     'cooldown, block lock, pausing, pool-only sell blocks, false returns, a time bomb, `tx.origin` and an external guard;',
     'gas-price and base-fee gates, `transferFrom` blocks, sell taxes that start six hours after launch, traps that close',
-    'three days after launch or after receipt; owner functions under unlisted names that seize, mint or block; transfers that',
+    'three days after launch or after receipt, traps open only half of each day or an even number of blocks after receipt',
+    '(and a clean token that reads both); owner functions under unlisted names that seize, mint or block, an owner handing',
+    'out its own tokens and a one-send-per-block rule (safe controls); balances kept where no slot search finds them; transfers that',
     "ask a limiter the token's owner owns, or Multicall3 (the safe control); capped mints owned by a two-day timelock;",
     'fee-on-transfer at 1-35%, buy-only, sell-only and settable; mintable, role-minted, upgradeable, self-destructing and',
     "delegatecalling tokens; clean tokens with and without an owner; the registry's own tokens and the devnet's fixtures.",
@@ -96,7 +117,8 @@ export function chainFactsSection(): string {
     `p99 ${M.coldMs.p99} ms; warm (cached) p50 ${M.warmMs.p50} ms, p99 ${M.warmMs.p99} ms; RPC round trips per cold check: at most`,
     `${M.roundTripsPerColdCheck.max}, ${M.roundTripsPerColdCheck.mean} on average (counted at an HTTP proxy in front of the node, only the`,
     `requests that name the token checked; the head watch's per-block Transfer scan, which lists every registry asset, is not`,
-    `the check's). With ${M.tokens} checks the cold p99 is the slowest of them; the budget is 150 ms.`,
+    `the check's). With ${M.tokens} checks the cold p99 is the slowest of them; the budget is 150 ms on an idle machine.`,
+    `Measured on ${M.conditions}.`,
     'The corpus was written with the checker, so these figures show it does what it claims, not how it fares on',
     'tokens built to evade it.',
     '',
@@ -107,11 +129,11 @@ export function chainFactsSection(): string {
   ].join('\n');
 }
 
-/** `1 day (7,200 blocks), 7 days (50,400 blocks) and 30 days (216,000 blocks)`. */
+/** `12 seconds (1 block), 6 hours (1,801 blocks), ... and 30 days (216,000 blocks)`. */
 function horizons(): string {
   const each = HOLD_HORIZONS.map(({ seconds, blocks }) => {
-    const days = Number(seconds / 86_400n);
-    return `${days} day${days === 1 ? '' : 's'} (${Number(blocks).toLocaleString('en-US')} blocks)`;
+    const count = Number(blocks);
+    return `${durationWords(Number(seconds))} (${count.toLocaleString('en-US')} block${count === 1 ? '' : 's'})`;
   });
   return `${each.slice(0, -1).join(', ')} and ${each[each.length - 1]}`;
 }

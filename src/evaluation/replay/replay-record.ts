@@ -38,7 +38,7 @@ export function replayRecord(
   const problem = documents.problem(record.facts_hash, facts.text, shared);
   if (problem === 'facts_mismatch') return finding(seq, 'facts_mismatch', 'the facts kept beside the record, or a shared document they name, do not hash to the hash that names them');
   if (problem === 'facts_missing') return finding(seq, 'facts_missing', `a shared document the facts of record ${seq} name is not kept`);
-  const resolved = resolveFacts(facts.text, shared);
+  const resolved = resolveFacts(facts.text, shared, record);
   if (!resolved.ok) return finding(seq, 'facts_unreadable', resolved.detail);
   const recorded = resolved.facts;
   let result;

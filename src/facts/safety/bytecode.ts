@@ -8,6 +8,8 @@ export interface BytecodeScan {
   selfdestruct: boolean;
   /** DELEGATECALL (0xf4) appears as an instruction. */
   delegatecall: boolean;
+  /** Some call instruction (CALL, CALLCODE, DELEGATECALL, STATICCALL) appears: without one the code can ask no other contract. */
+  calls: boolean;
   /** The target of an EIP-1167 minimal proxy (clone), or null. */
   cloneOf: Address | null;
   /** Address-sized constants the code pushes (PUSH20, or an immutable's PUSH32): contracts it may call. */
@@ -20,6 +22,7 @@ const PUSH4 = 0x63;
 const PUSH20 = 0x73;
 const PUSH32 = 0x7f;
 const DELEGATECALL = 0xf4;
+const CALL_OPS = new Set([0xf1, 0xf2, 0xf4, 0xfa]);
 const SELFDESTRUCT = 0xff;
 
 // EIP-1167: 363d3d373d3d3d363d73 <20-byte target> 5af43d82803e903d91602b57fd5bf3
@@ -31,6 +34,7 @@ export function scanBytecode(code: Hex): BytecodeScan {
   const selectors = new Set<string>();
   let selfdestruct = false;
   let delegatecall = false;
+  let calls = false;
   const addresses = new Set<Address>();
   for (let i = 0; i < bytes.length; i++) {
     const op = bytes[i];
@@ -45,8 +49,9 @@ export function scanBytecode(code: Hex): BytecodeScan {
     }
     if (op === SELFDESTRUCT) selfdestruct = true;
     if (op === DELEGATECALL) delegatecall = true;
+    if (CALL_OPS.has(op)) calls = true;
   }
-  return { selectors, selfdestruct, delegatecall, cloneOf: cloneTarget(code), addresses };
+  return { selectors, selfdestruct, delegatecall, calls, cloneOf: cloneTarget(code), addresses };
 }
 
 /**

@@ -1,6 +1,6 @@
 // Reads round trip 2 back: the sell simulation, the owner powers found, and what about the owner's powers could not be checked.
 import type { ContractFacts } from './contract-facts.js';
-import { readPowers, uncheckedSelectors, type OwnerPower, type PowerCall } from './owner-powers.js';
+import { readPowers, uncheckedSelectors, type OwnerPower, type PowerCall, type PowerCalls } from './owner-powers.js';
 import type { CheckPlan, SecondRound } from './second-round.js';
 import { fromOutcome, notSimulated, type SellSimulation } from './sell-simulation.js';
 import { PRIVILEGED_SELECTORS } from './selectors.js';
@@ -14,7 +14,9 @@ export interface CheckResult {
 
 export function readCheck(plan: CheckPlan, second: SecondRound, facts: ContractFacts): CheckResult {
   const { legs } = second;
-  const powerCalls: PowerCall[] | null = plan.powers && legs ? plan.powers.labels.map((label) => toCall(legs.get(label))) : null;
+  const powerCalls: PowerCalls | null = plan.powers && legs
+    ? new Map(plan.powers.blocks.flatMap((block) => block.labels).map((label) => [label, toCall(legs.get(label))]))
+    : null;
   const powers = plan.powers && powerCalls ? readPowers(plan.powers, powerCalls) : null;
   const sell = legs === null
     ? notSimulated('the node does not offer eth_simulateV1, so no buy and sell could be simulated')
@@ -35,7 +37,7 @@ function toCall(leg: { ok: boolean; data: `0x${string}` | null } | undefined): P
  * while privileged functions exist, no proven balance slot, a proxy's implementation, a node
  * without eth_simulateV1, or holders that could not send before the owner's call.
  */
-function uncheckedPowers(plan: CheckPlan, facts: ContractFacts, simulated: boolean, found: OwnerPower[] | null, calls: PowerCall[] | null): string[] {
+function uncheckedPowers(plan: CheckPlan, facts: ContractFacts, simulated: boolean, found: OwnerPower[] | null, calls: PowerCalls | null): string[] {
   const privileged = [...facts.capabilities.values()].flat().sort();
   if (facts.owner.kind === 'none') {
     return privileged.length === 0 ? [] : [`the token has privileged functions (${privileged.join(', ')}) but no owner() to call them as, so what they can do to holders was not simulated`];

@@ -38,6 +38,8 @@ export interface ContractFacts {
   selfdestruct: boolean;
   /** DELEGATECALL outside a proxy's own forwarding. */
   delegatecall: boolean;
+  /** The code that runs has a call instruction; without one a transfer can ask no other contract. */
+  makesCalls?: boolean;
   proxy: ProxyFacts | null;
   owner: OwnerFacts;
   decimals: number | null;
@@ -83,6 +85,7 @@ export function contractFacts(first: FirstRound, second: SecondRoundFacts, scan:
     capabilities: capabilitiesOf(running.selectors),
     selfdestruct: running.selfdestruct,
     delegatecall: proxy === null && scan.delegatecall,
+    makesCalls: running.calls,
     proxy,
     owner: first.owner === null ? none : ownerFacts(first.owner, second),
   };
@@ -127,6 +130,7 @@ function mergeScans(proxy: BytecodeScan, implementation: BytecodeScan): Bytecode
     selectors: new Set([...proxy.selectors, ...implementation.selectors]),
     selfdestruct: proxy.selfdestruct || implementation.selfdestruct,
     delegatecall: proxy.delegatecall || implementation.delegatecall,
+    calls: proxy.calls || implementation.calls,
     cloneOf: proxy.cloneOf,
     addresses: new Set([...proxy.addresses, ...implementation.addresses]),
   };

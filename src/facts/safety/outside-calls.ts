@@ -16,14 +16,21 @@ export interface OutsideCall {
   owner: Address | null;
 }
 
-/** The debug_traceCall params: a fresh holder, given tokens when the balance slot is known, sends some on. */
-export function traceRequest(token: Address, slot: BalanceSlot | null, amount: bigint, gas: GasTerms): unknown[] {
-  const holder = throwawayAddress();
-  const overrides: Record<string, unknown> = { [holder]: { balance: numberToHex(10n ** 30n) } };
-  if (slot) overrides[token] = { stateDiff: { [balanceStorageKey(holder, slot)]: numberToHex(amount, { size: 32 }) } };
-  const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [throwawayAddress(), amount / 2n] });
+/** Who the traced transfer is from: a fresh holder given `amount` in the proven balance slot, or a real holder sending part of what it holds. */
+export type TraceSender = { slot: BalanceSlot; amount: bigint } | { holder: Address; amount: bigint };
+
+/**
+ * The debug_traceCall params: a fresh holder, given tokens when the balance slot is known, sends
+ * some on; without a proven slot a real holder from the Transfer logs sends, so the transfer
+ * runs its hooks rather than reverting for want of a balance.
+ */
+export function traceRequest(token: Address, sender: TraceSender | null, gas: GasTerms): unknown[] {
+  const from = sender && 'holder' in sender ? sender.holder : throwawayAddress();
+  const overrides: Record<string, unknown> = { [from]: { balance: numberToHex(10n ** 30n) } };
+  if (sender && 'slot' in sender) overrides[token] = { stateDiff: { [balanceStorageKey(from, sender.slot)]: numberToHex(sender.amount, { size: 32 }) } };
+  const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [throwawayAddress(), (sender?.amount ?? 2n) / 2n] });
   const fees = { maxFeePerGas: numberToHex(gas.baseFee + gas.priorityFee), maxPriorityFeePerGas: numberToHex(gas.priorityFee) };
-  return [{ from: holder, to: token, data, ...fees }, 'latest', { tracer: 'callTracer', stateOverrides: overrides }];
+  return [{ from, to: token, data, ...fees }, 'latest', { tracer: 'callTracer', stateOverrides: overrides }];
 }
 
 /** The calls that ask each candidate (an address constant of the token's code) for its owner(), from `origin`. */

@@ -38,12 +38,18 @@ function probingArguments(holder: Address, variant: number): Hex {
   return variant === 0 ? concat([pad(holder), one, one]) : concat([zero, zero, zero]);
 }
 
-export interface PowerProbe {
-  /** One label per call, in order; results come back in the same order. */
+/** The calls of one simulated block, each with its label; results come back in the same order. */
+export interface LabelledCalls {
   labels: string[];
   calls: { from: Address; to: Address; data: Hex }[];
+}
+
+export interface PowerProbe {
+  /** The probes' block: the control holder's two sends, then every probe. */
+  blocks: [LabelledCalls];
   /** Balances of the probing holders and the owner's ether, applied at the start of the probes' block. */
   overrides: Record<string, { balance?: Hex; stateDiff?: Record<string, Hex> }>;
+  /** Each probe's selector; the last is the control, where the owner only reads its own balance. */
   probes: { selector: string; holder: Address }[];
   amount: bigint;
 }
@@ -56,12 +62,23 @@ export interface PowerProbeInput {
   amount: bigint;
 }
 
+/** The control probe's selector: a holder that sends twice with no owner call between, before any owner call. */
+export const CONTROL = 'control';
+
 /**
- * The owner's calls, as the last block of the one eth_simulateV1 (ARCHITECTURE.md "Token safety"):
+ * The steps of one probe, in the probes' block: the holder sends one unit and its balance, the
+ * supply and the owner's balance are read; the owner calls; the three are read again.
+ */
+const STEPS = ['before', 'held', 'supply', 'ownerHeld', 'owner', 'balance', 'supplyAfter', 'ownerAfter', 'after'] as const;
+
+/**
+ * The owner's calls, as the last blocks of the one eth_simulateV1 (ARCHITECTURE.md "Token safety"):
  * after every sell, so they cannot disturb the sells. For each candidate and argument variant a
  * fresh holder, given tokens by override, sends one unit (so a power already used by an earlier
- * probe is not blamed on this one), the owner calls, and the holder's balance is read and it sends
- * one unit again.
+ * probe is not blamed on this one), the owner calls, and the holder's balance, the supply and the
+ * owner's balance are read, and the holder sends one unit again. A control holder sends twice
+ * before any owner call, so a rule that stops a second send whatever the owner does (one send a
+ * block, a cooldown) is not taken for the owner's doing.
  */
 export function buildPowerProbe(input: PowerProbeInput): PowerProbe | null {
   const candidates = probedSelectors(input.selectors);
@@ -69,28 +86,50 @@ export function buildPowerProbe(input: PowerProbeInput): PowerProbe | null {
   const recipient = throwawayAddress();
   const funds = numberToHex(10n ** 30n);
   const tokenDiff: Record<string, Hex> = {};
-  const overrides: PowerProbe['overrides'] = { [getAddress(input.owner) as string]: { balance: funds } };
-  const calls: PowerProbe['calls'] = [];
-  const labels: string[] = [];
-  const probes: PowerProbe['probes'] = [];
+  const probe: PowerProbe = { blocks: [calls()], overrides: { [getAddress(input.owner) as string]: { balance: funds } }, probes: [], amount: input.amount };
+  const [probes] = probe.blocks;
   const send = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [recipient, 1n] });
-  for (const selector of candidates) {
-    for (const variant of [0, 1]) {
-      const holder = throwawayAddress();
-      const data = concat([selector as Hex, probingArguments(holder, variant)]);
-      tokenDiff[balanceStorageKey(holder, input.slot) as string] = numberToHex(input.amount, { size: 32 });
-      overrides[holder] = { balance: funds };
-      const i = probes.push({ selector, holder }) - 1;
-      const balanceOf = encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [holder] });
-      calls.push(
-        { from: holder, to: input.token, data: send }, { from: input.owner, to: input.token, data },
-        { from: holder, to: input.token, data: balanceOf }, { from: holder, to: input.token, data: send },
-      );
-      labels.push(`power.${i}.before`, `power.${i}.owner`, `power.${i}.balance`, `power.${i}.after`);
-    }
+  const supply = encodeFunctionData({ abi: erc20Abi, functionName: 'totalSupply' });
+  const ownerHeld = encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [input.owner] });
+  const give = (holder: Address) => {
+    tokenDiff[balanceStorageKey(holder, input.slot) as string] = numberToHex(input.amount, { size: 32 });
+    probe.overrides[holder] = { balance: funds };
+  };
+  const control = throwawayAddress();
+  give(control);
+  const controlIndex = candidates.length * 2;
+  push(probes, `power.${controlIndex}.before`, { from: control, to: input.token, data: send });
+  push(probes, `power.${controlIndex}.held`, { from: control, to: input.token, data: balanceOfCall(control) });
+  push(probes, `power.${controlIndex}.after`, { from: control, to: input.token, data: send });
+  for (const [selector, variant] of candidates.flatMap((s) => [0, 1].map((v) => [s, v] as const))) {
+    const holder = throwawayAddress();
+    give(holder);
+    const i = probe.probes.push({ selector, holder }) - 1;
+    const held = balanceOfCall(holder);
+    const step: Record<(typeof STEPS)[number], { from: Address; data: Hex }> = {
+      before: { from: holder, data: send }, held: { from: holder, data: held }, supply: { from: holder, data: supply }, ownerHeld: { from: holder, data: ownerHeld },
+      owner: { from: input.owner, data: concat([selector as Hex, probingArguments(holder, variant)]) },
+      balance: { from: holder, data: held }, supplyAfter: { from: holder, data: supply }, ownerAfter: { from: holder, data: ownerHeld },
+      after: { from: holder, data: send },
+    };
+    for (const name of STEPS) push(probes, `power.${i}.${name}`, { ...step[name], to: input.token });
   }
-  overrides[input.token] = { stateDiff: tokenDiff };
-  return { labels, calls, overrides, probes, amount: input.amount };
+  probe.probes.push({ selector: CONTROL, holder: control });
+  probe.overrides[input.token] = { stateDiff: tokenDiff };
+  return probe;
+}
+
+function calls(): LabelledCalls {
+  return { labels: [], calls: [] };
+}
+
+function push(block: LabelledCalls, label: string, call: LabelledCalls['calls'][number]): void {
+  block.labels.push(label);
+  block.calls.push(call);
+}
+
+function balanceOfCall(holder: Address): Hex {
+  return encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [holder] });
 }
 
 /** The selectors an owner is probed with: the dispatcher's, but the ones every ERC-20 or Ownable token has. */
@@ -104,30 +143,54 @@ export interface PowerCall {
   data: Hex;
 }
 
+/** The probes' calls by label (`power.<i>.<step>`); a missing one reads as reverted. */
+export type PowerCalls = ReadonlyMap<string, PowerCall>;
+
 /**
- * A power is shown when the holder could send before the owner's call, the owner's call went
- * through, and then the holder's balance was not what its own send left, or it could not send.
+ * A power is shown when the holder's send before the owner's call moved one unit, the owner's call
+ * went through, and then the holder's balance changed, or it could not send again though the
+ * control's holder could. A balance that rose is a mint only when the supply rose or
+ * the owner did not pay for it: an owner handing out its own tokens holds no power over anyone.
  */
-export function readPowers(probe: PowerProbe, calls: readonly PowerCall[]): OwnerPower[] {
+export function readPowers(probe: PowerProbe, calls: PowerCalls): OwnerPower[] {
   const found = new Map<string, OwnerPower>();
+  const control = probe.probes.length - 1;
+  const controlSent = sentBefore(probe, calls, control) && calls.get(`power.${control}.after`)?.ok === true;
   probe.probes.forEach(({ selector }, i) => {
-    const [before, owner, balance, after] = calls.slice(i * 4, i * 4 + 4);
-    if (!before?.ok || !owner?.ok || found.has(selector)) return;
-    const held = balance.ok && balance.data.length >= 66 ? BigInt(balance.data.slice(0, 66)) : null;
-    const expected = probe.amount - 1n;
-    const effect: PowerEffect | null = held !== null && held < expected ? 'took' : held !== null && held > expected ? 'gave' : !after.ok ? 'blocked' : null;
+    if (i === control || found.has(selector) || !sentBefore(probe, calls, i) || calls.get(`power.${i}.owner`)?.ok !== true) return;
+    const read = (step: string) => uint(calls.get(`power.${i}.${step}`));
+    const [held, balance] = [read('held')!, read('balance')];
+    const [supply, supplyAfter, ownerHeld, ownerAfter] = [read('supply'), read('supplyAfter'), read('ownerHeld'), read('ownerAfter')];
+    const ownerPaid = balance !== null && ownerHeld !== null && ownerAfter !== null && ownerHeld - ownerAfter >= balance - held;
+    const supplyRose = supply !== null && supplyAfter !== null && supplyAfter > supply;
+    const effect: PowerEffect | null = balance === null ? null
+      : balance < held ? 'took'
+        : balance > held ? (supplyRose || !ownerPaid ? 'gave' : null)
+          : controlSent && calls.get(`power.${i}.after`)?.ok !== true ? 'blocked' : null;
     if (effect) found.set(selector, { selector, signature: PRIVILEGED_SELECTORS.get(selector)?.signature ?? null, effect });
   });
   return [...found.values()];
+}
+
+/** The holder's first send went through and moved one unit: what the owner's call does to it can be seen. */
+function sentBefore(probe: PowerProbe, calls: PowerCalls, i: number): boolean {
+  const held = uint(calls.get(`power.${i}.held`));
+  return calls.get(`power.${i}.before`)?.ok === true && held === probe.amount - 1n;
+}
+
+function uint(call: PowerCall | undefined): bigint | null {
+  return call?.ok && call.data.length >= 66 ? BigInt(call.data.slice(0, 66)) : null;
 }
 
 /**
  * Selectors whose effect could not be seen: for every argument variant the holder could not send
  * before the owner's call, and no power found stops holders (which would explain it).
  */
-export function uncheckedSelectors(probe: PowerProbe, calls: readonly PowerCall[], found: readonly OwnerPower[]): string[] {
+export function uncheckedSelectors(probe: PowerProbe, calls: PowerCalls, found: readonly OwnerPower[]): string[] {
   if (found.some((power) => power.effect === 'blocked')) return [];
   const sent = new Map<string, boolean>();
-  probe.probes.forEach(({ selector }, i) => sent.set(selector, (sent.get(selector) ?? false) || calls[i * 4]?.ok === true));
+  probe.probes.forEach(({ selector }, i) => {
+    if (selector !== CONTROL) sent.set(selector, (sent.get(selector) ?? false) || sentBefore(probe, calls, i));
+  });
   return [...sent].filter(([, ok]) => !ok).map(([selector]) => selector);
 }

@@ -17,6 +17,8 @@ export interface CheckPlan {
   gas: GasTerms;
   powers: PowerProbe | null;
   trace: unknown[];
+  /** The trace's sender is a real holder (no proven balance slot): its transfer is funded. */
+  traceFromHolder: boolean;
   reads: { owner: Address | null; implementation: Address | null; beacon: Address | null };
   /** The token's code scanned once, for the plan and for contractFacts; null without code. */
   scan: BytecodeScan | null;
@@ -43,9 +45,12 @@ export function planCheck(first: FirstRound, venue: Venue | null): CheckPlan {
   const tail = tailBlock(owner, scan ? [...scan.addresses].filter((a) => a !== token) : [], powers);
   const bundle = buildBundle({ token, probeCode: first.probeCode, head: first.head, pool, holders: first.holders, override, decimals, gas, router, tail });
   const slots = scan ? proxySlots(first, scan) : null;
+  const holder = override === null ? (first.holders.find((h) => h.received > 1n) ?? null) : null;
+  const sender = override ?? (holder ? { holder: holder.holder, amount: holder.received / 2n } : null);
   return {
     bundle, pool, gas, powers,
-    trace: traceRequest(token, override?.slot ?? null, override?.amount ?? 10n ** BigInt(decimals), gas),
+    trace: traceRequest(token, sender, gas),
+    traceFromHolder: holder !== null,
     reads: { owner, implementation: slots?.implementation ?? slots?.clone ?? null, beacon: slots?.implementation ? null : (slots?.beacon ?? null) },
     scan,
   };
@@ -62,9 +67,12 @@ function tailBlock(owner: Address | null, candidates: Address[], powers: PowerPr
   const facts = owner
     ? (['getThreshold', 'getOwners', 'getMinDelay'] as const).map((functionName) => ({ from: origin, to: owner, data: encodeFunctionData({ abi: ownerFactsAbi, functionName }) }))
     : [];
+  const [first, ...later] = powers?.blocks ?? [{ labels: [], calls: [] }];
   return {
-    labels: [...(owner ? ['owner.threshold', 'owner.owners', 'owner.delay'] : []), ...asks.labels, ...(powers?.labels ?? [])],
-    calls: [...facts, ...asks.calls, ...(powers?.calls ?? [])],
+    blocks: [{
+      labels: [...(owner ? ['owner.threshold', 'owner.owners', 'owner.delay'] : []), ...asks.labels, ...first.labels],
+      calls: [...facts, ...asks.calls, ...first.calls],
+    }, ...later],
     overrides,
   };
 }

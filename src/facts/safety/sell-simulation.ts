@@ -69,7 +69,7 @@ export interface SellSimulation {
   buy_ok: boolean | null;
   /** Holders sold right after acquiring, by both paths. */
   sell_fresh_ok: boolean | null;
-  /** Holders sold after every hold horizon (1, 7 and 30 days), by both paths. */
+  /** Holders sold after every hold horizon (a block, 6, 12 and 18 hours, 1, 7 and 30 days), by both paths. */
   sell_held_ok: boolean | null;
   /** Every approve-and-transferFrom sell (the way routers sell) went through. */
   transfer_from_ok: boolean | null;

@@ -4,6 +4,7 @@ import { controlFindings, type ControlEvidence } from './control-findings.js';
 import type { Capability } from './selectors.js';
 import type { OwnerPower } from './owner-powers.js';
 import type { SellSimulation, SimulatedSell } from './sell-simulation.js';
+import { durationWords } from './simulation-outcome.js';
 
 export type Severity = 'safe' | 'warn' | 'danger';
 
@@ -49,7 +50,7 @@ export function classify(evidence: SafetyEvidence): SafetyFindings {
   if (!facts.hasCode) return { severity: 'danger', is_honeypot: false, risk_factors: [`NO_CODE: no contract code at ${facts.address}; it is not a token`] };
   const findings = [...sellFindings(sell), ...powerFindings(evidence), ...capabilityFindings(evidence), ...controlFindings(evidence)];
   const rank = { danger: 0, warn: 1, safe: 2, advisory: 3 } as const;
-  const ordered = [...findings].sort((a, b) => rank[a.level] - rank[b.level]);
+  const ordered = mergeFindings(findings).sort((a, b) => rank[a.level] - rank[b.level]);
   return {
     severity: ordered.some((f) => f.level === 'danger') ? 'danger' : ordered.some((f) => f.level === 'warn') ? 'warn' : 'safe',
     is_honeypot: isHoneypot(sell),
@@ -121,18 +122,28 @@ function timeline(legs: readonly SimulatedSell[]): Verdict {
   return { kind: 'trap', words: worked.length === 0 ? failedWords : `went through ${times(worked)} but ${failedWords}` };
 }
 
-/** `at once and after holding 1, 7 and 30 days`. */
+/** `at once and after holding 12 seconds, 6, 12 and 18 hours and 1, 7 and 30 days`: holds of one unit listed together. */
 function times(legs: readonly SimulatedSell[]): string {
   const now = legs.some((leg) => leg.held_seconds === 0) ? ['at once'] : [];
-  const held = [...new Set(legs.filter((leg) => leg.held_seconds > 0).map((leg) => leg.held_seconds / 86_400))];
-  const list = held.length <= 1 ? held.join('') : `${held.slice(0, -1).join(', ')} and ${held[held.length - 1]}`;
-  const later = held.length === 0 ? [] : [`after holding ${list} day${held.length === 1 && held[0] === 1 ? '' : 's'}`];
+  const held = [...new Set(legs.filter((leg) => leg.held_seconds > 0).map((leg) => durationWords(leg.held_seconds)))];
+  const groups: string[][] = [];
+  for (const words of held) {
+    const last = groups[groups.length - 1];
+    if (last && unit(last[0]) === unit(words)) last.push(words);
+    else groups.push([words]);
+  }
+  const list = listWords(groups.map((group) => (group.length === 1 ? group[0] : `${listWords(group.map((words) => words.split(' ')[0]))} ${unit(group[0])}s`)));
+  const later = held.length === 0 ? [] : [`after holding ${list}`];
   return [...now, ...later].join(' and ');
 }
 
+/** `hour` of `6 hours`. */
+function unit(words: string): string {
+  return words.split(' ')[1].replace(/s$/, '');
+}
+
 function days(seconds: number): string {
-  const n = seconds / 86_400;
-  return `${n} day${n === 1 ? '' : 's'}`;
+  return durationWords(seconds);
 }
 
 const ACQUIRED: Readonly<Record<NonNullable<SellSimulation['method']>, string>> = {
@@ -157,19 +168,41 @@ const POWER_WORDS: Readonly<Record<OwnerPower['effect'], [string, Severity, stri
 /**
  * Owner powers found by behaviour (the owner called each function of the dispatcher with probing
  * arguments): excused as capabilities are, for the registry's tokens and mint under a multisig.
- * An owner that has renounced is never probed (nobody can call as it).
+ * An owner that has renounced is never probed (nobody can call as it). One finding per effect,
+ * naming every function that had it.
  */
 function powerFindings({ facts, sell, listed }: SafetyEvidence): Finding[] {
   // A listed name that gave or blocked is already a capability finding; one that took is more than its name says.
   const unnamed = (sell?.owner_powers ?? []).filter((power) => power.signature === null || power.effect === 'took');
-  return unnamed.map(({ selector, signature, effect }) => {
+  return (['took', 'gave', 'blocked'] as const).flatMap((effect) => {
+    const names = unnamed.filter((power) => power.effect === effect).map(({ selector, signature }) => signature ?? `the unlisted function ${selector}`);
+    if (names.length === 0) return [];
     const [code, level, words] = POWER_WORDS[effect];
     const inert = effect === 'gave' ? inertBecause('mint', facts) : null;
     const excused = listed || inert !== null;
-    const name = signature ?? `the unlisted function ${selector}`;
     const why = listed ? ' (a registry issuer control)' : inert ? ` (${inert})` : '';
-    return { level: excused ? 'advisory' : level, text: `${code}: called by ${controller(facts.owner)}, ${name} ${words}${why}` };
+    return [{ level: excused ? 'advisory' : level, text: `${code}: called by ${controller(facts.owner)}, ${listWords(names)} ${names.length > 1 ? 'each ' : ''}${words}${why}` }];
   });
+}
+
+/** `a`, `a and b`, `a, b and c`. */
+export function listWords(items: readonly string[]): string {
+  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+/**
+ * One line per code: findings that share a code and a level are merged into the first, their
+ * words joined, so a result never lists a factor twice (ARCHITECTURE.md "Token safety").
+ */
+export function mergeFindings(findings: readonly Finding[]): Finding[] {
+  const merged = new Map<string, Finding>();
+  for (const finding of findings) {
+    const code = /^[A-Z_0-9]+/.exec(finding.text)?.[0] ?? finding.text;
+    const key = `${finding.level} ${code}`;
+    const seen = merged.get(key);
+    merged.set(key, seen ? { ...seen, text: `${seen.text}; ${finding.text.slice(code.length + 2)}` } : finding);
+  }
+  return [...merged.values()];
 }
 
 const CAPABILITY_WORDS: Readonly<Record<Exclude<Capability, 'upgrade'>, [string, string]>> = {

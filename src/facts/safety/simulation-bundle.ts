@@ -15,11 +15,18 @@ export const safetyProbeAbi = parseAbi([
 ]);
 
 /**
- * How long held holders keep the token before they sell (ARCHITECTURE.md "Token safety"): a day,
- * a week and thirty days, each with about as many 12-second blocks, so time and block locks that
- * open or close within a month show.
+ * How long held holders keep the token before they sell (ARCHITECTURE.md "Token safety"): one
+ * block; a quarter, half and three quarters of a day, so a trap that opens or closes at some
+ * hour of the day shows though the whole-day holds land at the hour they started; and a day, a
+ * week and thirty days. Block counts follow 12-second blocks, but the first is one block and
+ * the intra-day ones are a block or two off that grid, so a trap that reads the block number
+ * (its parity, or a count since the buy) is met at numbers a time-only grid never reaches.
  */
 export const HOLD_HORIZONS: readonly { seconds: bigint; blocks: bigint }[] = [
+  { seconds: 12n, blocks: 1n },
+  { seconds: 6n * 3_600n, blocks: 1_801n },
+  { seconds: 12n * 3_600n, blocks: 3_602n },
+  { seconds: 18n * 3_600n, blocks: 5_401n },
   { seconds: 86_400n, blocks: 7_200n },
   { seconds: 7n * 86_400n, blocks: 50_400n },
   { seconds: 30n * 86_400n, blocks: 216_000n },
@@ -72,10 +79,9 @@ export interface BundleInput {
   tail: TailBlock | null;
 }
 
-/** The last block of the simulation: its own state overrides, calls and their labels. */
+/** The last blocks of the simulation, one after another: their calls with labels, and state overrides applied at the first. */
 export interface TailBlock {
-  labels: string[];
-  calls: { from: Address; to: Address; data: Hex }[];
+  blocks: { labels: string[]; calls: { from: Address; to: Address; data: Hex }[] }[];
   overrides: Overrides;
 }
 
@@ -139,7 +145,7 @@ export function buildBundle(input: BundleInput): Bundle {
     }
     return route;
   });
-  const labels = [...blocks.flat().map((call) => call.label), ...(input.tail?.labels ?? [])];
+  const labels = [...blocks.flat().map((call) => call.label), ...(input.tail?.blocks.flatMap((block) => block.labels) ?? [])];
   return { routes, recipient, gas: input.gas, labels, request: request(input, overrides, blocks) };
 }
 
@@ -219,7 +225,11 @@ function request(input: BundleInput, overrides: Overrides, blocks: Call[][]): un
     blockStateCalls: [
       { blockOverrides: at(0n, 0n), stateOverrides: overrides, calls: wire(blocks[0]) },
       ...HOLD_HORIZONS.map((horizon, i) => ({ blockOverrides: at(horizon.blocks, horizon.seconds), calls: wire(blocks[i + 1]) })),
-      ...(input.tail ? [{ blockOverrides: at(last.blocks + 1n, last.seconds + 12n), stateOverrides: input.tail.overrides, calls: wire(input.tail.calls) }] : []),
+      ...(input.tail?.blocks ?? []).map((block, i) => ({
+        blockOverrides: at(last.blocks + 1n + BigInt(i), last.seconds + 12n * (1n + BigInt(i))),
+        ...(i === 0 ? { stateOverrides: input.tail!.overrides } : {}),
+        calls: wire(block.calls),
+      })),
     ],
     validation: true,
   };

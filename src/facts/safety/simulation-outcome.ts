@@ -141,10 +141,15 @@ export const PATH_WORDS: Readonly<Record<SellPath, string>> = {
   transfer_from: 'by approve and transferFrom (as routers sell)',
 };
 
-/** `1 day`, `7 days`: the horizon's length in days. */
+/** `1 block`, `6 hours`, `7 days`: the horizon's length. */
 export function holdWords(horizon: number): string {
-  const days = Number(HOLD_HORIZONS[horizon - 1].seconds / 86_400n);
-  return `${days} day${days === 1 ? '' : 's'}`;
+  return durationWords(Number(HOLD_HORIZONS[horizon - 1].seconds));
+}
+
+/** `12 seconds`, `6 hours`, `1 day`: a hold in the largest whole unit. */
+export function durationWords(seconds: number): string {
+  const [n, unit] = seconds % 86_400 === 0 ? [seconds / 86_400, 'day'] : seconds % 3_600 === 0 ? [seconds / 3_600, 'hour'] : [seconds, 'second'];
+  return `${n} ${unit}${n === 1 ? '' : 's'}`;
 }
 
 /** What a disposal moved: offered, received by the other side, and received back (quote or token). */

@@ -107,8 +107,9 @@ export class TokenSafetyChecker {
     const second = await runSecondRound(client, plan, address);
     const facts = contractFacts(first, second.facts, plan.scan);
     const { sell, unchecked } = readCheck(plan, second, facts);
-    const traced = readableTrace(second.trace, first.marks.found !== null);
-    const outside = traced === null ? null : outsideCalls(traced, address, registryAddresses(registry), ownersAnswered(second.legs ?? new Map()));
+    const traced = readableTrace(second.trace, first.marks.found !== null || plan.traceFromHolder);
+    // Code with no call instruction asks no other contract, traced or not (ARCHITECTURE.md "Token safety").
+    const outside = facts.makesCalls === false ? [] : traced === null ? null : outsideCalls(traced, address, registryAddresses(registry), ownersAnswered(second.legs ?? new Map()));
     return this.report(address, { facts, sell, listed, outside, unchecked }, sell);
   }
 

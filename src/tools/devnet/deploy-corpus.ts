@@ -23,6 +23,8 @@ export interface CorpusLabel {
   severity: Severity;
   /** The risk-factor code that must justify the severity; null for safe. */
   reason: string | null;
+  /** Risk-factor codes the result must not carry: factors a wrong reading once gave it. */
+  absent?: string[];
   why: string;
 }
 

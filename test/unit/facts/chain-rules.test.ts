@@ -116,6 +116,15 @@ describe('token-safety rules', () => {
     assert.match(opens.risk_factors[0], /could not sell into the venue pool at once \(CooldownActive\) but could after holding 7 days;/);
   });
 
+  it('calls a trap that closes at some hours of the day a honeypot, naming the holds in their units', () => {
+    const at = [0, 12, 6 * 3_600, 12 * 3_600, 18 * 3_600, 86_400];
+    const open = [true, true, true, false, false, true];
+    const sells = at.flatMap((seconds, i) => (['transfer', 'transfer_from'] as const).map((via) => ({ held_seconds: seconds, held_blocks: 0, via, ok: open[i], sell_tax_bps: open[i] ? 0 : null })));
+    const trap = classify({ facts: facts(), sell: sold({ ok: false, sell_held_ok: false, sells, revert_reason: 'ClosedNow' }), listed: false });
+    assert.deepEqual([trap.severity, trap.is_honeypot], ['danger', true]);
+    assert.match(trap.risk_factors[0], /went through at once and after holding 12 seconds, 6 hours and 1 day but reverted after holding 12 and 18 hours \(ClosedNow\)/);
+  });
+
   it('judges the worst sell: a tax that starts after launch is named with the hold that met it', () => {
     const late = classify({ facts: facts(), sell: sold({ sell_tax_bps: 9900, tax_bps: 9900, sells: sellsOf([true, true, true, true], undefined, [0, 9900, 9900, 9900]) }), listed: false });
     assert.deepEqual([late.severity, late.is_honeypot], ['danger', false]);

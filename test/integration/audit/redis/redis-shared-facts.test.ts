@@ -44,7 +44,10 @@ describe('shared facts on Redis', () => {
       const wallets = [WALLET_A, WALLET_B, WALLET_C];
       // Two group commits: the second sends the shared documents again, Redis keeps one field each.
       for (const round of [0, 1]) {
-        await Promise.all(wallets.map((wallet, i) => log.append({ ...sampleEntry(wallet, round * 3 + i), facts: sealFacts(input(wallet, round * 3 + i), { basis: 'channel', channel: 'rest' }) })));
+        await Promise.all(wallets.map((wallet, i) => {
+          const entry = sampleEntry(wallet, round * 3 + i);
+          return log.append({ ...entry, facts: sealFacts(input(wallet, round * 3 + i), { basis: 'channel', channel: 'rest' }, entry.request) });
+        }));
       }
       assert.equal(await redis.hlen(`${prefix}facts`), 6 + 6, 'six records\' own facts and six shared documents');
       const lines = await log.readLines(1, 6);

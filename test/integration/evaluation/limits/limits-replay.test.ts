@@ -45,7 +45,9 @@ describe('replay of a policy deny', () => {
     const documents = new Map(lines.map((line) => [line.split(' ')[1]!, line.slice(line.indexOf('{'))]));
     const own = lines.at(-1)!;
     assert.deepEqual(JSON.parse(own.slice(own.indexOf('{'))).input.limits, { maxTradeUsd: null, dailyNotionalUsd: 500, allowedAssets: null, allowedSides: null, maxSlippageBps: null });
-    const resolved = resolveFacts(own.slice(own.indexOf('{')), documents);
+    // Format 3 facts take the trade and the time from the record that names them.
+    const line = (await (await fetch(`${running.base}/api/v1/audit/export?from_seq=${denied.audit_seq}&limit=1`)).text()).trim();
+    const resolved = resolveFacts(own.slice(own.indexOf('{')), documents, JSON.parse(line.slice(65)));
     assert.ok(resolved.ok, resolved.ok ? '' : resolved.detail);
     const facts = resolved.facts as any;
     assert.deepEqual(facts.input.limits, { maxTradeUsd: null, dailyNotionalUsd: 500, allowedAssets: null, allowedSides: null, maxSlippageBps: null });

@@ -65,7 +65,9 @@ describe('the facts behind each record', () => {
       const own = facts.find((line) => line.seq === record.seq && line.hash === record.facts_hash)!;
       assert.equal(record.format, 2);
       const parsed = JSON.parse(own.text);
-      assert.equal(parsed.format, 2);
+      // Format 3: the trade and the time are the record's request and ts, not kept again (a REST body holds every default).
+      assert.equal(parsed.format, 3);
+      assert.deepEqual([parsed.input.trade, parsed.input.nowMs], [undefined, undefined]);
       const context = JSON.parse(documents.get(parsed.uses.context)!);
       const price = JSON.parse(documents.get(context.uses.price)!);
       assert.equal(price.fact.usd, record.price_usd);

@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Devnet } from '../../../../src/tools/devnet/devnet.js';
+import { HOLD_HORIZONS } from '../../../../src/facts/safety/simulation-bundle.js';
+import { holdWords } from '../../../../src/facts/safety/simulation-outcome.js';
 import { callMcpTool } from '../../../support/mcp-client.js';
 import { TokenSafety } from '../../../../src/schemas/resources.js';
 import type { LmdbStore } from '../../../../src/store/lmdb-store.js';
@@ -37,7 +39,7 @@ describe('hostile fixtures', () => {
     assert.deepEqual(codes(json.risk_factors), ['HONEYPOT', 'MINT_CAPABILITY']);
     assert.equal(
       json.risk_factors[0],
-      'HONEYPOT: a holder that bought through the venue pool could not sell: its sell into the venue pool reverted at once and after holding 1, 7 and 30 days (TransferNotAllowed); holders cannot sell',
+      'HONEYPOT: a holder that bought through the venue pool could not sell: its sell into the venue pool reverted at once and after holding 12 seconds, 6, 12 and 18 hours and 1, 7 and 30 days (TransferNotAllowed); holders cannot sell',
     );
     const { probe, bought, base_fee_wei, gas_price_wei, ...sell } = json.sell_simulation;
     assert.match(probe, /^0x[0-9a-fA-F]{40}$/);
@@ -50,12 +52,12 @@ describe('hostile fixtures', () => {
       ok: false, simulated: true, not_a_token: false, method: 'venue_v4', sold_via: 'venue_v4', amount_in: null, paid: null, received: null,
       buy_tax_bps: 0, sell_tax_bps: null, tax_bps: null, buy_ok: true, sell_fresh_ok: false, sell_held_ok: false, wallet_transfer_ok: false,
       transfer_from_ok: false, owner_powers: [],
-      sells: [[0, 0], [86_400, 7_200], [604_800, 50_400], [2_592_000, 216_000]].flatMap(([held_seconds, held_blocks]) => (['transfer', 'transfer_from'] as const).map((via) => ({
+      sells: [[0, 0], ...HOLD_HORIZONS.map(({ seconds, blocks }) => [Number(seconds), Number(blocks)])].flatMap(([held_seconds, held_blocks]) => (['transfer', 'transfer_from'] as const).map((via) => ({
         held_seconds, held_blocks, via, ok: false, sell_tax_bps: null,
       }))),
       revert_reason: 'TransferNotAllowed',
-      detail: 'bought through the venue pool; sold into the venue pool at once: reverted; sold into the venue pool after holding 1 day: reverted; '
-        + 'sold into the venue pool after holding 7 days: reverted; sold into the venue pool after holding 30 days: reverted; transferred to a wallet: reverted',
+      detail: ['bought through the venue pool', 'sold into the venue pool at once: reverted',
+        ...HOLD_HORIZONS.map((_, i) => `sold into the venue pool after holding ${holdWords(i + 1)}: reverted`), 'transferred to a wallet: reverted'].join('; '),
     });
   });
 
@@ -67,7 +69,7 @@ describe('hostile fixtures', () => {
     const sell = json.sell_simulation;
     assert.deepEqual([sell.ok, sell.buy_tax_bps, sell.sell_tax_bps, sell.tax_bps, sell.transfer_from_ok], [true, 1000, 1000, 1000, true]);
     // Measured on every sell, at once and after each hold, by transfer and through the router.
-    assert.deepEqual(sell.sells.map((leg: { via: string; sell_tax_bps: number }) => [leg.via, leg.sell_tax_bps]), [0, 1, 7, 30].flatMap(() => [['transfer', 1000], ['transfer_from', 1000]]));
+    assert.deepEqual(sell.sells.map((leg: { via: string; sell_tax_bps: number }) => [leg.via, leg.sell_tax_bps]), [0, ...HOLD_HORIZONS].flatMap(() => [['transfer', 1000], ['transfer_from', 1000]]));
     assert.equal(BigInt(sell.paid), BigInt(sell.amount_in) - BigInt(sell.amount_in) / 10n);
     assert.ok(Number(sell.received) > 0);
   });

@@ -37,6 +37,10 @@ describe('every corpus token is judged as labelled', () => {
       const seen = `${json.severity}: ${json.risk_factors.join(' | ')}`;
       assert.equal(json.severity, label.severity, seen);
       if (label.reason) assert.ok(codes(json.risk_factors).includes(label.reason), seen);
+      // Every factor listed once, and none that a wrong reading once gave it (ARCHITECTURE.md "Token safety").
+      const listed = codes(json.risk_factors);
+      assert.deepEqual(listed, [...new Set(listed)], seen);
+      for (const code of label.absent ?? []) assert.ok(!listed.includes(code), seen);
       assert.equal(json.is_honeypot, label.reason === 'HONEYPOT', seen);
     });
   }

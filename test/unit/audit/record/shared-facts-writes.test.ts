@@ -23,6 +23,14 @@ describe('SharedFactsWrites', () => {
     assert.deepEqual(kinds(writes.lines([sealed(258)])), ['258:own']);
   });
 
+  it('writes a record\'s own facts once a scope too: a record judged on the same facts names the line kept', () => {
+    const writes = new SharedFactsWrites((seq) => Math.floor(seq / 256));
+    const same = (seq: number): SealedRecord => ({ ...sealed(seq), facts: { ...own(1), shared: [ENGINE, CONTEXT] } });
+    assert.deepEqual(kinds(writes.lines([same(250), same(251), sealed(252)])), ['250:engine', '250:context', '250:own', '252:own']);
+    assert.deepEqual(kinds(writes.lines([same(253)])), []);
+    assert.deepEqual(kinds(writes.lines([same(256)])), ['256:engine', '256:context', '256:own']);
+  });
+
   it('writes them again after a failed write, whose lines may be cut', () => {
     const writes = new SharedFactsWrites(() => 0);
     writes.lines([sealed(1)]);

@@ -81,7 +81,9 @@ describe('owner probes that could not run', () => {
   const refused: PowerCall = { ok: false, data: '0x' };
 
   it('names a function whose holders could not send before the owner called it, unless a power found stops holders', () => {
-    const calls = [refused, { ok: true, data: '0x' } as PowerCall, word(1000n), refused, refused, { ok: true, data: '0x' } as PowerCall, word(1000n), refused];
+    const ok: PowerCall = { ok: true, data: '0x' };
+    const steps = { before: refused, held: word(1000n), supply: word(10n ** 6n), ownerHeld: word(0n), owner: ok, balance: word(1000n), supplyAfter: word(10n ** 6n), ownerAfter: word(0n), after: refused };
+    const calls = new Map(probe.probes.flatMap((_, i) => Object.entries(steps).map(([step, call]) => [`power.${i}.${step}`, call] as const)));
     assert.deepEqual(uncheckedSelectors(probe, calls, []), [selector]);
     assert.deepEqual(uncheckedSelectors(probe, calls, [{ selector: '0x12345678', signature: null, effect: 'blocked' }]), []);
   });

@@ -1,0 +1,81 @@
+// Facts formats 2 and 3 resolve to the same engine input: format 3 takes the trade and the time from the record
+// (its request and ts), keeping only what the request does not give back (ARCHITECTURE.md "Recorded facts").
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { canonicalText, sealFacts } from '../../../../src/evaluation/recorded-facts.js';
+import { resolveFacts } from '../../../../src/evaluation/replay/resolve-facts.js';
+import { deepFreeze } from '../../../../src/facts/prices/price-provider.js';
+import { TIER_POLICIES } from '../../../../src/risk/tiers.js';
+import type { RiskInput } from '../../../../src/risk/types.js';
+
+const TSLA = deepFreeze({ contract_address: '0xa6f91334bed73452616829fac9fa646b4b2b76e0', decimals: 18, is_native: false, symbol: 'TSLA' });
+const PRICE = deepFreeze({ deviationBps: null, source: 'fallback_default', stale: false, usd: 350.25, origin: { kind: 'default', price_usd: 350.25 } } as RiskInput['price']);
+const SAFETY = deepFreeze({ flaggedDanger: false, riskFactors: [], severity: 'unchecked' as const, checkedAt: null });
+const NOW = 1_795_830_769_615;
+const WALLET = '0x0000000000000000000000000000000000000001';
+
+/** A REST body as the record keeps it: every default written out, no deadline and no request_id. */
+const REQUEST = { allow_unregistered: false, amount: 1, asset: 'TSLA', contract_address: TSLA.contract_address, max_slippage_bps: 100, permit: false, side: 'buy', wallet: WALLET };
+
+function input(trade: Record<string, unknown>): RiskInput {
+  return {
+    trade: trade as unknown as RiskInput['trade'], policy: TIER_POLICIES[1], entitledTier: 1, registryBySymbol: TSLA, registryByAddress: TSLA,
+    price: PRICE, safety: SAFETY, wallet: { dailyPnlUsd: 0, windowCount: 0, windowLimit: 10, windowSeconds: 60 }, blockedAssets: [], nowMs: NOW,
+  };
+}
+
+const ENGINE_TRADE = { allow_unregistered: false, amount: 1, asset: 'TSLA', contract_address: TSLA.contract_address, deadline: null, max_slippage_bps: 100, request_id: null, side: 'buy', wallet: WALLET };
+const TIER = { basis: 'channel', channel: 'free' } as const;
+
+/**
+ * Record 1's facts as format 2 wrote them (bench:audit-bytes, offline fleet, before format 3), naming the context
+ * the shared documents of this build make: the engine document follows the engine's version.
+ */
+const format2 = (context: string) => '{"format":2,"input":{"blockedAssets":[],"entitledTier":1,"nowMs":1795830769615,"trade":{"allow_unregistered":false,"amount":1,'
+  + '"asset":"TSLA","contract_address":"0xa6f91334bed73452616829fac9fa646b4b2b76e0","deadline":null,"max_slippage_bps":100,"request_id":null,"side":"buy",'
+  + '"wallet":"0x0000000000000000000000000000000000000001"},"wallet":{"dailyPnlUsd":0,"windowCount":0,"windowLimit":10,"windowSeconds":60}},'
+  + `"origins":{"safety_checked_at":null,"tier":{"basis":"channel","channel":"free"}},"uses":{"context":"${context}"}}`;
+
+describe('facts format 3', () => {
+  it('keeps neither the trade nor the time of a REST verdict, and resolves to the input format 2 resolves to', () => {
+    const sealed = sealFacts(input(ENGINE_TRADE), TIER, REQUEST);
+    const own = JSON.parse(sealed.text);
+    assert.equal(own.format, 3);
+    assert.deepEqual([own.input.trade, own.input.nowMs], [undefined, undefined]);
+    const shared = new Map(sealed.shared.map((document) => [document.hash, document.text]));
+    const three = resolveFacts(sealed.text, shared, { request: REQUEST, ts: NOW });
+    const two = resolveFacts(format2(own.uses.context), shared, { request: {}, ts: 0 });
+    assert.ok(three.ok && two.ok);
+    assert.deepEqual(three.facts.input, two.facts.input);
+    assert.deepEqual({ ...three.facts, format: 2 }, two.facts);
+    assert.deepEqual(three.facts.input.trade, ENGINE_TRADE);
+    assert.equal(three.facts.input.nowMs, NOW);
+  });
+
+  it('keeps the members a request does not give back: defaults a channel did not record, or a value it recorded otherwise', () => {
+    const sparse = { amount: 1, asset: 'TSLA', contract_address: TSLA.contract_address, side: 'buy', wallet: WALLET, deadline: 1_795_830_800, request_id: 'r-1' };
+    const trade = { ...ENGINE_TRADE, deadline: 1_795_830_800, request_id: 'r-1' };
+    const sealed = sealFacts(input(trade), TIER, sparse);
+    assert.deepEqual(JSON.parse(sealed.text).input.trade, { allow_unregistered: false, max_slippage_bps: 100 });
+    const shared = new Map(sealed.shared.map((document) => [document.hash, document.text]));
+    const resolved = resolveFacts(sealed.text, shared, { request: sparse, ts: NOW });
+    assert.ok(resolved.ok);
+    assert.deepEqual(resolved.facts.input.trade, trade);
+
+    const otherwise = sealFacts(input(ENGINE_TRADE), TIER, { ...REQUEST, amount: 2 });
+    assert.deepEqual(JSON.parse(otherwise.text).input.trade, { amount: 1 });
+    const back = resolveFacts(otherwise.text, shared, { request: { ...REQUEST, amount: 2 }, ts: NOW });
+    assert.ok(back.ok);
+    assert.deepEqual(back.facts.input.trade, ENGINE_TRADE);
+  });
+
+  it('is held to the hash the record names like every format: its text is canonical', () => {
+    const sealed = sealFacts(input(ENGINE_TRADE), TIER, REQUEST);
+    assert.equal(canonicalText(JSON.parse(sealed.text)), sealed.text);
+  });
+
+  it('names a format it does not read', () => {
+    const resolved = resolveFacts('{"format":4,"input":{}}', new Map(), { request: REQUEST, ts: NOW });
+    assert.deepEqual(resolved, { ok: false, detail: 'facts format 4 is not one this replay reads (1, 2, 3)' });
+  });
+});

@@ -8,17 +8,19 @@
 // line. A crash between the two writes can leave lines for records that were never written; their
 // seqs are sealed again, so a seq may have two lines and the record's hash says which is its own.
 // A shared document the facts name by hash is a line of its own, under the seq of the first record of its page
-// that names it. facts.idx is a sparse index (seq and byte offset of one line in every 256, 16 bytes each) so a
-// range is found without reading the file from its start; it is a hint, rebuilt when missing.
+// that names it. Where each page of seqs begins in the file is kept in the LMDB index (log-index.ts, `facts`),
+// marked in the group commit that writes the page's first line, so a range is found without reading the file from
+// its start (ARCHITECTURE.md "File audit index").
 import { constants } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { open, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { factsLineText, parseFactsLine, type FactsLine } from '../record/audit-log.js';
-import { cutTornTail, fileLines, writeAllAt } from './file-lines.js';
+import { cutTornTail, fileLines, readAt, writeAllAt } from './file-lines.js';
+import type { FactsMark, LogIndex } from './log-index.js';
 
 export const FACTS_FILE_NAME = 'facts.log';
-const INDEX_FILE_NAME = 'facts.idx';
-const INDEX_EVERY = 256;
+/** The sparse index an older version kept beside facts.log; its map now lives in the LMDB index. */
+const OLD_INDEX_FILE_NAME = 'facts.idx';
 /**
  * The file log writes a shared facts document (ARCHITECTURE.md "Recorded facts") once per page of this many seqs,
  * at its first use in the page, and reads a range's facts from the start of its first page: every document a
@@ -26,95 +28,94 @@ const INDEX_EVERY = 256;
  */
 export const SHARED_FACTS_PAGE = 256;
 const READ_BLOCK = 1 << 20;
+/** Lines between two progress lines while facts.log is indexed from its start. */
+const PROGRESS_EVERY = 1_000_000;
+/** Pages marked per transaction while catching up. */
+const CATCH_UP_BATCH = 8192;
+
+const pageOf = (seq: number): number => Math.floor(seq / SHARED_FACTS_PAGE);
 
 export type { FactsLine };
 
+/** What facts.log needs of the LMDB index: where each page of seqs begins. */
+export type FactsMarks = Pick<LogIndex, 'add' | 'lastFactsMark' | 'factsStart' | 'clearFacts'>;
+
 export class FactsFile {
-  private seqs = new Float64Array(1024);
-  private offsets = new Float64Array(1024);
-  private entries = 0;
-  /** Highest seq written since open (or found at open); lines with a lower seq are orphans or older. */
-  private lastSeq = 0;
+  private constructor(private readonly fh: FileHandle, private readonly marks: FactsMarks, private end: number) {}
 
-  private constructor(private readonly fh: FileHandle, private readonly index: FileHandle, private end: number) {}
-
-  /** Opens both files, cutting a torn last line; rebuilds the sparse index when it is missing or behind. */
-  static async open(dir: string): Promise<FactsFile> {
+  /**
+   * Opens facts.log, cutting a torn last line, and marks in the index the pages its lines after the last marked
+   * page begin (all of them when the index has none: a new index, or a data folder from before the facts pages
+   * were in it, whose facts.idx is removed).
+   */
+  static async open(dir: string, marks: FactsMarks, report: (line: string) => void): Promise<FactsFile> {
     const fh = await open(join(dir, FACTS_FILE_NAME), constants.O_RDWR | constants.O_CREAT, 0o644);
-    const index = await open(join(dir, INDEX_FILE_NAME), constants.O_RDWR | constants.O_CREAT, 0o644);
     try {
-      const end = await cutTornTail(fh);
-      const file = new FactsFile(fh, index, end);
-      await file.loadIndex();
+      const file = new FactsFile(fh, marks, await cutTornTail(fh));
+      await file.catchUp(report);
+      await rm(join(dir, OLD_INDEX_FILE_NAME), { force: true });
       return file;
     } catch (error) {
-      await Promise.all([fh.close(), index.close()]);
+      await fh.close();
       throw error;
     }
   }
 
-  private async loadIndex(): Promise<void> {
-    const bytes = await this.index.readFile();
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength - (bytes.byteLength % 16));
-    let indexedTo = 0;
-    for (let at = 0; at < view.byteLength; at += 16) {
-      const seq = view.getFloat64(at, true);
-      const offset = view.getFloat64(at + 8, true);
-      if (!(seq > this.lastSeq) || !(offset >= indexedTo) || offset >= this.end) break;
-      this.remember(seq, offset);
-      indexedTo = offset;
-    }
-    await this.index.truncate(this.entries * 16);
-    // Lines past the last indexed one are read once to find their seqs (a few hundred at most unless the index was lost).
-    for await (const { line, offset } of this.linesFrom(indexedTo)) {
-      if (line.seq > this.lastSeq && (line.seq % INDEX_EVERY === 0 || this.entries === 0)) await this.addEntry(line.seq, offset);
-      this.lastSeq = Math.max(this.lastSeq, line.seq);
-    }
+  /** The last mark must be the start of a line of its page: else the marks describe another file and are rebuilt. */
+  private async trustedMark(report: (line: string) => void): Promise<FactsMark | null> {
+    const mark = this.marks.lastFactsMark();
+    if (mark === null) return null;
+    const before = mark.offset === 0 ? Buffer.from('\n') : await readAt(this.fh, mark.offset - 1, 1);
+    const line = mark.offset < this.end && before[0] === 0x0a ? await this.lineAt(mark.offset) : null;
+    if (line !== null && pageOf(line.seq) === mark.page) return mark;
+    report(`audit: the index's facts pages do not match facts.log (page ${mark.page} at byte ${mark.offset}); indexing its pages again`);
+    this.marks.clearFacts();
+    return null;
   }
 
-  private remember(seq: number, offset: number): void {
-    if (this.entries === this.seqs.length) {
-      const grow = (old: Float64Array) => {
-        const grown = new Float64Array(old.length * 2);
-        grown.set(old);
-        return grown;
-      };
-      this.seqs = grow(this.seqs);
-      this.offsets = grow(this.offsets);
+  private async lineAt(offset: number): Promise<FactsLine | null> {
+    for await (const { line } of this.linesFrom(offset)) return line;
+    return null;
+  }
+
+  /** Marks the pages that begin after the last marked one, in batches, telling `report` how far a long run has come. */
+  private async catchUp(report: (line: string) => void): Promise<void> {
+    const mark = await this.trustedMark(report);
+    if (mark === null && this.end > 0) report(`audit: indexing facts.log from its start (${this.end} bytes; a line every ${PROGRESS_EVERY} facts lines)`);
+    let marked = mark?.page ?? -1;
+    let batch: FactsMark[] = [];
+    let lines = 0;
+    for await (const { line, offset } of this.linesFrom(mark?.offset ?? 0)) {
+      if (pageOf(line.seq) > marked) batch.push({ page: (marked = pageOf(line.seq)), offset });
+      if (++lines % PROGRESS_EVERY === 0) report(`audit: indexing facts.log: ${lines} lines read, ${Math.floor((offset / this.end) * 100)}% of its bytes`);
+      if (batch.length < CATCH_UP_BATCH) continue;
+      this.marks.add([], batch);
+      batch = [];
     }
-    this.seqs[this.entries] = seq;
-    this.offsets[this.entries] = offset;
-    this.entries++;
-    this.lastSeq = Math.max(this.lastSeq, seq);
+    this.marks.add([], batch);
   }
 
-  private async addEntry(seq: number, offset: number): Promise<void> {
-    const entry = Buffer.alloc(16);
-    entry.writeDoubleLE(seq, 0);
-    entry.writeDoubleLE(offset, 8);
-    await this.index.write(entry, 0, 16, this.entries * 16);
-    this.remember(seq, offset);
-  }
-
-  /** The bytes to append for these lines, and the index entries they bring. */
-  async append(lines: FactsLine[]): Promise<void> {
-    if (lines.length === 0) return;
+  /**
+   * Appends these lines at the end; returns the pages they begin, for the index to mark in the group's commit
+   * (after the sync: a mark never points past what a crash could keep).
+   */
+  async append(lines: FactsLine[]): Promise<FactsMark[]> {
+    if (lines.length === 0) return [];
     const parts: Buffer[] = [];
-    const marks: Array<[number, number]> = [];
+    const begun: FactsMark[] = [];
+    let marked = this.marks.lastFactsMark()?.page ?? -1;
     let offset = this.end;
     for (const facts of lines) {
-      const { seq } = facts;
       // Each line encoded once: its length in bytes comes with it.
       const line = Buffer.from(factsLineText(facts), 'utf8');
-      if (seq > this.lastSeq && (seq % INDEX_EVERY === 0 || this.entries + marks.length === 0)) marks.push([seq, offset]);
+      if (pageOf(facts.seq) > marked) begun.push({ page: (marked = pageOf(facts.seq)), offset });
       parts.push(line);
       offset += line.length;
     }
     const data = parts.length === 1 ? parts[0] : Buffer.concat(parts, offset - this.end);
     await writeAllAt(this.fh, data, this.end);
     this.end += data.length;
-    for (const [seq, at] of marks) await this.addEntry(seq, at);
-    this.lastSeq = Math.max(this.lastSeq, lines[lines.length - 1].seq);
+    return begun;
   }
 
   async sync(): Promise<void> {
@@ -131,21 +132,11 @@ export class FactsFile {
     return this.end;
   }
 
-  /** Every line with `from <= seq <= to`, in file order (orphans and all). */
+  /** Every line with `from <= seq <= to`, in file order (orphans and all), read from where `from`'s page begins. */
   async *range(from: number, to: number): AsyncGenerator<FactsLine> {
-    let [low, high, start] = [0, this.entries - 1, 0];
-    while (low <= high) {
-      const middle = (low + high) >>> 1;
-      if (this.seqs[middle] <= from) {
-        start = this.offsets[middle];
-        low = middle + 1;
-      } else {
-        high = middle - 1;
-      }
-    }
-    for await (const { line } of this.linesFrom(start)) {
+    for await (const { line } of this.linesFrom(this.marks.factsStart(pageOf(from)))) {
       // A later line may still hold a seq in range: orphans precede the lines sealed again.
-      if (line.seq > to + INDEX_EVERY) return;
+      if (line.seq > to + SHARED_FACTS_PAGE) return;
       if (line.seq >= from && line.seq <= to) yield line;
     }
   }
@@ -160,6 +151,6 @@ export class FactsFile {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.fh.close(), this.index.close()]);
+    await this.fh.close();
   }
 }

@@ -10,7 +10,7 @@
 // hash the bytes after the first 65 characters up to (not including) the newline and
 // compare with the first 64; never re-serialize. Line n (1-based) holds seq n.
 //
-// Where each line starts and each wallet's records live in an LMDB index beside the log
+// Where each line starts, each wallet's records and each page of facts.log live in an LMDB index beside the log
 // (DATA_DIR/audit/index, ARCHITECTURE.md "File audit index"), written in the group commit after
 // the lines: memory stays flat however long the log grows, and a restart reads only the lines
 // the index lacks.
@@ -32,7 +32,7 @@ import { LogHealth } from './log-health.js';
 import { lossMarkers } from './tail-evidence.js';
 import { resolveOptions, type FileAuditLogOptions } from './file-log-options.js';
 import { bringIndexUp, type IndexReport } from './index-catch-up.js';
-import { openLogIndex, type IndexedLine, type LogIdentity, type LogIndex } from './log-index.js';
+import { openLogIndex, type FactsMark, type IndexedLine, type LogIdentity, type LogIndex } from './log-index.js';
 import { GroupCommitter, type BatchOutcome } from '../record/group-commit.js';
 import { LogLines } from './log-lines.js';
 import { writeAllAt } from './file-lines.js';
@@ -132,7 +132,7 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
         await fh.datasync();
       }
       index ??= openLogIndex(dir, durable, settings.report, false) as LogIndex;
-      const ready = bringIndexUp(fh.fd, index, end, { size, mtimeNs: found.mtimeNs, ino: found.ino }, settings.report);
+      const ready = await bringIndexUp(fh, index, end, { size, mtimeNs: found.mtimeNs, ino: found.ino }, settings.report);
       if (durable) await syncDirectory(dir);
       const report: OpenReport = {
         records: ready.records, truncatedBytes: size - end, reason: reasons.length > 0 ? reasons.join('; ') : null,
@@ -140,7 +140,7 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
         ...(accepted ? { acceptedLoss: { first_seq: accepted.firstSeq, last_seq: accepted.lastSeq } } : {}),
       };
       const { rebuilt, indexedLines } = ready;
-      const facts = await FactsFile.open(dir);
+      const facts = await FactsFile.open(dir, index, settings.report);
       return new FileAuditLog(fh, path, settings, index, ready.records, ready.head, end, report, { rebuilt, indexedLines }, facts, found.ino);
     } catch (error) {
       await index?.close();
@@ -241,8 +241,9 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
     }
     // Facts first: a record on disk always has its facts beside it (an orphaned facts line is harmless).
     const facts = this.sharedFacts.lines(batch.sealed);
+    let factsMarks: FactsMark[] = [];
     if (facts.length > 0) {
-      await this.guarded(() => this.facts.append(facts));
+      await this.guarded(async () => void (factsMarks = await this.facts.append(facts)));
       if (this.options.fsync === 'always') await this.guarded(() => this.facts.sync());
     }
     const data = batch.sealed.length === 1 ? batch.sealed[0].line : Buffer.concat(batch.sealed.map((s) => s.line));
@@ -251,7 +252,7 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
     // After the lines (and their fdatasync): the index never counts a record the log could lose to a crash.
     // Committed without a flush on the event loop; the log's sync flushes it next (ARCHITECTURE.md "File audit index").
     const indexFailed = `the audit index ${this.index.path} could not be written`;
-    await this.guarded(async () => this.index.add(this.indexed(batch), false), indexFailed);
+    await this.guarded(async () => this.index.add(this.indexed(batch), factsMarks, false), indexFailed);
     if (this.options.fsync === 'always') await this.guarded(() => this.index.flush(), indexFailed);
   }
 

@@ -18,9 +18,9 @@ export const CHECKPOINT_FILE_NAME = 'checkpoints.log';
  * stops the store, and nothing after it is served or written.
  */
 export class FileCheckpointStore implements CheckpointStore {
-  private sizes = new Float64Array(1024);
-  private offsets = new Float64Array(1024);
-  private count = 0;
+  /** Each line's tree size and byte offset, in file order (plain arrays of numbers, 8 bytes an element). */
+  private readonly sizes: number[] = [];
+  private readonly offsets: number[] = [];
   private end = 0;
   private newest: Checkpoint | null = null;
   private writing: Promise<unknown> = Promise.resolve();
@@ -72,18 +72,8 @@ export class FileCheckpointStore implements CheckpointStore {
   }
 
   private index(size: number, offset: number): void {
-    if (this.count === this.sizes.length) {
-      const grow = (old: Float64Array) => {
-        const grown = new Float64Array(old.length * 2);
-        grown.set(old);
-        return grown;
-      };
-      this.sizes = grow(this.sizes);
-      this.offsets = grow(this.offsets);
-    }
-    this.sizes[this.count] = size;
-    this.offsets[this.count] = offset;
-    this.count++;
+    this.sizes.push(size);
+    this.offsets.push(offset);
   }
 
   async latest(): Promise<Checkpoint | null> {
@@ -91,7 +81,7 @@ export class FileCheckpointStore implements CheckpointStore {
   }
 
   async atSize(treeSize: number): Promise<Checkpoint | null> {
-    let [low, high] = [0, this.count - 1];
+    let [low, high] = [0, this.sizes.length - 1];
     while (low <= high) {
       const middle = (low + high) >>> 1;
       if (this.sizes[middle] === treeSize) return this.read(middle);
@@ -102,18 +92,18 @@ export class FileCheckpointStore implements CheckpointStore {
   }
 
   sizeAfter(size: number): number | null {
-    let [low, high] = [0, this.count];
+    let [low, high] = [0, this.sizes.length];
     while (low < high) {
       const middle = (low + high) >>> 1;
       if (this.sizes[middle] <= size) low = middle + 1;
       else high = middle;
     }
-    return low < this.count ? this.sizes[low] : null;
+    return low < this.sizes.length ? this.sizes[low] : null;
   }
 
   private async read(position: number): Promise<Checkpoint> {
     const start = this.offsets[position];
-    const stop = position + 1 < this.count ? this.offsets[position + 1] : this.end;
+    const stop = position + 1 < this.sizes.length ? this.offsets[position + 1] : this.end;
     const { buffer, bytesRead } = await this.fh.read(Buffer.alloc(stop - start), 0, stop - start, start);
     // Checked again as it is served: the file may have been changed since open.
     const checkpoint = parseCheckpoint(buffer.toString('utf8', 0, bytesRead).trimEnd());

@@ -1,12 +1,9 @@
-// Open-time scan of audit.log: finds the torn tail, and reads seq and wallet off lines without parsing them.
-import { readSync } from 'node:fs';
+// Open-time reads of audit.log: finds the torn tail, and reads seq and wallet off lines without parsing them.
 import type { FileHandle } from 'node:fs/promises';
 import { lineHashMatches, parseLine } from '../record/record.js';
 import { lastNewlineBefore, readAt } from './file-lines.js';
 import type { Sha256Hex } from '../record/sha256.js';
 
-const NEWLINE = 0x0a;
-const CHUNK = 4 * 1024 * 1024;
 /** More bad trailing lines than this is not a torn write: refuse to open rather than cut. */
 const MAX_BAD_TAIL_LINES = 8;
 // Canonical keys are sorted (RFC 8785 section 3.2.3), so after `request` only the
@@ -99,31 +96,3 @@ export function quickParse(data: Buffer, start: number, end: number): Tail | nul
   }
 }
 
-
-/** Called for each complete line: the bytes are data[start, end) (no newline); `position` is the file offset of data[start]. */
-export type OnLine = (data: Buffer, start: number, end: number, position: number) => void;
-
-/**
- * Reads [from, end) of the file in large chunks and hands over every complete
- * line. Synchronous: it runs at open, before the log takes appends.
- */
-export function forEachLineSync(fd: number, from: number, end: number, onLine: OnLine): void {
-  let buffer = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(end - from, 1)));
-  let base = from; // file position of buffer[0]
-  let carry = 0;
-  while (base + carry < end) {
-    if (carry === buffer.length) buffer = Buffer.concat([buffer, Buffer.allocUnsafe(buffer.length)]);
-    const want = Math.min(buffer.length - carry, end - base - carry);
-    const bytesRead = readSync(fd, buffer, carry, want, base + carry);
-    if (bytesRead === 0) throw new Error('audit.log shrank while it was being indexed');
-    const filled = carry + bytesRead;
-    let start = 0;
-    for (let nl = buffer.indexOf(NEWLINE, 0); nl !== -1 && nl < filled; nl = buffer.indexOf(NEWLINE, start)) {
-      onLine(buffer, start, nl, base + start);
-      start = nl + 1;
-    }
-    carry = filled - start;
-    buffer.copyWithin(0, start, filled);
-    base += start;
-  }
-}

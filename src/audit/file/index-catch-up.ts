@@ -4,11 +4,12 @@
 // after it are read and indexed (a crash lost nothing else, since a line is indexed only after it
 // was written). Otherwise (no index, an index ahead of a log an operator cut back, a log changed
 // by hand since the last clean close) the index is emptied and rebuilt from the whole log.
-import { readSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { ZERO_HASH, type AuditHead } from '../record/audit-log.js';
 import { parseLine } from '../record/record.js';
 import { isSha256Hex } from '../record/sha256.js';
-import { forEachLineSync, quickParse } from './file-scan.js';
+import { quickParse } from './file-scan.js';
+import { fileLines, readAt } from './file-lines.js';
 import type { IndexedLine, LogIdentity, LogIndex } from './log-index.js';
 
 /** How open brought the index up to date; worth a log line when `rebuilt`. */
@@ -27,71 +28,62 @@ export interface IndexReady extends IndexReport {
 
 /** Lines indexed per transaction while catching up. */
 const CATCH_UP_BATCH = 8192;
+const READ_BLOCK = 4 * 1024 * 1024;
 /** Lines between two progress lines of a long catch-up. */
 const PROGRESS_EVERY = 1_000_000;
-
-function readLine(fd: number, offset: number, length: number): Buffer {
-  const bytes = Buffer.alloc(length);
-  let got = 0;
-  while (got < length) {
-    const n = readSync(fd, bytes, got, length - got, offset + got);
-    if (n === 0) break;
-    got += n;
-  }
-  return bytes.subarray(0, got);
-}
 
 const sameLog = (a: LogIdentity, b: LogIdentity) => a.size === b.size && a.mtimeNs === b.mtimeNs && a.ino === b.ino;
 
 /** The index's last line is a whole line of the good part of the log, holding the record the index names. */
-function lastLineMatches(fd: number, index: LogIndex, goodEnd: number): boolean {
+async function lastLineMatches(fh: FileHandle, index: LogIndex, goodEnd: number): Promise<boolean> {
   if (index.count === 0) return true;
   const { offset, length, hash } = index.entry(index.count);
   if (offset + length > goodEnd || index.entry(1).offset !== 0) return false;
-  const bytes = readLine(fd, offset > 0 ? offset - 1 : 0, length + (offset > 0 ? 1 : 0));
+  const bytes = await readAt(fh, offset > 0 ? offset - 1 : 0, length + (offset > 0 ? 1 : 0));
   const line = offset > 0 ? bytes.subarray(1) : bytes;
   if ((offset > 0 && bytes[0] !== 0x0a) || line.length !== length || line[length - 1] !== 0x0a) return false;
   return hash === null || line.toString('latin1', 0, 64) === hash;
 }
 
 /** Whether the index can be kept, as is or with the lines after its last one indexed. */
-function trusted(fd: number, index: LogIndex, goodEnd: number, found: LogIdentity): boolean {
+async function trusted(fh: FileHandle, index: LogIndex, goodEnd: number, found: LogIdentity): Promise<boolean> {
   const closed = index.closedWith();
   // A log changed since the service closed it cleanly was changed by someone else: read it all again.
   if (closed !== null && !sameLog(closed, found)) return false;
-  return lastLineMatches(fd, index, goodEnd);
+  return lastLineMatches(fh, index, goodEnd);
 }
 
 /** Indexes the lines after the indexed ones up to goodEnd, in batches, telling `report` how far a long run has come. */
-function catchUp(fd: number, index: LogIndex, goodEnd: number, report: (line: string) => void): number {
+async function catchUp(fh: FileHandle, index: LogIndex, goodEnd: number, report: (line: string) => void): Promise<number> {
   const last = index.count > 0 ? index.entry(index.count) : { offset: 0, length: 0 };
   const from = last.offset + last.length;
   if (from === 0 && goodEnd > 0) report(`audit: indexing audit.log from its start (${goodEnd} bytes; a line every ${PROGRESS_EVERY} records)`);
   let batch: IndexedLine[] = [];
   let lines = 0;
-  forEachLineSync(fd, from, goodEnd, (data, start, end, position) => {
-    const tail = quickParse(data, start, end);
-    const hash = data.toString('latin1', start, start + 64);
+  for await (const { bytes, offset } of fileLines(fh, READ_BLOCK, from)) {
+    if (offset >= goodEnd) break;
+    const tail = quickParse(bytes, 0, bytes.length);
+    const hash = bytes.toString('latin1', 0, 64);
     const readable = tail !== null && isSha256Hex(hash);
     // The open scan's rule since before the index: a line that does not parse, or sits at the wrong seq, is suspect.
     const suspect = !readable || tail.seq !== index.count + batch.length + 1;
-    batch.push({ offset: position, length: end - start + 1, wallet: readable ? tail.wallet : null, hash: readable ? hash : null, suspect });
+    batch.push({ offset, length: bytes.length + 1, wallet: readable ? tail.wallet : null, hash: readable ? hash : null, suspect });
     if (++lines % PROGRESS_EVERY === 0) {
-      report(`audit: indexing audit.log: ${lines} lines read, ${Math.floor(((position - from) / Math.max(1, goodEnd - from)) * 100)}% of the bytes to index`);
+      report(`audit: indexing audit.log: ${lines} lines read, ${Math.floor(((offset - from) / Math.max(1, goodEnd - from)) * 100)}% of the bytes to index`);
     }
-    if (batch.length < CATCH_UP_BATCH) return;
+    if (batch.length < CATCH_UP_BATCH) continue;
     index.add(batch);
     batch = [];
-  });
+  }
   index.add(batch);
   return lines;
 }
 
 /** The last line is whole and good (the caller cut anything else), so it parses. */
-function headOf(fd: number, index: LogIndex): AuditHead {
+async function headOf(fh: FileHandle, index: LogIndex): Promise<AuditHead> {
   if (index.count === 0) return { seq: 0, hash: ZERO_HASH };
   const { offset, length } = index.entry(index.count);
-  const record = parseLine(readLine(fd, offset, length - 1));
+  const record = parseLine(await readAt(fh, offset, length - 1));
   return { seq: record.seq, hash: record.hash };
 }
 
@@ -100,14 +92,16 @@ function headOf(fd: number, index: LogIndex): AuditHead {
  * `found` is audit.log as open found it, before any cut. The clean-close mark is dropped here:
  * from now on the log changes, and a crash leaves the index to be caught up, not trusted whole.
  */
-export function bringIndexUp(fd: number, index: LogIndex, goodEnd: number, found: LogIdentity, report: (line: string) => void): IndexReady {
-  const keep = trusted(fd, index, goodEnd, found);
+export async function bringIndexUp(
+  fh: FileHandle, index: LogIndex, goodEnd: number, found: LogIdentity, report: (line: string) => void,
+): Promise<IndexReady> {
+  const keep = await trusted(fh, index, goodEnd, found);
   const fromNothing = !keep || index.count === 0;
   if (!keep) {
     if (index.count > 0) report(`audit: the index (${index.path}) does not match audit.log; rebuilding it from the whole log`);
     index.clear();
   }
   index.markClosed(null);
-  const indexedLines = catchUp(fd, index, goodEnd, report);
-  return { records: index.count, suspectLines: index.suspectLines, head: headOf(fd, index), rebuilt: fromNothing && indexedLines > 0, indexedLines };
+  const indexedLines = await catchUp(fh, index, goodEnd, report);
+  return { records: index.count, suspectLines: index.suspectLines, head: await headOf(fh, index), rebuilt: fromNothing && indexedLines > 0, indexedLines };
 }

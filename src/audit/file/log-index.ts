@@ -1,11 +1,13 @@
 // The file audit log's index in LMDB (DATA_DIR/audit/index): what is derived from audit.log, never the log itself.
 //
-// ARCHITECTURE.md "File audit index". Three named databases in an LMDB environment of their own
+// ARCHITECTURE.md "File audit index". Four named databases in an LMDB environment of their own
 // (not the store's, so a failed index commit and a failed store write never share a fate):
 //   lines:   seq (uint32) -> 6-byte offset, 4-byte length with the newline, 32-byte record hash
 //            (zeros for a line that does not parse, which joins no wallet's list)
 //   wallets: 16-byte wallet key + 4-byte big-endian seq -> nothing, so a wallet's seqs sort
 //            together and a reverse range reads them newest first
+//   facts:   page of SHARED_FACTS_PAGE seqs (uint32) -> byte offset in facts.log of the first line of that page
+//            (facts-file.ts), so a facts read starts at its page without reading the file from its start
 //   meta:    'closed' -> the log's size, mtime and inode at the last clean close;
 //            'suspect' -> how many indexed lines were found damaged; 'probed' -> when a heal last wrote
 // Writes are synchronous transactions, made after the group's lines are written (and synced under
@@ -14,9 +16,10 @@
 // A group commit's transaction is not flushed on the event loop: the log's own sync flushes the
 // index after it, on a libuv thread (`flush`; ARCHITECTURE.md "File audit index").
 import * as crypto from 'node:crypto';
-import { existsSync, rmSync, statfsSync } from 'node:fs';
+import { existsSync, renameSync, statfsSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, TransactionFlags, type Database, type RootDatabase } from 'lmdb';
+import { indexFileDamage } from './index-file-check.js';
 
 export const INDEX_DIR_NAME = 'index';
 /**
@@ -47,6 +50,12 @@ export interface IndexedLine extends LineEntry {
   wallet: string | null;
   /** Found at open not to parse, or to hold another seq than its line number: left for verification to name. */
   suspect?: boolean;
+}
+
+/** Where facts.log's lines for a page of seqs begin (facts-file.ts). */
+export interface FactsMark {
+  page: number;
+  offset: number;
 }
 
 /** What says whether audit.log changed since the index last saw it. */
@@ -104,6 +113,7 @@ export class LogIndex {
     private readonly root: RootDatabase,
     private readonly lines: Database<Buffer, number>,
     private readonly wallets: Database<Buffer, Buffer>,
+    private readonly facts: Database<number, number>,
     private readonly meta: Database<Meta, string>,
     private readonly durable: boolean,
   ) {
@@ -126,8 +136,9 @@ export class LogIndex {
     try {
       const lines = root.openDB<Buffer, number>({ name: 'lines', keyEncoding: 'uint32', encoding: 'binary' });
       const wallets = root.openDB<Buffer, Buffer>({ name: 'wallets', keyEncoding: 'binary', encoding: 'binary' });
+      const facts = root.openDB<number, number>({ name: 'facts', keyEncoding: 'uint32' });
       const meta = root.openDB<Meta, string>({ name: 'meta' });
-      return new LogIndex(path, root, lines, wallets, meta, durable);
+      return new LogIndex(path, root, lines, wallets, facts, meta, durable);
     } catch (error) {
       void root.close();
       throw error;
@@ -165,16 +176,18 @@ export class LogIndex {
   }
 
   /**
-   * Indexes lines count + 1 onwards in one transaction; throws (and indexes none of them) when the commit fails.
-   * `flushed` false leaves the flush to disk to the next `flush()`: a group commit's flush on the event loop blocked
-   * it for milliseconds each group and cost some 40 us of CPU a record (ARCHITECTURE.md "File audit index").
+   * Indexes lines count + 1 onwards and the facts pages their group began, in one transaction; throws (and indexes
+   * none of them) when the commit fails. `flushed` false leaves the flush to disk to the next `flush()`: a group
+   * commit's flush on the event loop blocked it for milliseconds each group and cost some 40 us of CPU a record
+   * (ARCHITECTURE.md "File audit index").
    */
-  add(lines: IndexedLine[], flushed = true): void {
-    if (lines.length === 0) return;
+  add(lines: IndexedLine[], factsMarks: FactsMark[] = [], flushed = true): void {
+    if (lines.length === 0 && factsMarks.length === 0) return;
     const first = this.count + 1;
     const suspect = lines.filter((line) => line.suspect).length;
     this.root.transactionSync(() => {
       if (suspect > 0) this.meta.putSync('suspect', this.suspectLines + suspect);
+      for (const { page, offset } of factsMarks) this.facts.putSync(page, offset);
       lines.forEach((line, i) => {
         this.lines.putSync(first + i, encodeEntry(line));
         if (line.wallet !== null) this.wallets.putSync(walletSeqKey(walletKey(line.wallet), first + i), Buffer.alloc(0));
@@ -190,6 +203,23 @@ export class LogIndex {
       // lmdb's sync(callback) runs mdb_env_sync(force) on a libuv thread; its typings leave it out.
       (this.root as unknown as LmdbSync).sync((error) => (error ? reject(error) : resolve()));
     });
+  }
+
+  /** The newest facts page indexed, or null before any. */
+  lastFactsMark(): FactsMark | null {
+    for (const { key, value } of this.facts.getRange({ reverse: true, limit: 1 })) return { page: key, offset: value };
+    return null;
+  }
+
+  /** Where facts.log's lines for `page` begin: the mark of the newest indexed page not after it, or the file's start. */
+  factsStart(page: number): number {
+    for (const { value } of this.facts.getRange({ start: page, reverse: true, limit: 1 })) return value;
+    return 0;
+  }
+
+  /** Drops the facts pages, for a rebuild from facts.log. */
+  clearFacts(): void {
+    this.facts.clearSync();
   }
 
   /** Indexed lines found damaged when they were indexed at open. */
@@ -221,6 +251,7 @@ export class LogIndex {
   clear(): void {
     this.lines.clearSync();
     this.wallets.clearSync();
+    this.facts.clearSync();
     this.meta.clearSync();
     this.count = 0;
   }
@@ -230,11 +261,6 @@ export class LogIndex {
   }
 }
 
-/**
- * The index of DIR, opened; with `onlyIfThere`, null when DIR has none (a start reads an index
- * before it decides anything and creates none to do so). One LMDB refuses to open is derived data
- * gone bad: it is removed, said so, and rebuilt from the log, never a reason not to start.
- */
 function refuseWithoutRoom(dir: string, path: string): void {
   const { bavail, bsize } = statfsSync(dir);
   const free = bavail * bsize;
@@ -243,15 +269,29 @@ function refuseWithoutRoom(dir: string, path: string): void {
   throw Object.assign(error, { code: 'ENOSPC' });
 }
 
+/** Moves a damaged index aside (kept for whoever looks into it), saying where; it is rebuilt from the logs. */
+function moveAside(path: string, found: string, report: (line: string) => void): void {
+  const aside = `${path}.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  renameSync(path, aside);
+  report(`audit: the index ${join(path, 'data.mdb')} is damaged (${found}); moved it aside to ${aside} (remove it once no longer needed) and rebuilding the index from audit.log and facts.log`);
+}
+
+/**
+ * The index of DIR, opened; with `onlyIfThere`, null when DIR has none (a start reads an index before it decides
+ * anything and creates none to do so). The index is derived data: one whose file header is damaged (checked before
+ * LMDB maps it, index-file-check.ts) or that LMDB refuses is moved aside, said so, and rebuilt from the logs, never
+ * a reason not to start.
+ */
 export function openLogIndex(dir: string, durable: boolean, report: (line: string) => void, onlyIfThere: boolean): LogIndex | null {
+  const path = join(dir, INDEX_DIR_NAME);
+  const damage = LogIndex.exists(dir) ? indexFileDamage(join(path, 'data.mdb')) : null;
+  if (damage !== null) moveAside(path, damage, report);
   if (onlyIfThere && !LogIndex.exists(dir)) return null;
   try {
     return LogIndex.open(dir, durable);
   } catch (error) {
     if (!LogIndex.exists(dir)) throw error;
-    const path = join(dir, INDEX_DIR_NAME);
-    report(`audit: the index ${path} could not be opened (${(error as Error).message}); removing it to rebuild it from audit.log`);
-    rmSync(path, { recursive: true, force: true });
+    moveAside(path, `LMDB could not open it: ${(error as Error).message}`, report);
     return onlyIfThere ? null : LogIndex.open(dir, durable);
   }
 }

@@ -6,6 +6,7 @@ import { factsHashOf, normalizeWallet, parseLine } from '../record/record.js';
 import { namedDocuments } from '../record/facts-uses.js';
 import type { AuditRecord, FactsLine } from '../record/audit-log.js';
 import { SHARED_FACTS_PAGE, type FactsFile } from './facts-file.js';
+import { readAt } from './file-lines.js';
 
 /** Where one record's line is: its position (line number, 1-based), byte offset and length with the newline. */
 export interface Span {
@@ -123,12 +124,8 @@ export class LogLines {
   }
 
   private async bytes(from: number, length: number, what: string): Promise<Buffer> {
-    const data = Buffer.allocUnsafe(length);
-    for (let got = 0; got < data.length;) {
-      const { bytesRead } = await this.fh.read(data, got, data.length - got, from + got);
-      if (bytesRead === 0) throw new Error(`audit.log ended early reading ${what}`);
-      got += bytesRead;
-    }
+    const data = await readAt(this.fh, from, length);
+    if (data.length < length) throw new Error(`audit.log ended early reading ${what}`);
     return data;
   }
 }

@@ -1,7 +1,7 @@
 // The newest block the service has seen, kept current by the node's new-heads stream (or by polling), and which wallets each new block touched (ARCHITECTURE.md "Chain facts by block").
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
-import { BlockNotFoundError, parseAbiItem, type Address, type Hex, type PublicClient } from 'viem';
+import { BlockNotFoundError, parseAbiItem, WebSocketRequestError, type Address, type Hex, type PublicClient } from 'viem';
 import { ChainUnavailableError, describeCause } from './errors.js';
 import { ReadAfterArrival } from './read-after-arrival.js';
 
@@ -186,13 +186,17 @@ export class ChainHead {
 
   /**
    * Over the stream's socket while it is subscribed (no HTTP request to build and parse), else over the client. A read
-   * the stream loses is asked again over the client: the node may still answer there, and if it does not, its error
-   * names the node's URL and the request for the log, as every other read's does.
+   * lost because the node closed the stream is asked again over the client: the node may still answer there, and if it
+   * does not, its error names the node's URL and the request for the log, as every other read's does. A read lost to a
+   * silent node is not asked again: that would wait out a second timeout past the read's bound.
    */
   private readLatest(): Promise<HeaderLike> {
     if (this.subscription !== null && this.socket?.readyState === WebSocket.OPEN) {
-      return (this.request('eth_getBlockByNumber', ['latest', false]) as Promise<HeaderLike>)
-        .catch(() => this.client.getBlock({ blockTag: 'latest' }));
+      return (this.request('eth_getBlockByNumber', ['latest', false]) as Promise<HeaderLike>).catch((error: unknown) => {
+        if (error instanceof StreamClosedError) return this.client.getBlock({ blockTag: 'latest' });
+        // As viem's own socket errors are, so the log names the node's origin and the request (ChainUnavailableError).
+        throw new WebSocketRequestError({ url: this.options.wsUrl!, details: (error as Error).message, body: { method: 'eth_getBlockByNumber', params: ['latest', false] } });
+      });
     }
     return this.client.getBlock({ blockTag: 'latest' });
   }
@@ -332,7 +336,7 @@ export class ChainHead {
     socket.on('open', () => void this.subscribe(socket));
     socket.on('message', (data) => this.onMessage(data.toString()));
     socket.on('error', () => undefined); // 'close' follows and reports
-    socket.on('close', () => this.lost(socket, 'the node closed the head stream'));
+    socket.on('close', () => this.lost(socket, 'the node closed the head stream', true));
   }
 
   private async subscribe(socket: WebSocket): Promise<void> {
@@ -399,14 +403,14 @@ export class ChainHead {
   }
 
   /** The stream is gone or silent: no head is current from now on, and the watch reconnects. */
-  private lost(socket: WebSocket, reason: string): void {
+  private lost(socket: WebSocket, reason: string, closed = false): void {
     if (this.socket !== socket) return;
     this.socket = null;
     this.subscription = null;
     this.lastAnswerAt = -Infinity;
     this.reason = reason;
     if (this.timer) clearTimeout(this.timer);
-    this.failPending(new Error(reason));
+    this.failPending(closed ? new StreamClosedError(reason) : new Error(reason));
     socket.terminate();
     if (this.closed) return;
     const delay = RECONNECT_MS[Math.min(this.reconnects++, RECONNECT_MS.length - 1)];
@@ -419,3 +423,6 @@ export class ChainHead {
     this.pending.clear();
   }
 }
+
+/** A read the stream lost because the node closed it (not because the node went silent). */
+class StreamClosedError extends Error {}

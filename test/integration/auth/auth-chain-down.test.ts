@@ -75,8 +75,9 @@ describe('the embedded devnet stops answering', () => {
     assert.deepEqual(statusAndBody(balance), [503, { detail: 'No balance simulation was produced', error: 'the chain node did not answer', code: 'chain_unavailable' }]);
 
     const logged = (prefix: string) => running.logs.find((line) => line.startsWith(prefix)) ?? '';
-    // The sign-in's first read is the chain head (per-wallet facts are read at a head confirmed after the request).
-    assert.match(logged('unavailable: POST /api/v1/auth/wallet: chain_unavailable: '), new RegExp(`URL: ${devnet.rpcUrl.replace(/\/$/, '')}.*"method":"eth_(call|getBlockByNumber)"`));
+    // The sign-in's first read is the chain head (per-wallet facts are read at a head confirmed after the request),
+    // over the head stream's socket or, once the stream is closed, over HTTP.
+    assert.match(logged('unavailable: POST /api/v1/auth/wallet: chain_unavailable: '), new RegExp(`URL: (http|ws)://${new URL(devnet.rpcUrl).host}.*"method":"eth_(call|getBlockByNumber)"`));
     assert.match(logged('unavailable: evaluation (free) fact gathering: chain_unavailable: '), /failed: (HTTP request failed|the embedded devnet \(anvil pid \d+\) exited unexpectedly)/);
     assert.match(logged('unavailable: POST /api/v1/token-safety: chain_unavailable: '), /code read of 0x[0-9a-fA-F]{40} failed/);
     assert.match(logged('unavailable: POST /api/v1/simulate-balance: chain_unavailable: '), /code read of 0x[0-9a-fA-F]{40} failed/);

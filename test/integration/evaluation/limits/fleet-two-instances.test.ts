@@ -1,37 +1,12 @@
 // A fleet served by two service processes on one real Redis: a delegation registered on one is in force on the other,
 // the listing on either counts the verdicts both made, and an ended delegation is refused by both.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import { freePort, startRedisServer, type RedisServer } from '../../../support/redis-server.js';
-import { startServiceProcess, type ServiceProcess } from '../../../support/service-process.js';
-import { getJson, postJson, SAMPLE_REGISTRY, sampleTrade, send } from '../../../support/service.js';
-import { useTempDirs } from '../../../support/temp-dirs.js';
+import { getJson, postJson, sampleTrade, send } from '../../../support/service.js';
+import { useTwoInstancesOnRedis } from '../../../support/two-instances.js';
 
-const JWT_SECRET = 'fleet-two-instances-secret-of-at-least-32-chars';
-const AUDIT_SIGNING_KEY = Buffer.alloc(32, 9).toString('base64');
-const tempDir = useTempDirs('guardrail-fleet-');
-let redis: RedisServer;
-let a: ServiceProcess;
-let b: ServiceProcess;
-
-async function instance(): Promise<ServiceProcess> {
-  return startServiceProcess({
-    PORT: String(await freePort()), DATA_DIR: await tempDir(), REDIS_URL: redis.url, AUDIT_STORE: 'redis', JWT_SECRET, AUDIT_SIGNING_KEY,
-    WORKERS: '1', AUDIT_FSYNC: 'off', REGISTRY_FILE: SAMPLE_REGISTRY, RPC_URL: undefined, RATE_LIMITS: 'off',
-  });
-}
-
-before(async () => {
-  redis = await startRedisServer();
-  a = await instance();
-  b = await instance();
-});
-after(async () => {
-  await a?.stop();
-  await b?.stop();
-  await redis?.stop();
-});
+const pair = useTwoInstancesOnRedis('fleet');
 
 /** Signed in on `base`; the JWT secret is shared, so the token is good on both instances. */
 async function bearerOf(base: string, account: PrivateKeyAccount): Promise<Record<string, string>> {
@@ -44,8 +19,8 @@ async function bearerOf(base: string, account: PrivateKeyAccount): Promise<Recor
 describe('a fleet on two instances sharing one Redis (ARCHITECTURE.md "Fleets")', () => {
   it('registered on A, configured and listed on B with the verdicts of both, ended on A and refused again on B', async () => {
     const [operator, agent] = [privateKeyToAccount(generatePrivateKey()), privateKeyToAccount(generatePrivateKey())];
-    const operatorBearer = await bearerOf(a.base, operator);
-    const chainId = (await getJson(`${a.base}/`)).json.chain.id as number;
+    const operatorBearer = await bearerOf(pair.a.base, operator);
+    const chainId = (await getJson(`${pair.a.base}/`)).json.chain.id as number;
     const message = { agent: agent.address, operator: operator.address, expiry: BigInt(Math.floor(Date.now() / 1000) + 3600), nonce: 7n };
     const signature = await agent.signTypedData({
       domain: { name: 'trade-guardrail', version: '1', chainId },
@@ -56,23 +31,23 @@ describe('a fleet on two instances sharing one Redis (ARCHITECTURE.md "Fleets")'
       message,
     });
     const body = { ...message, expiry: Number(message.expiry), nonce: '7', signature };
-    assert.equal((await postJson(`${a.base}/api/v1/fleet/agents`, body, operatorBearer)).status, 200);
-    const set = await postJson(`${b.base}/api/v1/fleet/agents/${agent.address}/config`, { blocked_assets: [], limits: { allowed_sides: ['buy'] } }, operatorBearer);
+    assert.equal((await postJson(`${pair.a.base}/api/v1/fleet/agents`, body, operatorBearer)).status, 200);
+    const set = await postJson(`${pair.b.base}/api/v1/fleet/agents/${agent.address}/config`, { blocked_assets: [], limits: { allowed_sides: ['buy'] } }, operatorBearer);
     assert.equal(set.status, 200, set.text);
     const sell = sampleTrade({ wallet: agent.address, amount: 0.5, side: 'sell' });
-    for (const base of [a.base, b.base]) {
+    for (const base of [pair.a.base, pair.b.base]) {
       const answer = await postJson(`${base}/api/v1/analyze/free`, sell);
       assert.match(answer.json.reasons[0], /^POLICY_SIDE_NOT_ALLOWED: /, answer.text);
     }
-    const listed = await getJson(`${b.base}/api/v1/fleet`, operatorBearer);
+    const listed = await getJson(`${pair.b.base}/api/v1/fleet`, operatorBearer);
     assert.equal(listed.status, 200, listed.text);
     assert.deepEqual(listed.json.agents.map((entry: any) => [entry.agent, entry.verdicts_24h]), [
       [agent.address.toLowerCase(), { allow: 0, warn: 0, deny: 2, error: 0, records_read: 3, capped: false }],
     ]);
-    const ended = await send('DELETE', `${a.base}/api/v1/fleet/agents/${agent.address}`, undefined, operatorBearer);
+    const ended = await send('DELETE', `${pair.a.base}/api/v1/fleet/agents/${agent.address}`, undefined, operatorBearer);
     assert.equal(ended.json.ended, true, ended.text);
-    const replayed = await postJson(`${b.base}/api/v1/fleet/agents`, body, operatorBearer);
+    const replayed = await postJson(`${pair.b.base}/api/v1/fleet/agents`, body, operatorBearer);
     assert.deepEqual([replayed.status, replayed.json.code], [403, 'delegation_revoked']);
-    assert.equal((await postJson(`${b.base}/api/v1/fleet/agents/${agent.address}/config`, { blocked_assets: [] }, operatorBearer)).json.code, 'agent_not_delegated');
+    assert.equal((await postJson(`${pair.b.base}/api/v1/fleet/agents/${agent.address}/config`, { blocked_assets: [] }, operatorBearer)).json.code, 'agent_not_delegated');
   });
 });

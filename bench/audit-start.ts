@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { fileLines } from '../src/audit/file/file-lines.js';
 import { MerkleTree } from '../src/audit/proof/merkle.js';
 import { loadCheckpointSigner } from '../src/audit/proof/signing-key.js';
+import { GeneratedKeys } from '../src/assembly/generated-keys.js';
 import { freePort, spawnNode, stop } from './harness.js';
 
 const dir = process.argv[2];
@@ -26,7 +27,10 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
 /** One checkpoint per record for the first `count` records, written as the service writes them: a line each. */
 async function writeCheckpoints(count: number): Promise<void> {
-  const signer = await loadCheckpointSigner(null, dir);
+  // DIR's own key, kept there first when the folder has none, so the service started on it signs with the same.
+  const keys = new GeneratedKeys(dir);
+  const signer = await loadCheckpointSigner(null, keys.kept);
+  await keys.write();
   const log = await open(join(dir, 'audit', 'audit.log'), 'r');
   const out = await open(join(dir, 'audit', 'checkpoints.log'), 'wx');
   const tree = new MerkleTree();

@@ -32,7 +32,8 @@ import { AuditTree } from '../audit/proof/audit-tree.js';
 import { PartitionedTree } from '../audit/proof/partitioned-tree.js';
 import type { CheckpointSigner, PublishedKey } from '../audit/proof/checkpoint.js';
 import { selectedBackend } from '../audit/backends.js';
-import { markStore, matchStore, settleEpoch, withEpochTokens, type DataDirEpoch } from './data-dir-epoch.js';
+import { markStore, matchStore, saveEpoch, settleEpoch, withEpochTokens, type DataDirEpoch } from './data-dir-epoch.js';
+import { GeneratedKeys } from './generated-keys.js';
 import { completeHandover, planHandover, type HandoverPlan } from './epoch-handover.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { OpenWhenRoom } from './open-when-room.js';
@@ -116,23 +117,28 @@ export async function startService(config: Readonly<Config>, log: Logger, overri
   try {
     // First: nothing under DATA_DIR is written (keys, epoch.json, the log, the store) by a second service (ARCHITECTURE.md "One writer per DATA_DIR").
     closers.add(lockDataDir(config.dataDir), (lock) => lock.release());
-    const permitSigner = await loadPermitSigner(config.permits.signerKey, config.dataDir);
+    // Generated keys are held in memory until the opening step below writes them, before anything is signed
+    // (ARCHITECTURE.md "A full disk at start"); the routes are built with them.
+    const keys = new GeneratedKeys(config.dataDir);
+    const permitSigner = await loadPermitSigner(config.permits.signerKey, keys.kept);
+    const signer = await loadCheckpointSigner(config.auditSigningKey, keys.kept);
+    const jwtSecret = await loadJwtSecret(config.jwtSecret, keys.kept);
     const chain = closers.add(await attachChain(config, log, permitSigner.address), (c) => c.close());
     const permits = permitsFor(config, chain, permitSigner);
     // Before any backend opens, so a start with other settings than the data's writes nothing (ARCHITECTURE.md "DATA_DIR epoch").
     let handover: HandoverPlan | undefined;
-    const epoch = await settleEpoch(config, now, async (next) => void (handover = await planHandover(config, next)));
+    const settled = await settleEpoch(config, now, async (next) => void (handover = await planHandover(config, next)));
+    const { epoch } = settled;
     // New chains begin with where the old ones ended, written when the log first opens (ARCHITECTURE.md "DATA_DIR epoch").
-    const pending = { plan: handover ?? await planHandover(config, epoch) };
-    const signer = await loadCheckpointSigner(config.auditSigningKey, config.dataDir);
+    const pending: PendingWrites = { plan: handover ?? await planHandover(config, epoch), keys, epochUnsaved: settled.unsaved };
     // The audit backend is chosen here once; the log, its checkpoints, its store state and its status come from it. It opens with the
-    // store, their epoch match and the proof tree as one step, which on a full disk waits for room while the service listens
-    // (ARCHITECTURE.md "A full disk at start"); a partitioned backend's chains are wired in below, so it does not wait.
+    // store, their epoch match and the proof tree as one step, after a first start's keys and epoch.json are written, which on a
+    // full disk waits for room while the service listens (ARCHITECTURE.md "A full disk at start").
     const opening = closers.add(await OpenWhenRoom.start('the audit log and the store under DATA_DIR',
-      () => openData(config, pending, signer, log, now), config.dataDir, log, config.auditPartitions === 1), (o) => o.close());
+      () => openData(config, pending, signer, log, now), config.dataDir, log), (o) => o.close());
     const opened = () => opening.current();
     const backend = opened()?.backend ?? waitingBackend({ backend: () => opened()?.backend ?? null, problem: () => opening.problem() },
-      selectedBackend(config).name, config.auditFsync);
+      selectedBackend(config).name, config.auditFsync, config.auditPartitions);
     const audit = backend.log;
     const store = opened()?.store ?? new WaitingStore({ store: () => opened()?.store ?? null, problem: () => opening.problem() });
     const proofs: AuditProofs = { key: signer.published, get tree() { return opened()?.tree ?? null; } };
@@ -164,7 +170,7 @@ export async function startService(config: Readonly<Config>, log: Logger, overri
       permits: permits.settings,
     };
     const site = new PublicSite(config);
-    const routes = await buildRoutes(config, chain, evaluation, backend, verifier, proofs, closers, facts, site, observed, permits);
+    const routes = await buildRoutes(config, chain, evaluation, backend, verifier, proofs, closers, facts, site, observed, permits, jwtSecret);
     // Listen only once every scoring thread has loaded the engine (src/threads/thread-start.ts).
     await scorer.started();
     // Closed first: it stops taking requests and waits for the ones it took, so scoring, the audit tree's
@@ -206,12 +212,12 @@ function edgeOptions(config: Readonly<Config>, log: Logger, observed: Observed, 
 
 async function buildRoutes(
   config: Readonly<Config>, chain: ChainContext, evaluation: EvaluationDeps, backend: OpenAuditBackend, verifier: AuditVerifier, proofs: AuditProofs,
-  closers: Closers, facts: ChainFacts, site: PublicSite, observed: Observed, permits: PublishedPermits,
+  closers: Closers, facts: ChainFacts, site: PublicSite, observed: Observed, permits: PublishedPermits, jwtSecret: Uint8Array,
 ): Promise<Route[]> {
   const { store, now, log } = evaluation;
   const limiter = new RateLimiter(store, config.rateLimits, now);
   const analyze = { evaluation, idempotency: new IdempotencyCache(store, config.idempotencyTtlMs), limiter };
-  const tokens = new AccessTokens(await loadJwtSecret(config.jwtSecret, config.dataDir), store, now);
+  const tokens = new AccessTokens(jwtSecret, store, now);
   const token = chain.registry.serviceToken;
   const holdings = chain.reads && token ? new ChainHoldingsReader(chain.reads, { address: token.address as Address, decimals: token.decimals }) : null;
   const signIn = new SignIn(store, signInSettings(config, chain.registry.chainId), chain.client, now);
@@ -341,14 +347,25 @@ interface DataParts {
   close(): Promise<void>;
 }
 
+/** What the opening step still has to write before it opens anything: a first start's keys and epoch, a handover. */
+interface PendingWrites {
+  plan: HandoverPlan;
+  keys: GeneratedKeys;
+  epochUnsaved: boolean;
+}
+
 /**
- * Opens the audit backend, the store, their epoch match and the proof tree; on a failure closes what it opened,
- * so a start on a full disk can run it again (open-when-room.ts). Closed in reverse: the tree, the store's
- * mark of the head seq of a clean stop, the store, the log.
+ * Writes a first start's generated keys and epoch.json, then opens the audit backend, the store, their epoch match
+ * and the proof tree; on a failure closes what it opened, so a start on a full disk can run it again (open-when-room.ts).
+ * Nothing signs before this step opens, so a key is written before its first signature. Closed in reverse: the tree,
+ * the store's mark of the head seq of a clean stop, the store, the log.
  */
 async function openData(
-  config: Readonly<Config>, pending: { plan: HandoverPlan }, signer: CheckpointSigner, log: Logger, now: () => number,
+  config: Readonly<Config>, pending: PendingWrites, signer: CheckpointSigner, log: Logger, now: () => number,
 ): Promise<DataParts> {
+  await pending.keys.write();
+  if (pending.epochUnsaved) await saveEpoch(config.dataDir, pending.plan.epoch);
+  pending.epochUnsaved = false;
   const parts = new Closers();
   try {
     const backend = parts.add(await selectedBackend(config).open(config, { log, now }), (b) => b.log.close());

@@ -1,11 +1,12 @@
 // What a DATA_DIR was written with, kept in DATA_DIR/epoch.json and in the embedded store, so a start whose
 // settings or whose store do not match the data already there is refused (ARCHITECTURE.md "DATA_DIR epoch").
 import { randomUUID } from 'node:crypto';
-import { open, readFile, readdir, rename, stat } from 'node:fs/promises';
+import { readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '../config.js';
 import type { CacheStore } from '../store/cache-store.js';
 import type { StoreState } from '../store/store-state.js';
+import { writeAtomically } from './atomic-file.js';
 
 export const EPOCH_FILE_NAME = 'epoch.json';
 /** The store's copy of the epoch: its id and the audit head seq last seen beside it. */
@@ -79,21 +80,40 @@ export function settingsRefusal(dataDir: string, epoch: DataDirEpoch, asked: Dat
     `set DATA_DIR_NEW_EPOCH=${epoch.id}. Tokens issued before are then refused.`;
 }
 
+/** The epoch a start runs in; `unsaved` when DATA_DIR had none and this start's is not written yet. */
+export interface SettledEpoch {
+  epoch: DataDirEpoch;
+  unsaved: boolean;
+}
+
 /**
  * Reads DATA_DIR/epoch.json, adopting an older DATA_DIR once with the settings its files show, and judges this
  * start's settings against it. Runs before any audit backend is opened, so a refused start writes nothing: a move
  * is written only once `beforeMove` (which reads the old chains' ends, epoch-handover.ts) has not refused it.
+ * A first epoch is only made here: the step that opens the audit backend writes it first, and waits for room on a
+ * full disk (ARCHITECTURE.md "A full disk at start").
  */
 export async function settleEpoch(
   config: Readonly<Config>, now: () => number, beforeMove: (next: DataDirEpoch) => Promise<void> = async () => undefined,
-): Promise<DataDirEpoch> {
+): Promise<SettledEpoch> {
   const file = join(config.dataDir, EPOCH_FILE_NAME);
   const asked = settingsOf(config);
-  let epoch = await readEpoch(file);
+  const epoch = await readEpoch(file);
   if (epoch === null) {
-    epoch = fresh({ ...asked, ...(await inferSettings(config.dataDir)) }, now(), null);
-    await writeEpoch(file, epoch);
+    const first = fresh({ ...asked, ...(await inferSettings(config.dataDir)) }, now(), null);
+    // Adopted with other settings than this start's: kept as the files show them, then judged as a move.
+    if (sameSettings(first, asked)) return { epoch: first, unsaved: true };
+    await writeEpoch(file, first);
+    return { epoch: await settleMove(config, first, asked, now, beforeMove), unsaved: false };
   }
+  return { epoch: await settleMove(config, epoch, asked, now, beforeMove), unsaved: false };
+}
+
+/** The epoch a start with settings `asked` runs in on a DATA_DIR of `epoch`: the same, or a move DATA_DIR_NEW_EPOCH accepts. */
+async function settleMove(
+  config: Readonly<Config>, epoch: DataDirEpoch, asked: DataSettings, now: () => number, beforeMove: (next: DataDirEpoch) => Promise<void>,
+): Promise<DataDirEpoch> {
+  const file = join(config.dataDir, EPOCH_FILE_NAME);
   if (sameSettings(epoch, asked)) return epoch;
   if (config.dataDirNewEpoch !== epoch.id) throw new DataDirMismatch(settingsRefusal(config.dataDir, epoch, asked));
   const next = fresh(asked, now(), { ...pickSettings(epoch), id: epoch.id, audit_seq: null });
@@ -203,15 +223,7 @@ export function saveEpoch(dataDir: string, epoch: DataDirEpoch): Promise<void> {
   return writeEpoch(join(dataDir, EPOCH_FILE_NAME), epoch);
 }
 
-/** Temp file, fsync, rename: a crash leaves the old epoch or the new one, never half of one. */
-async function writeEpoch(file: string, epoch: DataDirEpoch): Promise<void> {
-  const temp = `${file}.tmp`;
-  const handle = await open(temp, 'w', 0o644);
-  try {
-    await handle.writeFile(`${JSON.stringify(epoch, null, 2)}\n`);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await rename(temp, file);
+/** Temp file, fsync, rename: a crash or a full disk leaves the old epoch or the new one, never half of one. */
+function writeEpoch(file: string, epoch: DataDirEpoch): Promise<void> {
+  return writeAtomically(file, `${JSON.stringify(epoch, null, 2)}\n`, 0o644);
 }

@@ -80,13 +80,12 @@ export class OpenWhenRoom<T extends Openable> {
 
   private constructor(private readonly what: string, private readonly open: () => Promise<T>, private readonly dataDir: string, private readonly log: Logger) {}
 
-  /** With `wait` false a full disk is thrown like any other failure (a step whose shape is known only once open). */
-  static async start<T extends Openable>(what: string, open: () => Promise<T>, dataDir: string, log: Logger, wait = true): Promise<OpenWhenRoom<T>> {
+  static async start<T extends Openable>(what: string, open: () => Promise<T>, dataDir: string, log: Logger): Promise<OpenWhenRoom<T>> {
     const opening = new OpenWhenRoom(what, open, dataDir, log);
     try {
       opening.value = await open();
     } catch (error) {
-      if (!wait || !noRoom(error, dataDir)) throw error;
+      if (!noRoom(error, dataDir)) throw error;
       opening.waitForRoom(error);
     }
     return opening;

@@ -20,24 +20,30 @@ const NOTHING_WRITTEN: AuditLogStats = Object.freeze({ appends: 0, writes: 0, fs
  * The proof tree follows the backend's own log (onAppended is set on it when it opens).
  */
 class WaitingAuditLog implements VerifiableAuditLog {
-  constructor(private readonly opening: BackendOpening) {}
+  /** `opened` picks the log this one stands for out of the backend once it is open: its log, or one of its chains. */
+  constructor(private readonly opening: BackendOpening, private readonly opened: (backend: OpenAuditBackend) => VerifiableAuditLog | undefined) {}
+
+  private current(): VerifiableAuditLog | undefined {
+    const backend = this.opening.backend();
+    return backend ? this.opened(backend) : undefined;
+  }
 
   private open(): VerifiableAuditLog {
-    const log = this.opening.backend()?.log;
+    const log = this.current();
     if (log) return log;
     throw new DependencyError(failureOf('audit_unavailable'), `the audit log is not open: ${this.opening.problem() ?? 'not yet'}`);
   }
 
   get stats(): AuditLogStats {
-    return this.opening.backend()?.log.stats ?? NOTHING_WRITTEN;
+    return this.current()?.stats ?? NOTHING_WRITTEN;
   }
 
   get factsLocation(): string {
-    return this.opening.backend()?.log.factsLocation ?? 'the audit log, not open yet';
+    return this.current()?.factsLocation ?? 'the audit log, not open yet';
   }
 
   readiness(wallet?: string): string | null {
-    const log = this.opening.backend()?.log;
+    const log = this.current();
     return log ? log.readiness(wallet) : (this.opening.problem() ?? 'the audit log is not open yet');
   }
 
@@ -75,19 +81,27 @@ class WaitingAuditLog implements VerifiableAuditLog {
 
 /**
  * The backend as the assembly wires it before it opens: its log stands in as above, its status names the
- * backend and the fsync setting, its store state and threads are the backend's once open. A partitioned
- * backend's chains are known only once open, so a start with AUDIT_PARTITIONS > 1 does not wait.
+ * backend and the fsync setting, its store state and threads are the backend's once open. With AUDIT_PARTITIONS
+ * K > 1 each of its K chains stands in the same way, so the verifier and the audit routes are built with K chains
+ * before any is open (ARCHITECTURE.md "Partitioned audit chains").
  */
-export function waitingBackend(opening: BackendOpening, kind: string, fsync: string): OpenAuditBackend {
+export function waitingBackend(opening: BackendOpening, kind: string, fsync: string, partitions: number): OpenAuditBackend {
   const storeState: StoreState = {
     problem: () => opening.backend()?.storeState.problem() ?? null,
     tokensNotBeforeMs: () => opening.backend()?.storeState.tokensNotBeforeMs() ?? null,
   };
+  const notOpen = () => Promise.reject(new Error('the audit log is not open yet'));
   return {
-    log: new WaitingAuditLog(opening),
-    openCheckpoints: () => Promise.reject(new Error('the audit log is not open yet')),
+    log: new WaitingAuditLog(opening, (backend) => backend.log),
+    openCheckpoints: notOpen,
     storeState,
     status: { kind, fsync, watch: () => opening.backend()?.status.watch() ?? null },
     threads: () => opening.backend()?.threads() ?? {},
+    ...(partitions > 1 ? {
+      partitions: {
+        chains: Array.from({ length: partitions }, (_, p) => new WaitingAuditLog(opening, (backend) => backend.partitions?.chains[p])),
+        openCheckpoints: notOpen,
+      },
+    } : {}),
   };
 }

@@ -24,8 +24,10 @@ async function check(store: CacheStore, audit: Pick<AuditLog, 'readiness'>) {
     const reason = audit.readiness();
     return json(200, reason ? { status: 'degraded', store: 'reachable', reason } : { status: 'ok', store: 'reachable' });
   } catch {
-    // Liveness is polled often: the code says what failed, without the store's error text.
-    return json(503, { status: 'unavailable', store: 'unreachable', ...errorBody('store_unavailable') });
+    // Liveness is polled often: the code says what failed, without the store's error text. The audit log's reason is
+    // the service's own words, as on a 200: on a full disk at start it names the disk and what frees the service.
+    const reason = audit.readiness();
+    return json(503, { status: 'unavailable', store: 'unreachable', ...errorBody('store_unavailable'), ...(reason ? { reason } : {}) });
   } finally {
     clearTimeout(timer);
   }

@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import { DataDirMismatch } from '../../../src/assembly/data-dir-epoch.js';
 import { noRoom, OpenWhenRoom } from '../../../src/assembly/open-when-room.js';
 import { StoreUnavailableError } from '../../../src/store/store-unavailable.js';
+import { pollUntil } from '../../support/wait-until.js';
 
 const errno = (code: string, message: string) => Object.assign(new Error(message), { code });
 
@@ -29,8 +30,22 @@ describe('OpenWhenRoom.start', () => {
     await assert.rejects(OpenWhenRoom.start('the data', () => Promise.reject(mismatch), tmpdir(), () => undefined), mismatch);
   });
 
-  it('throws a full disk too when the step cannot wait (a partitioned backend)', async () => {
+  it('waits on a full disk, whatever the backend: nothing is open, the problem names the disk, and the step opens by itself once it succeeds', async () => {
     const full = errno('ENOSPC', 'ENOSPC: no space left on device, write');
-    await assert.rejects(OpenWhenRoom.start('the data', () => Promise.reject(full), tmpdir(), () => undefined, false), full);
+    let room = false;
+    const opened = { close: async () => undefined };
+    const opening = await OpenWhenRoom.start('the data', async () => {
+      if (!room) throw full;
+      return opened;
+    }, tmpdir(), () => undefined);
+    try {
+      assert.equal(opening.current(), null);
+      assert.match(opening.problem()!, /^the data could not open: the disk is full at /);
+      room = true;
+      await pollUntil('the step opened', async () => opening.current(), (value) => value === opened, 30_000, 50);
+      assert.equal(opening.problem(), null);
+    } finally {
+      await opening.close();
+    }
   });
 });

@@ -3,7 +3,8 @@
 // components down, a paying client is refused before settlement and keeps its USDC; once the disk has
 // room again the same service, not restarted, sells a verdict and charges it once. A verdict settled as the
 // disk fills is kept for the payer's retry although the store that keeps it shares the disk. A restart on the full
-// disk listens and refuses paid calls before settlement, and sells once the disk frees (ARCHITECTURE.md "A full disk at start").
+// disk listens and refuses paid calls before settlement, and sells once the disk frees (ARCHITECTURE.md "A full disk at start"); so does
+// the very first start on an empty DATA_DIR, whose generated keys and epoch.json wait for room.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -187,5 +188,35 @@ describe('a paid call with the whole DATA_DIR on a full disk', () => {
     assert.equal(before - (await world.usdc(payer.address)), PRICE, 'charged 0.10 once');
     const verdict = await getJson(`${service.base}/api/v1/audit/verify?limit=1000`);
     assert.deepEqual([verdict.json.healthy, verdict.json.total], [true, sold.json.audit_seq], verdict.text);
+  });
+  it('started for the first time on an empty DATA_DIR whose disk is full, listens and refuses a paid call before settlement, charging nothing, and sells once the disk frees, without a restart', async () => {
+    const payer = world.devnet.wallets[0];
+    await service.stop('SIGTERM');
+    // A DATA_DIR of its own, empty: the keys and epoch.json a first start generates have no room to be written.
+    const firstDir = join(workDir, 'first');
+    mkdirSync(firstDir);
+    disks.mount(firstDir, '8m');
+    const filler = join(firstDir, 'filler');
+    fillDisk(filler);
+    service = await startServiceProcess({ ...serviceEnv, DATA_DIR: firstDir });
+    const full = await status();
+    assert.deepEqual([full.components.audit.status, full.components.store.status], ['down', 'down'], JSON.stringify(full.components));
+    assert.match(full.components.audit.reason, /could not open: the disk is full at /);
+
+    const before = await world.usdc(payer.address);
+    const refused = await paidCall(payer, world.trade({ amount: 1 }));
+    assert.equal(refused.status, 503, refused.text);
+    assert.ok(refused.json.code in COMPONENT, refused.text);
+    assert.equal(refused.receipt, null, `no receipt: nothing settled (${refused.text})`);
+    assert.equal(await world.usdc(payer.address), before, 'the payer keeps its USDC');
+    assert.ok(alive(), `the first start died on the full disk:\n${service.output()}`);
+
+    rmSync(filler);
+    await pollUntil('the audit log and the store opened', status,
+      (doc) => doc.components.audit.status === 'ok' && doc.components.store.status === 'ok', 30_000, 100);
+    const sold = await paidCall(payer, world.trade({ amount: 1 }));
+    assert.equal(sold.status, 200, sold.text);
+    assert.equal(sold.json.audit_seq, 1, 'the first record of the new chain');
+    assert.equal(before - (await world.usdc(payer.address)), PRICE, 'charged 0.10 once');
   });
 });

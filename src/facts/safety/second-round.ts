@@ -2,6 +2,7 @@
 import { encodeFunctionData, getAddress, numberToHex, type Address, type Hex, type PublicClient } from 'viem';
 import { ChainUnavailableError, orOnRevert } from '../chain/errors.js';
 import type { Venue } from '../registry/registry.js';
+import { adminCandidates, type AdminCandidate } from './admin-candidates.js';
 import { scanBytecode, type BytecodeScan } from './bytecode.js';
 import { ownerFactsAbi, proxySlots, type SecondRoundFacts } from './contract-facts.js';
 import type { FirstRound } from './first-round.js';
@@ -22,6 +23,8 @@ export interface CheckPlan {
   reads: { owner: Address | null; implementation: Address | null; beacon: Address | null };
   /** The token's code scanned once, for the plan and for contractFacts; null without code. */
   scan: BytecodeScan | null;
+  /** Addresses probed as possible admins beside owner(), with where each was found. */
+  admins: AdminCandidate[];
 }
 
 export interface SecondRound {
@@ -32,7 +35,8 @@ export interface SecondRound {
   facts: SecondRoundFacts;
 }
 
-export function planCheck(first: FirstRound, venue: Venue | null): CheckPlan {
+/** `excluded`: the registry's contracts (lower case), which are no admin of any token. */
+export function planCheck(first: FirstRound, venue: Venue | null, excluded: ReadonlySet<string> = new Set()): CheckPlan {
   const { token } = first;
   const decimals = first.decimals ?? 18;
   const override = first.marks.found ? { slot: first.marks.found, amount: 10n ** BigInt(decimals) } : null;
@@ -41,7 +45,10 @@ export function planCheck(first: FirstRound, venue: Venue | null): CheckPlan {
   const router = venue?.swap_helper ? getAddress(venue.swap_helper) : null;
   const scan = first.code === '0x' ? null : scanBytecode(first.code);
   const owner = first.owner !== null && BigInt(first.owner) !== 0n ? first.owner : null;
-  const powers = owner && override && scan ? buildPowerProbe({ token, owner, selectors: scan.selectors, slot: override.slot, amount: override.amount }) : null;
+  const admins = scan ? adminCandidates({ token, owner: first.owner, slots: first.adminSlots, constants: scan.addresses, roleHolders: first.roleHolders, excluded }) : [];
+  const powers = override && scan
+    ? buildPowerProbe({ token, owner, admins: admins.map((admin) => admin.address), selectors: scan.selectors, slot: override.slot, amount: override.amount })
+    : null;
   const tail = tailBlock(owner, scan ? [...scan.addresses].filter((a) => a !== token) : [], powers);
   const bundle = buildBundle({ token, probeCode: first.probeCode, head: first.head, pool, holders: first.holders, override, decimals, gas, router, tail });
   const slots = scan ? proxySlots(first, scan) : null;
@@ -53,6 +60,7 @@ export function planCheck(first: FirstRound, venue: Venue | null): CheckPlan {
     traceFromHolder: holder !== null,
     reads: { owner, implementation: slots?.implementation ?? slots?.clone ?? null, beacon: slots?.implementation ? null : (slots?.beacon ?? null) },
     scan,
+    admins,
   };
 }
 

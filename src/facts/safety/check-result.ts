@@ -1,6 +1,7 @@
 // Reads round trip 2 back: the sell simulation, the owner powers found, and what about the owner's powers could not be checked.
 import { readAdmins, type LiveAdmin } from './admin-powers.js';
 import type { ContractFacts } from './contract-facts.js';
+import { readSequence, type SequencePower } from './owner-sequences.js';
 import { readPowers, uncheckedSelectors, type OwnerPower, type PowerCall, type PowerCalls } from './owner-powers.js';
 import type { CheckPlan, SecondRound } from './second-round.js';
 import { fromOutcome, notSimulated, type SellSimulation } from './sell-simulation.js';
@@ -13,6 +14,8 @@ export interface CheckResult {
   unchecked: string[];
   /** Admins beside owner() that the code let through where it refused a stranger. */
   admins: LiveAdmin[];
+  /** What the owner's two-step probe showed (ARCHITECTURE.md "Token safety"); null when nothing. */
+  sequence: SequencePower | null;
 }
 
 export function readCheck(plan: CheckPlan, second: SecondRound, facts: ContractFacts): CheckResult {
@@ -22,6 +25,7 @@ export function readCheck(plan: CheckPlan, second: SecondRound, facts: ContractF
     : null;
   const powers = plan.powers && powerCalls && facts.owner.kind !== 'renounced' && facts.owner.kind !== 'none' ? readPowers(plan.powers, powerCalls) : null;
   const admins = plan.powers && powerCalls ? readAdmins(plan.powers, powerCalls, plan.admins) : [];
+  const sequence = plan.sequence && legs ? readSequence(plan.sequence, new Map([...plan.sequence.first.labels, ...plan.sequence.second.labels].map((label) => [label, toCall(legs.get(label))]))) : null;
   const sell = legs === null
     ? notSimulated('the node does not offer eth_simulateV1, so no buy and sell could be simulated')
     : plan.bundle.routes.length === 0
@@ -29,7 +33,7 @@ export function readCheck(plan: CheckPlan, second: SecondRound, facts: ContractF
       : fromOutcome(readOutcome(plan.bundle, legs, plan.pool !== null), plan.gas, powers);
   // Holders that cannot send at all are the sell findings' to name, not an unchecked probe.
   const probeCalls = sell.ok ? powerCalls : null;
-  return { sell, unchecked: uncheckedPowers(plan, facts, legs !== null, powers, probeCalls, admins), admins };
+  return { sell, unchecked: uncheckedPowers(plan, facts, legs !== null, powers, probeCalls, admins), admins, sequence };
 }
 
 function toCall(leg: { ok: boolean; data: `0x${string}` | null } | undefined): PowerCall {

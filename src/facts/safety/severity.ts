@@ -5,6 +5,8 @@ import type { ContractFacts, OwnerFacts } from './contract-facts.js';
 import { controlFindings, type ControlEvidence } from './control-findings.js';
 import type { Capability } from './selectors.js';
 import type { OwnerPower } from './owner-powers.js';
+import type { SequencePower } from './owner-sequences.js';
+import { sequenceFindings } from './sequence-findings.js';
 import type { SellSimulation, SimulatedSell } from './sell-simulation.js';
 import { durationWords } from './simulation-outcome.js';
 
@@ -21,6 +23,8 @@ export interface SafetyEvidence extends ControlEvidence {
   listed: boolean;
   /** Admins beside owner() that the code let through where it refused a stranger; undefined when not probed. */
   admins?: readonly LiveAdmin[];
+  /** What the owner's two-step probe showed; null or undefined when nothing (or not probed). */
+  sequence?: SequencePower | null;
 }
 
 export interface SafetyFindings {
@@ -53,7 +57,8 @@ export function classify(evidence: SafetyEvidence): SafetyFindings {
   const { facts, sell } = evidence;
   if (!facts.hasCode) return { severity: 'danger', is_honeypot: false, risk_factors: [`NO_CODE: no contract code at ${facts.address}; it is not a token`] };
   const admins = adminFindings(evidence.admins ?? [], evidence.listed, facts.owner.kind === 'renounced');
-  const findings = [...sellFindings(sell), ...powerFindings(evidence), ...admins, ...capabilityFindings(evidence), ...controlFindings(evidence)];
+  const sequence = sequenceFindings(evidence.sequence, controller(facts.owner), evidence.listed);
+  const findings = [...sellFindings(sell), ...powerFindings(evidence), ...sequence, ...admins, ...capabilityFindings(evidence), ...controlFindings(evidence)];
   const rank = { danger: 0, warn: 1, safe: 2, advisory: 3 } as const;
   const ordered = mergeFindings(findings).sort((a, b) => rank[a.level] - rank[b.level]);
   return {

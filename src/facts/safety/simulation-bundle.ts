@@ -84,7 +84,8 @@ export interface BundleInput {
 
 /** The last blocks of the simulation, one after another: their calls with labels, and state overrides applied at the first. */
 export interface TailBlock {
-  blocks: { labels: string[]; calls: { from: Address; to: Address; data: Hex }[] }[];
+  /** `gap`: how far after the block before it the block runs; one 12-second block when absent. */
+  blocks: { labels: string[]; calls: { from: Address; to: Address; data: Hex }[]; gap?: { seconds: bigint; blocks: bigint } }[];
   overrides: Overrides;
 }
 
@@ -228,8 +229,8 @@ function request(input: BundleInput, overrides: Overrides, blocks: Call[][]): un
     blockStateCalls: [
       { blockOverrides: at(0n, 0n), stateOverrides: overrides, calls: wire(blocks[0]) },
       ...HOLD_HORIZONS.map((horizon, i) => ({ blockOverrides: at(horizon.blocks, horizon.seconds), calls: wire(blocks[i + 1]) })),
-      ...(input.tail?.blocks ?? []).map((block, i) => ({
-        blockOverrides: at(last.blocks + 1n + BigInt(i), last.seconds + 12n * (1n + BigInt(i))),
+      ...tailBlocks(input.tail, last).map(({ block, blocks, seconds }, i) => ({
+        blockOverrides: at(blocks, seconds),
         ...(i === 0 ? { stateOverrides: input.tail!.overrides } : {}),
         calls: wire(block.calls),
       })),
@@ -239,6 +240,16 @@ function request(input: BundleInput, overrides: Overrides, blocks: Call[][]): un
 }
 
 const BLOCK_GAS = 1_000_000_000n;
+
+/** Each tail block with its block count and seconds after the first block: one block past the last hold, then each block's gap. */
+function tailBlocks(tail: TailBlock | null, last: { blocks: bigint; seconds: bigint }): { block: TailBlock['blocks'][number]; blocks: bigint; seconds: bigint }[] {
+  let [blocks, seconds] = [last.blocks, last.seconds];
+  return (tail?.blocks ?? []).map((block) => {
+    blocks += block.gap?.blocks ?? 1n;
+    seconds += block.gap?.seconds ?? 12n;
+    return { block, blocks, seconds };
+  });
+}
 
 /** One leg's outcome. */
 export type LegResult = { ok: true; data: Hex } | { ok: false; data: Hex | null };

@@ -106,11 +106,11 @@ export class TokenSafetyChecker {
     const plan = planCheck(first, registry.venue, registryAddresses(registry));
     const second = await runSecondRound(client, plan, address);
     const facts = contractFacts(first, second.facts, plan.scan);
-    const { sell, unchecked, admins } = readCheck(plan, second, facts);
+    const { sell, unchecked, admins, sequence } = readCheck(plan, second, facts);
     const traced = readableTrace(second.trace, first.marks.found !== null || plan.traceFromHolder);
     // Code with no call instruction asks no other contract, traced or not (ARCHITECTURE.md "Token safety").
     const outside = facts.makesCalls === false ? [] : traced === null ? null : outsideCalls(traced, address, registryAddresses(registry), ownersAnswered(second.legs ?? new Map()));
-    return this.report(address, { facts, sell, listed, outside, unchecked, admins }, sell);
+    return this.report(address, { facts, sell, listed, outside, unchecked, admins, sequence }, sell);
   }
 
   private async report(address: Address, evidence: SafetyEvidence, sell: SellSimulation | null): Promise<TokenSafetyReport> {

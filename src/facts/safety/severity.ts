@@ -48,7 +48,8 @@ export interface Finding {
  *   buy or wallet transfer; no sell could be simulated; blacklist, pause or fee-setting
  *   functions; mint with an owner that is one key (EOA, a non-multisig contract, or a role
  *   holder when there is no owner()); an upgradeable proxy; SELFDESTRUCT; DELEGATECALL.
- * - Privileged functions are ADVISORY (no effect) when owner() is renounced, mint when the
+ * - Privileged functions are ADVISORY (no effect) when owner() is renounced and no admin beside
+ *   it is live (admin-findings.ts), mint when the
  *   owner is a multisig of threshold 2 or more, and all of them for the registry's own
  *   tokens: a regulated issuer of tokenized stocks mints, and may pause and freeze, by design.
  *   Behaviour (honeypot, tax, no code) is never excused.

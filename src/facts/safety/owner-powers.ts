@@ -1,4 +1,4 @@
-// Owner powers found by behaviour: every function the token's dispatcher offers, called by its owner with probing arguments against a holder.
+// Owner powers found by behaviour: every function the token's dispatcher offers, called by its owner (and by each admin candidate, after a stranger) with probing arguments against a holder.
 import { concat, encodeFunctionData, erc20Abi, getAddress, numberToHex, pad, toFunctionSelector, type Address, type Hex } from 'viem';
 import { balanceStorageKey, type BalanceSlot } from '../chain/balance-slot.js';
 import { PRIVILEGED_SELECTORS } from './selectors.js';

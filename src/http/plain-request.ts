@@ -2,22 +2,28 @@
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import type { PlainRequest } from './types.js';
 
+/** The headers being copied by copyHeaders, and whether a second, different Content-Length came. */
+let copying: Record<string, string> = {};
+let conflicting = false;
+
+/** One callback for every request, not a closure made per request (issue 41). */
+function copyHeader(key: string, value: string): void {
+  if (key === 'content-length' && copying[key] !== undefined && copying[key] !== value) conflicting = true;
+  copying[key] = value;
+}
+
 /** Every header, in one pass that also notices a second, different Content-Length. */
 export function copyHeaders(req: HttpRequest): { headers: Record<string, string>; conflictingLength: boolean } {
   const headers: Record<string, string> = {};
-  let conflictingLength = false;
-  req.forEach((key, value) => {
-    if (key === 'content-length' && headers[key] !== undefined && headers[key] !== value) conflictingLength = true;
-    headers[key] = value;
-  });
-  return { headers, conflictingLength };
+  copying = headers;
+  conflicting = false;
+  req.forEach(copyHeader);
+  return { headers, conflictingLength: conflicting };
 }
 
 export function copyRequest(res: HttpResponse, req: HttpRequest, names: string[], headers: Record<string, string>): PlainRequest {
   const params: Record<string, string> = {};
-  names.forEach((name, index) => {
-    params[name] = decodeSegment(req.getParameter(index) ?? '');
-  });
+  for (let index = 0; index < names.length; index++) params[names[index]] = decodeSegment(req.getParameter(index) ?? '');
   return {
     id: requestId(headers['x-request-id']),
     method: req.getMethod().toUpperCase(),

@@ -121,9 +121,16 @@ function registerRoutes(app: TemplatedApp, routes: Route[], options: EdgeOptions
     // A browser asks before a cross-origin POST or a request with Authorization: answer it, never 405.
     app.options(pattern, fixedHandler(pattern, (request) => preflight(options.corsOrigins, request.headers.origin, allowed), options, inFlight));
     // Method-specific handlers take precedence over `any` for the same pattern in uWS.
-    app.any(pattern, fixedHandler(pattern, () => methodNotAllowed(allowed), options, inFlight));
+    const refused = rendered(methodNotAllowed(allowed));
+    app.any(pattern, fixedHandler(pattern, () => refused, options, inFlight));
   }
-  app.any('/*', fixedHandler('/*', () => notFound(), options, inFlight));
+  const missing = rendered(notFound());
+  app.any('/*', fixedHandler('/*', () => missing, options, inFlight));
+}
+
+/** A fixed answer with its JSON body written once, when the routes are registered, not per request (issue 41). */
+function rendered(response: PlainResponse): PlainResponse {
+  return { status: response.status, headers: response.headers, raw: { contentType: 'application/json', text: JSON.stringify(response.body) } };
 }
 
 /** An answer the edge gives itself (a preflight, 404, 405): logged, counted and tied by its request id like any other. */
@@ -135,9 +142,7 @@ function fixedHandler(pattern: string, answer: (request: PlainRequest) => PlainR
     const refused = framingProblem(req, conflictingLength);
     const request = copyRequest(res, req, [], headers);
     const response = refused ?? answer(request);
-    const wire = wireWithCors(response, options.corsOrigins, request);
-    wire.headers.push(['x-request-id', request.id]);
-    writeWire(res, wire, refused !== null);
+    writeWire(res, wireWithCors(response, options.corsOrigins, request), refused !== null);
     observe(options, pattern, request, response.status, started);
   };
 }
@@ -146,18 +151,9 @@ function observe(options: EdgeOptions, route: string, request: PlainRequest, sta
   options.observe?.({ route, method: request.method, status, ms: performance.now() - started, requestId: request.id, ip: request.ip });
 }
 
-/**
- * The response on the wire, the CORS headers under the handler's own: a route that states its own
- * grant (the public documents) keeps it. Built straight into the header list, with no copies of
- * the response: this runs once per answer (issue 30).
- */
+/** The response on the wire with the CORS grant for the request's origin, and its request id. */
 function wireWithCors(response: PlainResponse, origins: CorsOrigins, request: PlainRequest): WireResponse {
-  const own = response.headers;
-  const cors = corsHeaders(origins, request.headers.origin);
-  const headers: [string, string][] = [];
-  for (const name in cors) if (own === undefined || own[name] === undefined) headers.push([name, cors[name]]);
-  if (own !== undefined) for (const name in own) headers.push([name, own[name]]);
-  return toWire(response, headers);
+  return toWire(response, corsHeaders(origins, request.headers.origin), request.id);
 }
 
 /**
@@ -232,28 +228,48 @@ async function respond(
     options.onHandlerError(error, request);
     wire = wireWithCors(internalError(), options.corsOrigins, request);
   }
-  wire.headers.push(['x-request-id', request.id]);
   // Once the service is stopping, a keep-alive client is sent to reconnect (elsewhere, or after the restart).
   res.cork(() => writeWire(res, wire, close || inFlight.stopping));
   observe(options, state.route, request, response.status, state.started);
 }
 
-/** A response reduced to what goes on the wire; building it is the only step that can throw. */
+/**
+ * A response reduced to what goes on the wire; building it is the only step that can throw. Its
+ * headers stay in the objects they came in and are written from there, with no list of pairs
+ * built per answer (issue 41).
+ */
 interface WireResponse {
   status: string;
-  headers: [string, string][];
+  /** The CORS grant, written first; a route that states its own grant (the public documents) keeps it. */
+  cors: Readonly<Record<string, string>>;
+  own: Readonly<Record<string, string>> | undefined;
+  contentType: string;
   text: string | Buffer;
+  /** X-Request-Id, written last; null on the answers the edge gives before it has read the request. */
+  requestId: string | null;
 }
 
-function toWire(response: PlainResponse, headers: [string, string][] = Object.entries(response.headers ?? {})): WireResponse {
-  headers.push(['content-type', response.raw ? response.raw.contentType : 'application/json']);
+const NO_CORS: Readonly<Record<string, string>> = Object.freeze({});
+
+function toWire(response: PlainResponse, cors = NO_CORS, requestId: string | null = null): WireResponse {
   const text = response.raw ? response.raw.text : response.body === undefined ? '' : JSON.stringify(response.body);
-  return { status: STATUS_LINES.get(response.status) ?? String(response.status), headers, text };
+  return {
+    status: STATUS_LINES.get(response.status) ?? String(response.status),
+    cors,
+    own: response.headers,
+    contentType: response.raw ? response.raw.contentType : 'application/json',
+    text,
+    requestId,
+  };
 }
 
 function writeWire(res: HttpResponse, wire: WireResponse, closeConnection: boolean): void {
+  const { cors, own } = wire;
   res.writeStatus(wire.status);
-  for (const [name, value] of wire.headers) res.writeHeader(name, value);
+  for (const name in cors) if (own === undefined || own[name] === undefined) res.writeHeader(name, cors[name]);
+  if (own !== undefined) for (const name in own) res.writeHeader(name, own[name]);
+  res.writeHeader('content-type', wire.contentType);
+  if (wire.requestId !== null) res.writeHeader('x-request-id', wire.requestId);
   res.end(wire.text, closeConnection);
 }
 

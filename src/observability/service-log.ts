@@ -97,9 +97,11 @@ function logSink(fd: number): LogSink {
 }
 
 /**
- * pino for events, on the sink above. Request lines gather here and go to the sink 16 KiB at a
- * time, and at least every tenth of a second: a write per line cost more than the line (issue 30).
- * A 5xx request line and every event are written at once, after the lines before them.
+ * pino for events, on the sink above. Request lines at `info` gather here and go to the sink 16 KiB
+ * at a time, and at least every tenth of a second: a write per line cost more than the line (issue 30).
+ * A refusal's or an error's line (`warn`, `error`) and every event are written at once, after the
+ * lines before them, in the same turn of the loop that answered: a crash after the answer, a
+ * SIGKILL included, cannot lose them (ARCHITECTURE.md "Request log and metrics").
  * Only the fields below are logged, so a bearer token, an admin token, a payment signature or the
  * JWT secret cannot reach the log. At 16,000 requests a second the lines cost about a tenth of
  * the throughput on two cores (docs/benchmarks.md); REQUEST_LOG=off leaves them out.
@@ -124,7 +126,7 @@ export function serviceLog(destination = 2): ServiceLog {
     },
     request: (o) => {
       pending += requestLine(o, Date.now(), pid);
-      if (o.status >= 500 || pending.length >= CHUNK_CHARS) handOver();
+      if (pending.length >= CHUNK_CHARS || requestLevel(o.status) !== 'info') handOver();
     },
     dropped: sink.dropped,
     flush: handOver,

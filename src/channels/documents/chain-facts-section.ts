@@ -3,6 +3,8 @@ import { DEFAULT_ORACLE_MAX_AGE_SECONDS } from '../../facts/registry/registry.js
 import { THRESHOLDS } from '../../risk/weights.js';
 import { TAX_DANGER_BPS, TAX_WARN_BPS, TIMELOCK_CAP_HEADROOM_BPS, TIMELOCK_MIN_DELAY_SECONDS } from '../../facts/safety/severity.js';
 import { MIN_BASE_FEE_WEI, PRIORITY_FEE_WEI } from '../../facts/safety/sell-simulation.js';
+import { ADMIN_SLOT_COUNT } from '../../facts/safety/admin-candidates.js';
+import { SEQUENCE_GAP } from '../../facts/safety/owner-sequences.js';
 import { HOLD_HORIZONS } from '../../facts/safety/simulation-bundle.js';
 import { durationWords } from '../../facts/safety/simulation-outcome.js';
 import { SAFETY_MEASUREMENT as M } from './safety-measurement.js';
@@ -53,7 +55,8 @@ export function chainFactsSection(): string {
     `at once and after holding ${horizons()} (time and block locks that open or close within a month, traps that open or`,
     'close at some hour of the day, which whole-day holds never meet, and traps that read the block number: the intra-day',
     'block counts are off the 12-second grid and the first is odd),',
-    'each time by two paths: paying the pool by `transfer`, and the way routers sell, by approving the venue\'s router',
+    'by two paths at once and after whole days (the intra-day holds by the first alone: a clock trap stops every path):',
+    'paying the pool by `transfer`, and the way routers sell, by approving the venue\'s router',
     '(SwapHelper), which pulls the tokens with `transferFrom` (`sells[].via`); another holder transfers to a wallet instead of',
     'the pool. Without a pool, selling is a transfer to a wallet, by `transfer` and through an approved spender. Every',
     'simulated call pays a real price: the base fee of the head block, at least',
@@ -65,8 +68,14 @@ export function chainFactsSection(): string {
     "transfer trace and the code of the owner and the implementation. Owner powers are found by behaviour: every function the",
     "token's dispatcher offers (but the ERC-20 and Ownable ones) is called by `owner()` with probing arguments against a",
     'fresh holder, in the last block of the same simulation, after every sell (`owner_powers`), reading the holder\'s balance,',
-    '`totalSupply()` and the owner\'s balance around the call; a control holder sends twice with no owner call between. The',
-    'same block asks the owner',
+    '`totalSupply()` and the owner\'s balance around the call; a control holder sends twice with no owner call between.',
+    `Powers that take two calls are probed too: the owner calls every function naming a holder, then more than ${durationWords(86_400 * Math.floor(Number(SEQUENCE_GAP.seconds) / 86_400))}`,
+    'later calls every function again (with zeros, then naming the holder, in selector order for one holder and in reverse for',
+    'a second), and the holder sends; it counts only when the holder could still send after the first step. Admins',
+    'beside `owner()` are found the same way: every address held alone in the token\'s first',
+    `${ADMIN_SLOT_COUNT} storage slots, every address constant of its code (PUSH20, immutables) and every account in its \`RoleGranted\` logs, but`,
+    '`owner()` and the registry\'s contracts, is called as (at most four); a function that lets it through after refusing a',
+    'stranger (holding tokens and ether too) makes it an admin, whatever `owner()` says. The same block asks the owner',
     'what it is (a Safe\'s `getThreshold()` of 2 or more: a multisig; `getMinDelay()`: a timelock). A fresh holder\'s transfer',
     'is traced (`debug_traceCall`, callTracer): every contract it calls that is not the token, a precompile, a delegate of its',
     "own code or a contract the registry names is an outside call, judged by its `owner()` (asked in the simulation of every",
@@ -79,7 +88,10 @@ export function chainFactsSection(): string {
     '  (`SELL_DELAYED`); a refused buy (`BUY_REVERTS`) or wallet transfer (`TRANSFER_BLOCKED`); no sell could be simulated',
     '  (`SELL_NOT_SIMULATED`); an owner call under a name no list has that created tokens for a holder, the supply rising or',
     '  the owner not paying for them (`OWNER_CAN_MINT`), or stopped its transfers where the control holder could send',
-    '  (`OWNER_CAN_BLOCK`); `danger` for any owner call that took a holder\'s tokens (`OWNER_CAN_SEIZE`); a',
+    '  (`OWNER_CAN_BLOCK`), in one call or two; `danger` for any owner call that took a holder\'s tokens (`OWNER_CAN_SEIZE`); an',
+    '  admin beside `owner()` (`OTHER_ADMIN`, naming where it was found and the functions that let it alone through, even with',
+    '  `owner()` renounced), and what its calls did, judged as the owner\'s (`ADMIN_CAN_MINT`, `ADMIN_CAN_BLOCK`; `danger`:',
+    '  `ADMIN_CAN_SEIZE`); a',
     "  transfer that calls a contract whose `owner()` is the token's owner (`OUTSIDE_CALL_OWNED`), or one whose control could",
     '  not be checked: another owner, none, or a callee not among the code\'s addresses (`OUTSIDE_CALL_UNCHECKED`); a node that',
     '  does not trace, or a traced transfer that could not be funded (no proven balance slot, no real holder) and reverts,',
@@ -87,7 +99,8 @@ export function chainFactsSection(): string {
     "  `owner()`, no proven balance slot, a proxy's implementation, holders that could not send before the owner's call",
     '  (`OWNER_POWERS_UNCHECKED`, saying which); blacklist, pause or fee-setting functions; mint controlled by one key (an EOA',
     '  owner, a non-multisig owner contract, or roles); an upgradeable proxy; SELFDESTRUCT; DELEGATECALL.',
-    '- `safe`: none of these. Privileged functions are `ADVISORY:` (no effect) when `owner()` is renounced, mint when',
+    '- `safe`: none of these. Privileged functions are `ADVISORY:` (no effect) when `owner()` is renounced and no admin is',
+    '  live beside it, mint when',
     `  the owner is a multisig, or a timelock of at least ${TIMELOCK_MIN_DELAY_SECONDS / 86_400} days with \`cap()\` at most ${TIMELOCK_CAP_HEADROOM_BPS / 100}% above \`totalSupply()\``,
     '  (every mint is public days before it runs and adds a tenth at most; a wider cap or a shorter delay stays `warn`, and',
     "  pause or freeze behind a timelock stays `warn`), and all of them for the registry's own tokens (a regulated issuer",
@@ -102,7 +115,9 @@ export function chainFactsSection(): string {
     'cooldown, block lock, pausing, pool-only sell blocks, false returns, a time bomb, `tx.origin` and an external guard;',
     'gas-price and base-fee gates, `transferFrom` blocks, sell taxes that start six hours after launch, traps that close',
     'three days after launch or after receipt, traps open only half of each day or an even number of blocks after receipt',
-    '(and a clean token that reads both); owner functions under unlisted names that seize, mint or block, an owner handing',
+    '(and a clean token that reads both); owner functions under unlisted names that seize, mint or block, a freeze queued',
+    'and settled a day later (and a two-step memo, the safe control); admins beside a renounced owner held in a storage slot,',
+    'an immutable or a role (and a renounced token with an address in storage and code but no admin); an owner handing',
     'out its own tokens and a one-send-per-block rule (safe controls); balances kept where no slot search finds them; transfers that',
     "ask a limiter the token's owner owns, or Multicall3 (the safe control); capped mints owned by a two-day timelock;",
     'fee-on-transfer at 1-35%, buy-only, sell-only and settable; mintable, role-minted, upgradeable, self-destructing and',

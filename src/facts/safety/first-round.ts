@@ -6,7 +6,8 @@ import { multicall3Abi, readMany, type ContractRead, type ReadResult } from '../
 import { poolIdOf, stateViewAbi, venuePoolKey, type PoolKey } from '../chain/venue-pool.js';
 import type { Venue } from '../registry/registry.js';
 import type { ProbeCode } from './probe-code.js';
-import { recentHolders, type RecentHolder } from './recent-holders.js';
+import { readAdminSlots, readRoleHolders } from './admin-candidates.js';
+import { logsFrom, recentHolders, type RecentHolder } from './recent-holders.js';
 import { throwawayAddress } from './simulation-bundle.js';
 
 /** EIP-1967 storage slots: keccak256('eip1967.proxy.<name>') - 1. */
@@ -52,6 +53,9 @@ export interface FirstRound {
   holders: RecentHolder[];
   probeCode: Hex;
   quoteSlot: BalanceSlot | null;
+  /** Storage slots 0 to ADMIN_SLOT_COUNT - 1 and the accounts granted a role: where admins beside owner() are looked for. */
+  adminSlots: Hex[];
+  roleHolders: Address[];
 }
 
 /**
@@ -61,7 +65,7 @@ export interface FirstRound {
 export async function readFirstRound(deps: RoundOneDeps, token: Address): Promise<FirstRound> {
   const key = deps.venue ? venuePoolKey(deps.venue, token) : null;
   const excluded = deps.venue ? [getAddress(deps.venue.pool_manager)] : [];
-  const [code, proxySlots, reads, marks, holders, probeCode, quoteSlot] = await Promise.all([
+  const [code, proxySlots, reads, marks, holders, probeCode, quoteSlot, adminSlots, roleHolders] = await Promise.all([
     deps.client.getCode({ address: token }).catch(unavailable(`code read of ${token}`)),
     Promise.all(Object.values(EIP1967_SLOTS).map((slot) => deps.client.getStorageAt({ address: token, slot }).catch(unavailable(`storage read of ${token}`)))),
     readMany(deps.client, deps.multicall3, planReads(deps, token, key ? poolIdOf(key) : null), `reads of ${token}`),
@@ -69,6 +73,8 @@ export async function readFirstRound(deps: RoundOneDeps, token: Address): Promis
     recentHolders(deps.client, token, deps.head.number, excluded),
     deps.code.safetyProbe(),
     key ? deps.quoteSlot() : Promise.resolve(null),
+    readAdminSlots(deps.client, token).catch(unavailable(`storage read of ${token}`)),
+    readRoleHolders(deps.client, token, logsFrom(deps.head.number)),
   ]);
   const [blockNumber, blockTime, baseFee, decimals, owner, cap, supply, slot0, liquidity] = reads;
   if (!blockNumber.ok || !blockTime.ok) throw new ChainUnavailableError(`head read for ${token}`, new Error('Multicall3 gave no block'));
@@ -79,7 +85,7 @@ export async function readFirstRound(deps: RoundOneDeps, token: Address): Promis
     head: { number: blockNumber.value as bigint, time: blockTime.value as bigint, baseFee: value<bigint>(baseFee) },
     decimals: decimals.ok ? Number(decimals.value) : null,
     owner: value<Address>(owner), cap: value<bigint>(cap), totalSupply: value<bigint>(supply),
-    key, poolLive: live, marks, holders, probeCode, quoteSlot,
+    key, poolLive: live, marks, holders, probeCode, quoteSlot, adminSlots, roleHolders,
   };
 }
 

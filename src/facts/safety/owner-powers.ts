@@ -1,4 +1,4 @@
-// Owner powers found by behaviour: every function the token's dispatcher offers, called by its owner with probing arguments against a holder.
+// Owner powers found by behaviour: every function the token's dispatcher offers, called by its owner (and by each admin candidate, after a stranger) with probing arguments against a holder.
 import { concat, encodeFunctionData, erc20Abi, getAddress, numberToHex, pad, toFunctionSelector, type Address, type Hex } from 'viem';
 import { balanceStorageKey, type BalanceSlot } from '../chain/balance-slot.js';
 import { PRIVILEGED_SELECTORS } from './selectors.js';
@@ -47,16 +47,23 @@ export interface LabelledCalls {
 export interface PowerProbe {
   /** The probes' block: the control holder's two sends, then every probe. */
   blocks: [LabelledCalls];
-  /** Balances of the probing holders and the owner's ether, applied at the start of the probes' block. */
+  /** Balances of the probing holders and the callers' ether, applied at the start of the probes' block. */
   overrides: Record<string, { balance?: Hex; stateDiff?: Record<string, Hex> }>;
-  /** Each probe's selector; the last is the control, where the owner only reads its own balance. */
-  probes: { selector: string; holder: Address }[];
+  /**
+   * Each probe's selector, holder and caller (the owner, or an admin candidate); the last is the
+   * control, where nobody calls. `gated`: a stranger made the same call just before, so a call that
+   * only the caller gets through shows which functions let it in.
+   */
+  probes: { selector: string; holder: Address; caller: Address; gated: boolean }[];
   amount: bigint;
 }
 
 export interface PowerProbeInput {
   token: Address;
-  owner: Address;
+  /** owner(), null when renounced or absent. */
+  owner: Address | null;
+  /** Addresses that may be admins beside owner() (ARCHITECTURE.md "Token safety"), each probed as the owner is. */
+  admins?: readonly Address[];
   selectors: ReadonlySet<string>;
   slot: BalanceSlot;
   amount: bigint;
@@ -67,9 +74,10 @@ export const CONTROL = 'control';
 
 /**
  * The steps of one probe, in the probes' block: the holder sends one unit and its balance, the
- * supply and the owner's balance are read; the owner calls; the three are read again.
+ * supply and the caller's balance are read; (a stranger makes the caller's call;) the caller calls;
+ * the three are read again.
  */
-const STEPS = ['before', 'held', 'supply', 'ownerHeld', 'owner', 'balance', 'supplyAfter', 'ownerAfter', 'after'] as const;
+const STEPS = ['before', 'held', 'supply', 'ownerHeld', 'stranger', 'owner', 'balance', 'supplyAfter', 'ownerAfter', 'after'] as const;
 
 /**
  * The owner's calls, as the last blocks of the one eth_simulateV1 (ARCHITECTURE.md "Token safety"):
@@ -78,43 +86,50 @@ const STEPS = ['before', 'held', 'supply', 'ownerHeld', 'owner', 'balance', 'sup
  * probe is not blamed on this one), the owner calls, and the holder's balance, the supply and the
  * owner's balance are read, and the holder sends one unit again. A control holder sends twice
  * before any owner call, so a rule that stops a second send whatever the owner does (one send a
- * block, a cooldown) is not taken for the owner's doing.
+ * block, a cooldown) is not taken for the owner's doing. Admin candidates are probed the same way
+ * after the owner, each call made first by a stranger holding tokens and ether too.
  */
 export function buildPowerProbe(input: PowerProbeInput): PowerProbe | null {
   const candidates = probedSelectors(input.selectors);
-  if (candidates.length === 0) return null;
+  const callers = [...(input.owner ? [{ caller: input.owner, gated: false }] : []), ...(input.admins ?? []).map((caller) => ({ caller, gated: true }))];
+  if (candidates.length === 0 || callers.length === 0) return null;
   const recipient = throwawayAddress();
+  const stranger = throwawayAddress();
   const funds = numberToHex(10n ** 30n);
   const tokenDiff: Record<string, Hex> = {};
-  const probe: PowerProbe = { blocks: [calls()], overrides: { [getAddress(input.owner) as string]: { balance: funds } }, probes: [], amount: input.amount };
+  const probe: PowerProbe = { blocks: [calls()], overrides: {}, probes: [], amount: input.amount };
+  for (const { caller } of callers) probe.overrides[getAddress(caller)] = { balance: funds };
   const [probes] = probe.blocks;
   const send = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [recipient, 1n] });
   const supply = encodeFunctionData({ abi: erc20Abi, functionName: 'totalSupply' });
-  const ownerHeld = encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [input.owner] });
   const give = (holder: Address) => {
     tokenDiff[balanceStorageKey(holder, input.slot) as string] = numberToHex(input.amount, { size: 32 });
     probe.overrides[holder] = { balance: funds };
   };
   const control = throwawayAddress();
   give(control);
-  const controlIndex = candidates.length * 2;
+  give(stranger);
+  const controlIndex = callers.length * candidates.length * 2;
   push(probes, `power.${controlIndex}.before`, { from: control, to: input.token, data: send });
   push(probes, `power.${controlIndex}.held`, { from: control, to: input.token, data: balanceOfCall(control) });
   push(probes, `power.${controlIndex}.after`, { from: control, to: input.token, data: send });
-  for (const [selector, variant] of candidates.flatMap((s) => [0, 1].map((v) => [s, v] as const))) {
-    const holder = throwawayAddress();
-    give(holder);
-    const i = probe.probes.push({ selector, holder }) - 1;
-    const held = balanceOfCall(holder);
-    const step: Record<(typeof STEPS)[number], { from: Address; data: Hex }> = {
-      before: { from: holder, data: send }, held: { from: holder, data: held }, supply: { from: holder, data: supply }, ownerHeld: { from: holder, data: ownerHeld },
-      owner: { from: input.owner, data: concat([selector as Hex, probingArguments(holder, variant)]) },
-      balance: { from: holder, data: held }, supplyAfter: { from: holder, data: supply }, ownerAfter: { from: holder, data: ownerHeld },
-      after: { from: holder, data: send },
-    };
-    for (const name of STEPS) push(probes, `power.${i}.${name}`, { ...step[name], to: input.token });
+  for (const { caller, gated } of callers) {
+    for (const [selector, variant] of candidates.flatMap((s) => [0, 1].map((v) => [s, v] as const))) {
+      const holder = throwawayAddress();
+      give(holder);
+      const i = probe.probes.push({ selector, holder, caller, gated }) - 1;
+      const held = balanceOfCall(holder);
+      const call = concat([selector as Hex, probingArguments(holder, variant)]);
+      const step: Record<(typeof STEPS)[number], { from: Address; data: Hex } | null> = {
+        before: { from: holder, data: send }, held: { from: holder, data: held }, supply: { from: holder, data: supply }, ownerHeld: { from: holder, data: balanceOfCall(caller) },
+        stranger: gated ? { from: stranger, data: call } : null, owner: { from: caller, data: call },
+        balance: { from: holder, data: held }, supplyAfter: { from: holder, data: supply }, ownerAfter: { from: holder, data: balanceOfCall(caller) },
+        after: { from: holder, data: send },
+      };
+      for (const name of STEPS) if (step[name]) push(probes, `power.${i}.${name}`, { ...step[name], to: input.token });
+    }
   }
-  probe.probes.push({ selector: CONTROL, holder: control });
+  probe.probes.push({ selector: CONTROL, holder: control, caller: control, gated: false });
   probe.overrides[input.token] = { stateDiff: tokenDiff };
   return probe;
 }
@@ -151,25 +166,33 @@ export type PowerCalls = ReadonlyMap<string, PowerCall>;
  * went through, and then the holder's balance changed, or it could not send again though the
  * control's holder could. A balance that rose is a mint only when the supply rose or
  * the owner did not pay for it: an owner handing out its own tokens holds no power over anyone.
+ * Only the owner's probes are read here; admin candidates' are read by `readAdmins`.
  */
 export function readPowers(probe: PowerProbe, calls: PowerCalls): OwnerPower[] {
   const found = new Map<string, OwnerPower>();
   const control = probe.probes.length - 1;
-  const controlSent = sentBefore(probe, calls, control) && calls.get(`power.${control}.after`)?.ok === true;
-  probe.probes.forEach(({ selector }, i) => {
-    if (i === control || found.has(selector) || !sentBefore(probe, calls, i) || calls.get(`power.${i}.owner`)?.ok !== true) return;
-    const read = (step: string) => uint(calls.get(`power.${i}.${step}`));
-    const [held, balance] = [read('held')!, read('balance')];
-    const [supply, supplyAfter, ownerHeld, ownerAfter] = [read('supply'), read('supplyAfter'), read('ownerHeld'), read('ownerAfter')];
-    const ownerPaid = balance !== null && ownerHeld !== null && ownerAfter !== null && ownerHeld - ownerAfter >= balance - held;
-    const supplyRose = supply !== null && supplyAfter !== null && supplyAfter > supply;
-    const effect: PowerEffect | null = balance === null ? null
-      : balance < held ? 'took'
-        : balance > held ? (supplyRose || !ownerPaid ? 'gave' : null)
-          : controlSent && calls.get(`power.${i}.after`)?.ok !== true ? 'blocked' : null;
+  probe.probes.forEach(({ selector, gated }, i) => {
+    if (i === control || gated || found.has(selector)) return;
+    const effect = effectOf(probe, calls, i);
     if (effect) found.set(selector, { selector, signature: PRIVILEGED_SELECTORS.get(selector)?.signature ?? null, effect });
   });
   return [...found.values()];
+}
+
+/** What probe `i`'s caller did to its holder; null when nothing, or when it could not be seen. */
+export function effectOf(probe: PowerProbe, calls: PowerCalls, i: number): PowerEffect | null {
+  const control = probe.probes.length - 1;
+  if (!sentBefore(probe, calls, i) || calls.get(`power.${i}.owner`)?.ok !== true) return null;
+  const controlSent = sentBefore(probe, calls, control) && calls.get(`power.${control}.after`)?.ok === true;
+  const read = (step: string) => uint(calls.get(`power.${i}.${step}`));
+  const [held, balance] = [read('held')!, read('balance')];
+  const [supply, supplyAfter, ownerHeld, ownerAfter] = [read('supply'), read('supplyAfter'), read('ownerHeld'), read('ownerAfter')];
+  const ownerPaid = balance !== null && ownerHeld !== null && ownerAfter !== null && ownerHeld - ownerAfter >= balance - held;
+  const supplyRose = supply !== null && supplyAfter !== null && supplyAfter > supply;
+  return balance === null ? null
+    : balance < held ? 'took'
+      : balance > held ? (supplyRose || !ownerPaid ? 'gave' : null)
+        : controlSent && calls.get(`power.${i}.after`)?.ok !== true ? 'blocked' : null;
 }
 
 /** The holder's first send went through and moved one unit: what the owner's call does to it can be seen. */
@@ -189,8 +212,8 @@ function uint(call: PowerCall | undefined): bigint | null {
 export function uncheckedSelectors(probe: PowerProbe, calls: PowerCalls, found: readonly OwnerPower[]): string[] {
   if (found.some((power) => power.effect === 'blocked')) return [];
   const sent = new Map<string, boolean>();
-  probe.probes.forEach(({ selector }, i) => {
-    if (selector !== CONTROL) sent.set(selector, (sent.get(selector) ?? false) || sentBefore(probe, calls, i));
+  probe.probes.forEach(({ selector, gated }, i) => {
+    if (selector !== CONTROL && !gated) sent.set(selector, (sent.get(selector) ?? false) || sentBefore(probe, calls, i));
   });
   return [...sent].filter(([, ok]) => !ok).map(([selector]) => selector);
 }

@@ -13,6 +13,11 @@ export interface RecentHolder {
 export const HOLDER_LOOKBACK_BLOCKS = 50_000n;
 const MAX_HOLDERS = 3;
 
+/** The first block a token's logs are read from: HOLDER_LOOKBACK_BLOCKS before the newest head seen, else the chain's start. */
+export function logsFrom(head: bigint | null): bigint | 'earliest' {
+  return head === null ? 'earliest' : head > HOLDER_LOOKBACK_BLOCKS ? head - HOLDER_LOOKBACK_BLOCKS : 0n;
+}
+
 /**
  * The newest distinct recipients of a transfer, at most three, never the zero address or the
  * `excluded` ones (the token itself, the pool manager). Logs are optional evidence: a node that
@@ -22,7 +27,7 @@ const MAX_HOLDERS = 3;
 export async function recentHolders(
   client: PublicClient, token: Address, head: bigint | null, excluded: readonly Address[],
 ): Promise<RecentHolder[]> {
-  const fromBlock = head === null ? 'earliest' : head > HOLDER_LOOKBACK_BLOCKS ? head - HOLDER_LOOKBACK_BLOCKS : 0n;
+  const fromBlock = logsFrom(head);
   let logs;
   try {
     logs = await client.getLogs({ address: token, event: transferEvent, fromBlock, toBlock: 'latest' });

@@ -2,11 +2,13 @@
 import { encodeFunctionData, getAddress, numberToHex, type Address, type Hex, type PublicClient } from 'viem';
 import { ChainUnavailableError, orOnRevert } from '../chain/errors.js';
 import type { Venue } from '../registry/registry.js';
+import { adminCandidates, type AdminCandidate } from './admin-candidates.js';
 import { scanBytecode, type BytecodeScan } from './bytecode.js';
 import { ownerFactsAbi, proxySlots, type SecondRoundFacts } from './contract-facts.js';
 import type { FirstRound } from './first-round.js';
 import { ownerCalls, traceRequest } from './outside-calls.js';
 import { buildPowerProbe, type PowerProbe } from './owner-powers.js';
+import { buildSequenceProbe, SEQUENCE_GAP, type SequenceProbe } from './owner-sequences.js';
 import { gasTerms, poolOf } from './sell-simulation.js';
 import { buildBundle, runBundle, throwawayAddress, unsupported, type Bundle, type GasTerms, type LegResult, type Overrides, type Pool, type TailBlock } from './simulation-bundle.js';
 
@@ -16,12 +18,16 @@ export interface CheckPlan {
   pool: Pool | null;
   gas: GasTerms;
   powers: PowerProbe | null;
+  /** The owner's two-step probe (ARCHITECTURE.md "Token safety"); null without a live owner or a proven balance slot. */
+  sequence: SequenceProbe | null;
   trace: unknown[];
   /** The trace's sender is a real holder (no proven balance slot): its transfer is funded. */
   traceFromHolder: boolean;
   reads: { owner: Address | null; implementation: Address | null; beacon: Address | null };
   /** The token's code scanned once, for the plan and for contractFacts; null without code. */
   scan: BytecodeScan | null;
+  /** Addresses probed as possible admins beside owner(), with where each was found. */
+  admins: AdminCandidate[];
 }
 
 export interface SecondRound {
@@ -32,7 +38,8 @@ export interface SecondRound {
   facts: SecondRoundFacts;
 }
 
-export function planCheck(first: FirstRound, venue: Venue | null): CheckPlan {
+/** `excluded`: the registry's contracts (lower case), which are no admin of any token. */
+export function planCheck(first: FirstRound, venue: Venue | null, excluded: ReadonlySet<string> = new Set()): CheckPlan {
   const { token } = first;
   const decimals = first.decimals ?? 18;
   const override = first.marks.found ? { slot: first.marks.found, amount: 10n ** BigInt(decimals) } : null;
@@ -41,38 +48,46 @@ export function planCheck(first: FirstRound, venue: Venue | null): CheckPlan {
   const router = venue?.swap_helper ? getAddress(venue.swap_helper) : null;
   const scan = first.code === '0x' ? null : scanBytecode(first.code);
   const owner = first.owner !== null && BigInt(first.owner) !== 0n ? first.owner : null;
-  const powers = owner && override && scan ? buildPowerProbe({ token, owner, selectors: scan.selectors, slot: override.slot, amount: override.amount }) : null;
-  const tail = tailBlock(owner, scan ? [...scan.addresses].filter((a) => a !== token) : [], powers);
+  const admins = scan ? adminCandidates({ token, owner: first.owner, slots: first.adminSlots, constants: scan.addresses, roleHolders: first.roleHolders, excluded }) : [];
+  const powers = override && scan
+    ? buildPowerProbe({ token, owner, admins: admins.map((admin) => admin.address), selectors: scan.selectors, slot: override.slot, amount: override.amount })
+    : null;
+  const sequence = owner && override && scan ? buildSequenceProbe({ token, owner, selectors: scan.selectors, slot: override.slot, amount: override.amount }) : null;
+  const tail = tailBlock(token, owner, scan ? [...scan.addresses].filter((a) => a !== token) : [], powers, sequence);
   const bundle = buildBundle({ token, probeCode: first.probeCode, head: first.head, pool, holders: first.holders, override, decimals, gas, router, tail });
   const slots = scan ? proxySlots(first, scan) : null;
   const holder = override === null ? (first.holders.find((h) => h.received > 1n) ?? null) : null;
   const sender = override ?? (holder ? { holder: holder.holder, amount: holder.received / 2n } : null);
   return {
-    bundle, pool, gas, powers,
+    bundle, pool, gas, powers, sequence,
     trace: traceRequest(token, sender, gas),
     traceFromHolder: holder !== null,
     reads: { owner, implementation: slots?.implementation ?? slots?.clone ?? null, beacon: slots?.implementation ? null : (slots?.beacon ?? null) },
     scan,
+    admins,
   };
 }
 
 /**
  * After every sell: a funded throwaway asks the owner what it is (multisig threshold and signers,
- * timelock delay) and each address constant of the code for its owner(); then the owner probes.
+ * timelock delay) and each address constant of the code for its owner(); then the owner probes,
+ * the first step of the two-step probe, and SEQUENCE_GAP later its second step.
  */
-function tailBlock(owner: Address | null, candidates: Address[], powers: PowerProbe | null): TailBlock {
+function tailBlock(token: Address, owner: Address | null, candidates: Address[], powers: PowerProbe | null, sequence: SequenceProbe | null): TailBlock {
   const origin = throwawayAddress();
-  const overrides: Overrides = { ...(powers?.overrides ?? {}), [origin]: { balance: numberToHex(10n ** 30n) } };
+  const overrides: Overrides = { ...(powers?.overrides ?? {}), ...(sequence?.overrides ?? {}), [origin]: { balance: numberToHex(10n ** 30n) } };
+  if (sequence) overrides[token] = { stateDiff: { ...(powers?.overrides[token]?.stateDiff ?? {}), ...sequence.tokenDiff } };
   const asks = ownerCalls(candidates, origin);
   const facts = owner
     ? (['getThreshold', 'getOwners', 'getMinDelay'] as const).map((functionName) => ({ from: origin, to: owner, data: encodeFunctionData({ abi: ownerFactsAbi, functionName }) }))
     : [];
   const [first, ...later] = powers?.blocks ?? [{ labels: [], calls: [] }];
+  const steps = sequence ? [sequence.first] : [];
   return {
     blocks: [{
-      labels: [...(owner ? ['owner.threshold', 'owner.owners', 'owner.delay'] : []), ...asks.labels, ...first.labels],
-      calls: [...facts, ...asks.calls, ...first.calls],
-    }, ...later],
+      labels: [...(owner ? ['owner.threshold', 'owner.owners', 'owner.delay'] : []), ...asks.labels, ...first.labels, ...steps.flatMap((step) => step.labels)],
+      calls: [...facts, ...asks.calls, ...first.calls, ...steps.flatMap((step) => step.calls)],
+    }, ...later, ...(sequence ? [{ ...sequence.second, gap: SEQUENCE_GAP }] : [])],
     overrides,
   };
 }

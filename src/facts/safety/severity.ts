@@ -1,8 +1,12 @@
 // The token-safety rules: evidence in, severity and `CODE: words` risk factors out (pure, deterministic).
+import { adminFindings } from './admin-findings.js';
+import type { LiveAdmin } from './admin-powers.js';
 import type { ContractFacts, OwnerFacts } from './contract-facts.js';
 import { controlFindings, type ControlEvidence } from './control-findings.js';
 import type { Capability } from './selectors.js';
 import type { OwnerPower } from './owner-powers.js';
+import type { SequencePower } from './owner-sequences.js';
+import { sequenceFindings } from './sequence-findings.js';
 import type { SellSimulation, SimulatedSell } from './sell-simulation.js';
 import { durationWords } from './simulation-outcome.js';
 
@@ -17,6 +21,10 @@ export interface SafetyEvidence extends ControlEvidence {
   sell: SellSimulation | null;
   /** The registry's own contract (listed asset, service token or settlement asset). */
   listed: boolean;
+  /** Admins beside owner() that the code let through where it refused a stranger; undefined when not probed. */
+  admins?: readonly LiveAdmin[];
+  /** What the owner's two-step probe showed; null or undefined when nothing (or not probed). */
+  sequence?: SequencePower | null;
 }
 
 export interface SafetyFindings {
@@ -40,7 +48,8 @@ export interface Finding {
  *   buy or wallet transfer; no sell could be simulated; blacklist, pause or fee-setting
  *   functions; mint with an owner that is one key (EOA, a non-multisig contract, or a role
  *   holder when there is no owner()); an upgradeable proxy; SELFDESTRUCT; DELEGATECALL.
- * - Privileged functions are ADVISORY (no effect) when owner() is renounced, mint when the
+ * - Privileged functions are ADVISORY (no effect) when owner() is renounced and no admin beside
+ *   it is live (admin-findings.ts), mint when the
  *   owner is a multisig of threshold 2 or more, and all of them for the registry's own
  *   tokens: a regulated issuer of tokenized stocks mints, and may pause and freeze, by design.
  *   Behaviour (honeypot, tax, no code) is never excused.
@@ -48,7 +57,9 @@ export interface Finding {
 export function classify(evidence: SafetyEvidence): SafetyFindings {
   const { facts, sell } = evidence;
   if (!facts.hasCode) return { severity: 'danger', is_honeypot: false, risk_factors: [`NO_CODE: no contract code at ${facts.address}; it is not a token`] };
-  const findings = [...sellFindings(sell), ...powerFindings(evidence), ...capabilityFindings(evidence), ...controlFindings(evidence)];
+  const admins = adminFindings(evidence.admins ?? [], evidence.listed, facts.owner.kind === 'renounced');
+  const sequence = sequenceFindings(evidence.sequence, controller(facts.owner), evidence.listed);
+  const findings = [...sellFindings(sell), ...powerFindings(evidence), ...sequence, ...admins, ...capabilityFindings(evidence), ...controlFindings(evidence)];
   const rank = { danger: 0, warn: 1, safe: 2, advisory: 3 } as const;
   const ordered = mergeFindings(findings).sort((a, b) => rank[a.level] - rank[b.level]);
   return {
@@ -212,15 +223,17 @@ const CAPABILITY_WORDS: Readonly<Record<Exclude<Capability, 'upgrade'>, [string,
   feeSetter: ['FEE_SETTER', 'change transfer fees or who pays them'],
 };
 
-function capabilityFindings({ facts, listed }: SafetyEvidence): Finding[] {
+function capabilityFindings({ facts, listed, admins }: SafetyEvidence): Finding[] {
   const findings: Finding[] = [];
+  // A renounced owner beside a live admin is not renounced: its functions answer to the admin.
+  const live = (admins ?? []).map((admin) => admin.address);
   const excuse = (level: Severity, why: string | null): Finding['level'] => (listed || why !== null ? 'advisory' : level);
   const suffix = (why: string | null) => (listed ? ' (a registry issuer control)' : why ? ` (${why})` : '');
   for (const [capability, [code, power]] of Object.entries(CAPABILITY_WORDS) as [Exclude<Capability, 'upgrade'>, [string, string]][]) {
     const functions = facts.capabilities.get(capability);
     if (!functions) continue;
-    const why = inertBecause(capability, facts);
-    findings.push({ level: excuse('warn', why), text: `${code}: ${functions.join(', ')} let ${controller(facts.owner)} ${power}${suffix(why)}` });
+    const why = live.length > 0 && facts.owner.kind === 'renounced' ? null : inertBecause(capability, facts);
+    findings.push({ level: excuse('warn', why), text: `${code}: ${functions.join(', ')} let ${controller(facts.owner, live)} ${power}${suffix(why)}` });
   }
   // A clone's target is fixed; only EIP-1967 proxies (direct or beacon) can change their code.
   if (facts.proxy && facts.proxy.kind !== 'clone') {
@@ -259,10 +272,10 @@ function inertBecause(capability: Capability, facts: ContractFacts): string | nu
   return `capped at ${percent(Number(headroom))} above the supply, announced ${days(owner.delaySeconds!)} ahead`;
 }
 
-function controller(owner: OwnerFacts): string {
+function controller(owner: OwnerFacts, admins: readonly string[] = []): string {
   switch (owner.kind) {
     case 'none': return 'whoever holds the privileged role (no owner())';
-    case 'renounced': return 'nobody now';
+    case 'renounced': return admins.length > 0 ? `the admin ${listWords(admins)} beside the renounced owner` : 'nobody now';
     case 'eoa': return `the owner ${owner.address} (a single key)`;
     case 'multisig': return `the ${owner.threshold}-of-${owner.signers ?? '?'} multisig owner ${owner.address}`;
     case 'timelock': return `the timelock owner ${owner.address} (minimum delay ${days(owner.delaySeconds ?? 0)})`;

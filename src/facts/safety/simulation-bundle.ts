@@ -14,6 +14,11 @@ export const safetyProbeAbi = parseAbi([
   'function sendAllVia(address spender, address token, address to) returns (uint256 sent, uint256 arrived)',
 ]);
 
+/** How a holder pays its tokens out: `transfer` from itself, or `transfer_from` by a spender it approved (a router). */
+export type SellPath = 'transfer' | 'transfer_from';
+const PATHS: readonly SellPath[] = ['transfer', 'transfer_from'];
+const TRANSFER_ONLY: readonly SellPath[] = ['transfer'];
+
 /**
  * How long held holders keep the token before they sell (ARCHITECTURE.md "Token safety"): one
  * block; a quarter, half and three quarters of a day, so a trap that opens or closes at some
@@ -21,20 +26,18 @@ export const safetyProbeAbi = parseAbi([
  * week and thirty days. Block counts follow 12-second blocks, but the first is one block and
  * the intra-day ones are a block or two off that grid, so a trap that reads the block number
  * (its parity, or a count since the buy) is met at numbers a time-only grid never reaches.
+ * The intra-day holds sell by `transfer` alone: a clock trap stops every path alike, and a block
+ * on one path shows at once and at every whole-day hold, so a second path there only costs time.
  */
-export const HOLD_HORIZONS: readonly { seconds: bigint; blocks: bigint }[] = [
-  { seconds: 12n, blocks: 1n },
-  { seconds: 6n * 3_600n, blocks: 1_801n },
-  { seconds: 12n * 3_600n, blocks: 3_602n },
-  { seconds: 18n * 3_600n, blocks: 5_401n },
-  { seconds: 86_400n, blocks: 7_200n },
-  { seconds: 7n * 86_400n, blocks: 50_400n },
-  { seconds: 30n * 86_400n, blocks: 216_000n },
+export const HOLD_HORIZONS: readonly { seconds: bigint; blocks: bigint; paths: readonly SellPath[] }[] = [
+  { seconds: 12n, blocks: 1n, paths: TRANSFER_ONLY },
+  { seconds: 6n * 3_600n, blocks: 1_801n, paths: TRANSFER_ONLY },
+  { seconds: 12n * 3_600n, blocks: 3_602n, paths: TRANSFER_ONLY },
+  { seconds: 18n * 3_600n, blocks: 5_401n, paths: TRANSFER_ONLY },
+  { seconds: 86_400n, blocks: 7_200n, paths: PATHS },
+  { seconds: 7n * 86_400n, blocks: 50_400n, paths: PATHS },
+  { seconds: 30n * 86_400n, blocks: 216_000n, paths: PATHS },
 ];
-
-/** How a holder pays its tokens out: `transfer` from itself, or `transfer_from` by a spender it approved (a router). */
-export type SellPath = 'transfer' | 'transfer_from';
-const PATHS: readonly SellPath[] = ['transfer', 'transfer_from'];
 
 /** One holder of a route: when it sells (0: at once; else an index into HOLD_HORIZONS plus one) and how. */
 export interface Seller {
@@ -81,7 +84,8 @@ export interface BundleInput {
 
 /** The last blocks of the simulation, one after another: their calls with labels, and state overrides applied at the first. */
 export interface TailBlock {
-  blocks: { labels: string[]; calls: { from: Address; to: Address; data: Hex }[] }[];
+  /** `gap`: how far after the block before it the block runs; one 12-second block when absent. */
+  blocks: { labels: string[]; calls: { from: Address; to: Address; data: Hex }[]; gap?: { seconds: bigint; blocks: bigint } }[];
   overrides: Overrides;
 }
 
@@ -154,10 +158,10 @@ export type Overrides = Record<string, { code?: Hex; balance?: Hex; stateDiff?: 
 /** Ether for every sender, written by state override: enough for any gas limit at any realistic price. */
 const FUNDS = numberToHex(10n ** 30n);
 
-/** A holder per sell time (at once, then each horizon) and per path. */
+/** A holder per sell time (at once, then each horizon) and per path that horizon sells by. */
 function sellersOf(): Seller[] {
   const times = [0, ...HOLD_HORIZONS.map((_, i) => i + 1)];
-  return times.flatMap((horizon) => PATHS.map((path) => ({
+  return times.flatMap((horizon) => (horizon === 0 ? PATHS : HOLD_HORIZONS[horizon - 1].paths).map((path) => ({
     name: `${horizon === 0 ? 'fresh' : `held${horizon}`}${path === 'transfer' ? '' : '_pull'}`, address: throwawayAddress(), horizon, path,
   })));
 }
@@ -225,8 +229,8 @@ function request(input: BundleInput, overrides: Overrides, blocks: Call[][]): un
     blockStateCalls: [
       { blockOverrides: at(0n, 0n), stateOverrides: overrides, calls: wire(blocks[0]) },
       ...HOLD_HORIZONS.map((horizon, i) => ({ blockOverrides: at(horizon.blocks, horizon.seconds), calls: wire(blocks[i + 1]) })),
-      ...(input.tail?.blocks ?? []).map((block, i) => ({
-        blockOverrides: at(last.blocks + 1n + BigInt(i), last.seconds + 12n * (1n + BigInt(i))),
+      ...tailBlocks(input.tail, last).map(({ block, blocks, seconds }, i) => ({
+        blockOverrides: at(blocks, seconds),
         ...(i === 0 ? { stateOverrides: input.tail!.overrides } : {}),
         calls: wire(block.calls),
       })),
@@ -236,6 +240,16 @@ function request(input: BundleInput, overrides: Overrides, blocks: Call[][]): un
 }
 
 const BLOCK_GAS = 1_000_000_000n;
+
+/** Each tail block with its block count and seconds after the first block: one block past the last hold, then each block's gap. */
+function tailBlocks(tail: TailBlock | null, last: { blocks: bigint; seconds: bigint }): { block: TailBlock['blocks'][number]; blocks: bigint; seconds: bigint }[] {
+  let [blocks, seconds] = [last.blocks, last.seconds];
+  return (tail?.blocks ?? []).map((block) => {
+    blocks += block.gap?.blocks ?? 1n;
+    seconds += block.gap?.seconds ?? 12n;
+    return { block, blocks, seconds };
+  });
+}
 
 /** One leg's outcome. */
 export type LegResult = { ok: true; data: Hex } | { ok: false; data: Hex | null };

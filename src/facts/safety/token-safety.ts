@@ -103,14 +103,14 @@ export class TokenSafetyChecker {
       const sell = facts.hasCode ? notSimulated('the contract does not answer balanceOf(address); it is not an ERC-20 token', true) : null;
       return this.report(address, { facts, sell, listed }, sell);
     }
-    const plan = planCheck(first, registry.venue);
+    const plan = planCheck(first, registry.venue, registryAddresses(registry));
     const second = await runSecondRound(client, plan, address);
     const facts = contractFacts(first, second.facts, plan.scan);
-    const { sell, unchecked } = readCheck(plan, second, facts);
+    const { sell, unchecked, admins, sequence } = readCheck(plan, second, facts);
     const traced = readableTrace(second.trace, first.marks.found !== null || plan.traceFromHolder);
     // Code with no call instruction asks no other contract, traced or not (ARCHITECTURE.md "Token safety").
     const outside = facts.makesCalls === false ? [] : traced === null ? null : outsideCalls(traced, address, registryAddresses(registry), ownersAnswered(second.legs ?? new Map()));
-    return this.report(address, { facts, sell, listed, outside, unchecked }, sell);
+    return this.report(address, { facts, sell, listed, outside, unchecked, admins, sequence }, sell);
   }
 
   private async report(address: Address, evidence: SafetyEvidence, sell: SellSimulation | null): Promise<TokenSafetyReport> {
@@ -119,7 +119,8 @@ export class TokenSafetyChecker {
       severity: findings.severity,
       is_honeypot: findings.is_honeypot,
       risk_factors: findings.risk_factors,
-      owner_renounced: evidence.facts.owner.kind === 'renounced',
+      // A renounced owner beside a live admin is not renounced (ARCHITECTURE.md "Token safety").
+      owner_renounced: evidence.facts.owner.kind === 'renounced' && (evidence.admins ?? []).length === 0,
       owner_is_multisig: evidence.facts.owner.kind === 'multisig',
       sell_simulation: sell ?? {},
     };

@@ -166,6 +166,20 @@ describe('token-safety rules', () => {
     assert.deepEqual(codes(inert.risk_factors), ['ADVISORY:MINT_CAPABILITY', 'ADVISORY:PAUSE_CAPABILITY']);
   });
 
+  it('does not excuse a renounced owner beside a live admin, and names what the admin did', () => {
+    const capabilities = new Map<Capability, string[]>([['pause', ['pause()']]]);
+    const renounced = facts({ capabilities, owner: { kind: 'renounced', address: null, threshold: null, signers: null } });
+    const keeper = '0x3000000000000000000000000000000000000003' as const;
+    const admins = [{ address: keeper, source: 'held in storage slot 6', functions: ['pause()', 'the unlisted function 0x12345678'], powers: [{ selector: '0x12345678', signature: null, effect: 'took' as const }] }];
+    const result = classify({ facts: renounced, sell: sold(), listed: false, admins });
+    assert.equal(result.severity, 'danger');
+    assert.deepEqual(codes(result.risk_factors), ['ADMIN_CAN_SEIZE', 'OTHER_ADMIN', 'PAUSE_CAPABILITY']);
+    assert.equal(result.risk_factors[1], `OTHER_ADMIN: ${keeper} (held in storage slot 6), not owner(), gets through pause(), the unlisted function 0x12345678, which refuse a stranger making the same call; owner() is renounced, but this admin is live`);
+    assert.equal(result.risk_factors[2], `PAUSE_CAPABILITY: pause() let the admin ${keeper} beside the renounced owner stop all transfers`);
+    const issuer = classify({ facts: renounced, sell: sold(), listed: true, admins });
+    assert.equal(issuer.severity, 'safe');
+  });
+
   it('excuses mint under a multisig owner but not pause', () => {
     const owner: OwnerFacts = { kind: 'multisig', address: OWNER, threshold: 2, signers: 3 };
     const result = classify({ facts: facts({ owner, capabilities: new Map<Capability, string[]>([['mint', ['mint(uint256)']], ['pause', ['pause()']]]) }), sell: sold(), listed: false });

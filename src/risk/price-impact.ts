@@ -27,6 +27,16 @@ export function tradeImpact(input: RiskInput): TradeImpact | null {
  * in (exact input), as a router swaps them; the pool's other side is the venue's quote token.
  */
 export function quoteImpact(venue: VenuePoolFact, side: 'buy' | 'sell', units: bigint): TradeImpact {
+  const quotes = quotesOf(venue)[side];
+  const known = quotes.get(units);
+  if (known !== undefined) return known;
+  const quote = swapQuote(venue, side, units);
+  if (quotes.size >= QUOTES_PER_SIDE) quotes.clear();
+  quotes.set(units, quote);
+  return quote;
+}
+
+function swapQuote(venue: VenuePoolFact, side: 'buy' | 'sell', units: bigint): TradeImpact {
   const state = poolState(venue);
   const buying = side === 'buy';
   const zeroForOne = buying ? !venue.token_is_currency0 : venue.token_is_currency0;
@@ -70,4 +80,21 @@ function poolState(venue: VenuePoolFact): PoolState {
     STATES.set(venue, state);
   }
   return state;
+}
+
+/**
+ * The quotes already made on a fact, by side and amount: a fleet repeats the same trade every
+ * verdict of a block, so the swap is walked once per block, pool and size. Bounded (cleared when
+ * full), since a bisection tries some 60 amounts on one fact. A quote is never changed by its readers.
+ */
+const QUOTES_PER_SIDE = 64;
+const QUOTES = new WeakMap<VenuePoolFact, { buy: Map<bigint, TradeImpact>; sell: Map<bigint, TradeImpact> }>();
+
+function quotesOf(venue: VenuePoolFact): { buy: Map<bigint, TradeImpact>; sell: Map<bigint, TradeImpact> } {
+  let quotes = QUOTES.get(venue);
+  if (quotes === undefined) {
+    quotes = { buy: new Map(), sell: new Map() };
+    QUOTES.set(venue, quotes);
+  }
+  return quotes;
 }

@@ -7,7 +7,7 @@ import { tierPolicy } from '../risk/tiers.js';
 import type { Tier } from '../risk/types.js';
 import { engineTrade, type TradeRequest, type Verdict } from '../schemas/trade.js';
 import type { ValidationIssue } from '../schemas/validator.js';
-import { errorVerdict, evaluateTrade, type Channel, type ErrorVerdict, type EvaluationDeps, type EvaluationRequest, type Settle, type UnrecordedVerdict } from './evaluate-trade.js';
+import { errorVerdict, evaluateTrade, lostStoreVerdict, type Channel, type ErrorVerdict, type EvaluationDeps, type EvaluationRequest, type Settle, type UnrecordedVerdict } from './evaluate-trade.js';
 import type { IdempotencyCache } from './idempotency.js';
 import { amountIssue } from './trade-amount.js';
 
@@ -106,6 +106,8 @@ async function runOnce(deps: EntryDeps, request: EvaluationRequest): Promise<Run
   const compute = () => evaluateTrade(deps.evaluation, request);
   const requestId = request.trade.request_id;
   if (requestId === null) return compute();
+  const lost = lostStoreVerdict(deps.evaluation, request);
+  if (lost !== null) return { kind: 'error', verdict: lost } as const;
   const scope = `${request.channel}:${request.trade.wallet.toLowerCase()}`;
   try {
     return await deps.idempotency.run(scope, requestId, fingerprint(request.body), compute);

@@ -86,8 +86,8 @@ export async function evaluateTrade(deps: EvaluationDeps, request: EvaluationReq
   const wallet = request.trade.wallet.toLowerCase();
   const windowLimit = deps.limits.walletPerTier[request.entitledTier ?? request.policy.tier];
   // Checked before anything touches the store: a forgotten policy or window must not shape a verdict.
-  const problem = deps.storeState?.problem();
-  if (problem?.code === 'store_lost_state') return { kind: 'error', verdict: errorVerdict(request, `${problem.code}: ${problem.detail}`, deps.now(), problem.code) };
+  const lost = lostStoreVerdict(deps, request);
+  if (lost !== null) return { kind: 'error', verdict: lost };
   let step = 'rate window';
   try {
     const window = await countEvaluation(deps, wallet, windowLimit, request.provenWallet === true);
@@ -272,6 +272,17 @@ const STEP_FAILURES: Readonly<Record<string, Failure>> = {
 
 /** A Verdict with `error` and its `code` (what failed, e.g. `chain_unavailable`). */
 export type ErrorVerdict = Verdict & { code: ErrorCode };
+
+/**
+ * The refusal of a store that lost state (an emptied or rewound Redis), or null when it may be used.
+ * Asked before the first store read of an evaluation, the retry lookup included: what a lost store
+ * answers cannot be trusted, and the code says why rather than whichever read failed first.
+ */
+export function lostStoreVerdict(deps: EvaluationDeps, request: EvaluationRequest): ErrorVerdict | null {
+  const problem = deps.storeState?.problem();
+  if (problem?.code !== 'store_lost_state') return null;
+  return errorVerdict(request, `${problem.code}: ${problem.detail}`, deps.now(), problem.code);
+}
 
 /**
  * A response with `error` is a hard stop (spec, Decision semantics); it still reads as deny.

@@ -32,7 +32,7 @@ import { LogHealth } from './log-health.js';
 import { lossMarkers } from './tail-evidence.js';
 import { resolveOptions, type FileAuditLogOptions } from './file-log-options.js';
 import { bringIndexUp, type IndexReport } from './index-catch-up.js';
-import { openLogIndex, type FactsMark, type IndexedLine, type LogIdentity, type LogIndex } from './log-index.js';
+import { openLogIndex, type CheckpointsMark, type FactsMark, type IndexedLine, type LogIdentity, type LogIndex } from './log-index.js';
 import { GroupCommitter, type BatchOutcome } from '../record/group-commit.js';
 import { LogLines } from './log-lines.js';
 import { writeAllAt } from './file-lines.js';
@@ -47,6 +47,12 @@ import { RecentWalletHeads } from './recent-wallet-heads.js';
 export type { OpenReport } from './file-scan.js';
 export type { FileAuditLogOptions } from './file-log-options.js';
 export type { IndexReport } from './index-catch-up.js';
+
+/** The checkpoints file's checked part, as the index keeps it. */
+export interface CheckpointsMarks {
+  get(): CheckpointsMark | null;
+  set(mark: CheckpointsMark): void;
+}
 export const AUDIT_FILE_NAME = 'audit.log';
 
 export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineSource, AuditFactsSource {
@@ -86,6 +92,11 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
     this.health = new LogHealth(path, fh, ino, {
       end: () => this.end, writing: () => this.writing, heal: () => this.heal(), report: options.report,
     });
+  }
+
+  /** Where the checkpoints file's checked part is kept: the index beside this log (ARCHITECTURE.md "Checkpoints and proofs"). */
+  get checkpointsMarks(): CheckpointsMarks {
+    return { get: () => this.index.checkedCheckpoints(), set: (mark) => this.index.markCheckpoints(mark) };
   }
 
   /** The AuditLog contract: null when an append can be taken now, else why not. */

@@ -1,4 +1,5 @@
 // The file backend's signed checkpoints: checkpoints.log beside audit.log (ARCHITECTURE.md "Checkpoints and proofs").
+import { createHash, type Hash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -6,6 +7,8 @@ import { checkCheckpoint, shapeFault, type Checkpoint, type PublishedKey } from 
 import { parseCheckpoint, type CheckpointStore } from '../proof/checkpoint-store.js';
 import { checkpointDamage, judgeCheckpointLine, type DamagedLine } from './checkpoint-lines.js';
 import { fileLines, lastNewlineBefore, readAt, writeAllAt } from './file-lines.js';
+import type { CheckpointsMarks } from './file-audit-log.js';
+import type { CheckpointsMark } from './log-index.js';
 
 export const CHECKPOINT_FILE_NAME = 'checkpoints.log';
 
@@ -15,7 +18,11 @@ export const CHECKPOINT_FILE_NAME = 'checkpoints.log';
  * size and place (16 bytes), not the checkpoint: a checkpoint every 10 s for a year is about
  * 3.2 million lines, 1 GB of file and 50 MB of index. Every line is checked as it is read at open
  * (its signature, and that it grows past the one before); a damaged one is named by `damage()` and
- * stops the store, and nothing after it is served or written.
+ * stops the store, and nothing after it is served or written. A signature is checked once: the index
+ * keeps a mark of the bytes already checked (their length and SHA-256), and a start whose file still
+ * begins with exactly those bytes checks only the sizes of the lines they hold and the signatures of
+ * the lines after them. A changed byte anywhere in the marked part changes its hash, and the start
+ * then checks every line again.
  */
 export class FileCheckpointStore implements CheckpointStore {
   /** Each line's tree size and byte offset, in file order (plain arrays of numbers, 8 bytes an element). */
@@ -25,16 +32,28 @@ export class FileCheckpointStore implements CheckpointStore {
   private newest: Checkpoint | null = null;
   private writing: Promise<unknown> = Promise.resolve();
   private damaged: string | null = null;
+  /** SHA-256 of the file's sound lines so far, for the mark of what is checked. */
+  private prefix: Hash = createHash('sha256');
 
-  private constructor(private readonly fh: FileHandle, private readonly path: string, private readonly key: PublishedKey) {}
+  private constructor(
+    private readonly fh: FileHandle,
+    private readonly path: string,
+    private readonly key: PublishedKey,
+    private readonly marks: CheckpointsMarks | null,
+  ) {}
 
   /** Opens DIR/checkpoints.log, cutting a torn last line (a crash mid-write; it was never served). */
-  static async open(dir: string, key: PublishedKey): Promise<FileCheckpointStore> {
+  static async open(dir: string, key: PublishedKey, marks: CheckpointsMarks | null = null): Promise<FileCheckpointStore> {
     const path = join(dir, CHECKPOINT_FILE_NAME);
     const fh = await open(path, constants.O_RDWR | constants.O_CREAT, 0o644);
-    const store = new FileCheckpointStore(fh, path, key);
+    const store = new FileCheckpointStore(fh, path, key, marks);
     try {
-      await store.load();
+      const mark = store.usableMark();
+      if (!(await store.load(mark)) && mark !== null) {
+        store.reset();
+        await store.load(null);
+      }
+      store.remember();
     } catch (error) {
       await fh.close();
       throw error;
@@ -42,29 +61,76 @@ export class FileCheckpointStore implements CheckpointStore {
     return store;
   }
 
+  /** The index's mark, if it was made for this key; any doubt means every line is checked. */
+  private usableMark(): CheckpointsMark | null {
+    try {
+      const mark = this.marks?.get() ?? null;
+      return mark !== null && mark.keyId === this.key.key_id && mark.end > 0 ? mark : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Marks what is checked: the sound lines read or written. Best effort: a mark lost costs the next start a full check. */
+  private remember(): void {
+    if (this.marks === null || this.damaged !== null || this.end === 0) return;
+    try {
+      this.marks.set({ end: this.end, sha256: this.prefix.copy().digest('hex'), keyId: this.key.key_id });
+    } catch {
+      // The index's disk refused the write; the mark stays where it was, which only makes a start check more.
+    }
+  }
+
+  private reset(): void {
+    this.sizes.length = 0;
+    this.offsets.length = 0;
+    this.end = 0;
+    this.newest = null;
+    this.damaged = null;
+    this.prefix = createHash('sha256');
+  }
+
   /** Why the file cannot be served from (its first damaged line, and what to do), or null while it is sound. */
   damage(): string | null {
     return this.damaged;
   }
 
-  /** One pass over the file, a block at a time: linear in its length, memory in its line count. */
-  private async load(): Promise<void> {
+  /**
+   * One pass over the file, a block at a time: linear in its length, memory in its line count. Lines inside `mark`
+   * have their signatures taken as checked; false when the file does not begin with the marked bytes, and nothing
+   * read may then be trusted (the caller checks every line again).
+   */
+  private async load(mark: CheckpointsMark | null): Promise<boolean> {
     for await (const line of fileLines(this.fh)) {
+      if (mark !== null && line.offset === mark.end && !this.matches(mark)) return false;
       if (!line.ended) {
+        if (mark !== null && line.offset < mark.end) return false;
         // Only the last line can lack its newline: a write a crash cut short, never acknowledged.
         await this.fh.truncate(line.offset);
         await this.fh.datasync();
         break;
       }
-      const judged = judgeCheckpointLine(line.bytes.toString('utf8'), this.newest?.tree_size ?? 0, this.key);
+      const lineEnd = line.offset + line.bytes.length + 1;
+      // A mark that ends inside a line was not made by this store: trust none of it.
+      if (mark !== null && line.offset < mark.end && lineEnd > mark.end) return false;
+      const text = line.bytes.toString('utf8');
+      const marked = mark !== null && lineEnd <= mark.end;
+      const judged = marked ? checkedLine(text, this.newest?.tree_size ?? 0) : judgeCheckpointLine(text, this.newest?.tree_size ?? 0, this.key);
       if ('fault' in judged) {
+        if (marked) return false;
         this.markDamaged({ number: line.number, offset: line.offset, fault: judged.fault });
-        return;
+        return true;
       }
       this.index(judged.checkpoint.tree_size, line.offset);
       this.newest = judged.checkpoint;
-      this.end = line.offset + line.bytes.length + 1;
+      this.end = lineEnd;
+      this.prefix.update(line.bytes).update(NEWLINE);
     }
+    return mark === null || this.end > mark.end || (this.end === mark.end && this.matches(mark));
+  }
+
+  private matches(mark: CheckpointsMark): boolean {
+    return this.end === mark.end && this.prefix.copy().digest('hex') === mark.sha256;
   }
 
   private markDamaged(line: DamagedLine): void {
@@ -132,6 +198,8 @@ export class FileCheckpointStore implements CheckpointStore {
     this.index(checkpoint.tree_size, this.end);
     this.end += line.length;
     this.newest = checkpoint;
+    this.prefix.update(line);
+    this.remember();
     return checkpoint;
   }
 
@@ -166,6 +234,19 @@ export async function newestCheckpointSize(dir: string): Promise<number> {
   } finally {
     await fh.close();
   }
+}
+
+const NEWLINE = Buffer.from('\n');
+
+/**
+ * A line inside the checked mark: its bytes are the ones whose signature an earlier start checked (their hash is
+ * compared when the mark's end is reached), so only its shape and growth are read again.
+ */
+function checkedLine(text: string, previousSize: number): { checkpoint: Checkpoint } | { fault: string } {
+  const checkpoint = parseCheckpoint(text);
+  if (checkpoint === null) return { fault: 'it is not a checkpoint' };
+  if (checkpoint.tree_size <= previousSize) return { fault: `its tree_size ${checkpoint.tree_size} is not above ${previousSize}` };
+  return { checkpoint };
 }
 
 /** Damaged lines at the end past which the newest checkpoint is not looked for (the store names the damage). */

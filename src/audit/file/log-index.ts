@@ -65,7 +65,18 @@ export interface LogIdentity {
   ino: bigint;
 }
 
-type Meta = { size: number; mtimeNs: string; ino: string } | number;
+type Meta = { size: number; mtimeNs: string; ino: string } | CheckpointsMark | number;
+
+/**
+ * How much of checkpoints.log a start has already checked (each line's signature, and that it grows past the one
+ * before): its first `end` bytes, whose SHA-256 was `sha256`, signed by `keyId`. A start that finds those bytes
+ * unchanged checks only the lines after them (ARCHITECTURE.md "Checkpoints and proofs").
+ */
+export interface CheckpointsMark {
+  end: number;
+  sha256: string;
+  keyId: string;
+}
 
 /** A wallet's newest record: its seq and hash (64 hex). */
 export type Head = [seq: number, hash: string];
@@ -231,7 +242,7 @@ export class LogIndex {
   /** The log as it was at the last clean close, or null after a crash (or before any close). */
   closedWith(): LogIdentity | null {
     const closed = this.meta.get('closed');
-    return typeof closed === 'object' ? { size: closed.size, mtimeNs: BigInt(closed.mtimeNs), ino: BigInt(closed.ino) } : null;
+    return typeof closed === 'object' && 'ino' in closed ? { size: closed.size, mtimeNs: BigInt(closed.mtimeNs), ino: BigInt(closed.ino) } : null;
   }
 
   /** Records the log as a clean close leaves it, or (null) forgets it once the log may change. */
@@ -240,6 +251,17 @@ export class LogIndex {
       if (identity === null) this.meta.removeSync('closed');
       else this.meta.putSync('closed', { size: identity.size, mtimeNs: String(identity.mtimeNs), ino: String(identity.ino) });
     });
+  }
+
+  /** The part of checkpoints.log checked at an earlier start or written since, or null when none is known. */
+  checkedCheckpoints(): CheckpointsMark | null {
+    const mark = this.meta.get('checkpoints');
+    return typeof mark === 'object' && 'keyId' in mark ? mark : null;
+  }
+
+  /** Records that checkpoints.log's first `mark.end` bytes are checked; flushed with the index's next commit. */
+  markCheckpoints(mark: CheckpointsMark): void {
+    this.root.transactionSync(() => this.meta.putSync('checkpoints', mark), COMMIT_WITHOUT_FLUSH);
   }
 
   /** A write that changes nothing the log derives: whether the index's disk takes a commit now (a heal asks). */

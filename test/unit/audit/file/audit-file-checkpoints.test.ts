@@ -1,5 +1,6 @@
 // checkpoints.log on a real folder: every line judged as it is read (signature, growth), a damaged one named by file,
-// line and byte, a torn last line cut, lines read a block at a time, and the newest checkpoint read from the end.
+// line and byte, a torn last line cut, lines read a block at a time, the newest checkpoint read from the end, and
+// the mark in the audit index that lets a start check each signature once.
 import assert from 'node:assert/strict';
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
@@ -7,6 +8,9 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { checkpointDamage, judgeCheckpointLine } from '../../../../src/audit/file/checkpoint-lines.js';
 import { FileCheckpointStore, newestCheckpointSize } from '../../../../src/audit/file/file-checkpoints.js';
+import { FileAuditLog, type CheckpointsMarks } from '../../../../src/audit/file/file-audit-log.js';
+import type { CheckpointsMark } from '../../../../src/audit/file/log-index.js';
+import { createHash } from 'node:crypto';
 import { fileLines } from '../../../../src/audit/file/file-lines.js';
 import { CheckpointSigner, type Checkpoint } from '../../../../src/audit/proof/checkpoint.js';
 import { useTempDirs } from '../../../support/temp-dirs.js';
@@ -117,6 +121,96 @@ describe('FileCheckpointStore', () => {
       assert.equal(readFileSync(path, 'utf8'), `${JSON.stringify(signed(5))}\n`);
     } finally {
       await store.close();
+    }
+  });
+});
+
+/**
+ * An empty audit log's folder (its LMDB index is the mark keeper), with checkpoints.log written after the log opened:
+ * the log would refuse to open under checkpoints that cover records it lacks.
+ */
+async function indexedFolder(lines: string[]): Promise<{ dir: string; path: string; log: FileAuditLog }> {
+  const dir = await tempDir();
+  const log = await FileAuditLog.open(dir);
+  const path = join(dir, 'checkpoints.log');
+  writeFileSync(path, lines.map((line) => `${line}\n`).join(''));
+  return { dir, path, log };
+}
+
+/** A mark keeper that holds one mark in memory, for marks no store would write. */
+function heldMark(mark: CheckpointsMark | null): CheckpointsMarks & { mark: CheckpointsMark | null } {
+  const held = { mark, get: () => held.mark, set: (next: CheckpointsMark) => { held.mark = next; } };
+  return held;
+}
+
+describe('the checked mark in the audit index', () => {
+  it('marks every sound line read at a start and written since, in the index beside the log', async () => {
+    const { dir, path, log } = await indexedFolder([5, 10].map((size) => JSON.stringify(signed(size))));
+    try {
+      const first = await FileCheckpointStore.open(dir, key, log.checkpointsMarks);
+      await first.add(signed(12));
+      await first.close();
+      const bytes = readFileSync(path);
+      assert.deepEqual(log.checkpointsMarks.get(), { end: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), keyId: key.key_id });
+      const again = await FileCheckpointStore.open(dir, key, log.checkpointsMarks);
+      assert.deepEqual(await again.latest(), signed(12));
+      assert.equal(again.damage(), null);
+      await again.close();
+    } finally {
+      await log.close();
+    }
+  });
+
+  it('takes the signatures inside a mark as checked: a start checks only the lines after it', async () => {
+    // A line whose signature fails but whose bytes a mark vouches for: only a start that re-checks it would see it.
+    const lines = [rootDigitChanged(JSON.stringify(signed(5))), JSON.stringify(signed(10))];
+    const { dir, path } = await fileOf(lines);
+    const marked = Buffer.from(`${lines[0]}\n`);
+    const keeper = heldMark({ end: marked.length, sha256: createHash('sha256').update(marked).digest('hex'), keyId: key.key_id });
+    const store = await FileCheckpointStore.open(dir, key, keeper);
+    try {
+      assert.equal(store.damage(), null);
+      assert.deepEqual(await store.latest(), signed(10));
+      assert.equal(keeper.mark?.end, readFileSync(path).length, 'the mark now covers the line checked after it');
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('checks every line again when a byte inside the marked part changed, and names it', async () => {
+    const lines = [5, 10, 12].map((size) => JSON.stringify(signed(size)));
+    const { dir, path, log } = await indexedFolder(lines);
+    try {
+      await (await FileCheckpointStore.open(dir, key, log.checkpointsMarks)).close();
+      assert.equal(log.checkpointsMarks.get()?.end, readFileSync(path).length);
+      writeFileSync(path, [lines[0], rootDigitChanged(lines[1]), lines[2]].map((line) => `${line}\n`).join(''));
+      const again = await FileCheckpointStore.open(dir, key, log.checkpointsMarks);
+      assert.match(again.damage() ?? '', new RegExp(`checkpoints\\.log line 2 \\(byte ${lines[0].length + 1}\\) is damaged: the checkpoint signature does not verify`));
+      assert.deepEqual(await again.latest(), signed(5));
+      await again.close();
+    } finally {
+      await log.close();
+    }
+  });
+
+  it('checks every line when the file is shorter than the mark, or the mark was made for another key or ends inside a line', async () => {
+    const lines = [5, 10].map((size) => JSON.stringify(signed(size)));
+    const bad = rootDigitChanged(JSON.stringify(signed(12)));
+    const { dir } = await fileOf([...lines, bad]);
+    const whole = Buffer.from([...lines, bad].map((line) => `${line}\n`).join(''));
+    const hashOf = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+    const marks = [
+      { end: whole.length + 10, sha256: hashOf(whole), keyId: key.key_id },
+      { end: whole.length, sha256: hashOf(whole), keyId: new CheckpointSigner(Buffer.alloc(32, 8)).published.key_id },
+      { end: whole.length - 5, sha256: hashOf(whole.subarray(0, whole.length - 5)), keyId: key.key_id },
+    ];
+    for (const mark of marks) {
+      const store = await FileCheckpointStore.open(dir, key, heldMark(mark));
+      try {
+        assert.match(store.damage() ?? '', /line 3 .* is damaged: the checkpoint signature does not verify/, JSON.stringify(mark));
+      } finally {
+        await store.close();
+      }
     }
   });
 });

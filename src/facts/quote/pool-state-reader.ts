@@ -20,6 +20,11 @@ const tickAbi = parseAbi([
  */
 export const WINDOW_WORDS = 2;
 
+export interface PoolOfAsset {
+  poolId: `0x${string}`;
+  tokenIsCurrency0: boolean;
+}
+
 /** A pool's state and which side of it the asset is. */
 export interface VenuePool {
   poolId: `0x${string}`;
@@ -37,18 +42,30 @@ export interface VenuePool {
 export class PoolStateReader {
   private readonly cache = new PerBlockCache<VenuePool | null>();
   private readonly stateView: Address;
+  /** Each asset's pool id and side, fixed by the venue and the asset's address: derived once, not per request (a keccak each). */
+  private readonly pools = new Map<string, PoolOfAsset | null>();
 
   constructor(private readonly chain: ChainReads, private readonly venue: Venue) {
     this.stateView = getAddress(venue.state_view);
   }
 
   async pool(asset: RegistryAsset): Promise<VenuePool | null> {
-    const key = venuePoolKey(this.venue, asset.contract_address);
-    if (key === null) return null;
-    const poolId = poolIdOf(key);
-    const tokenIsCurrency0 = key.currency0 === getAddress(asset.contract_address);
+    const found = this.poolOf(asset.contract_address);
+    if (found === null) return null;
+    const { poolId, tokenIsCurrency0 } = found;
     const head = await this.chain.head.use();
     return this.cache.get(poolId, head, () => this.read(poolId, tokenIsCurrency0, head));
+  }
+
+  /** The asset's pool on the venue (its id, and whether the asset is currency0), or null when the venue has none for it. */
+  poolOf(contractAddress: string): PoolOfAsset | null {
+    let found = this.pools.get(contractAddress);
+    if (found === undefined) {
+      const key = venuePoolKey(this.venue, contractAddress);
+      found = key === null ? null : { poolId: poolIdOf(key), tokenIsCurrency0: key.currency0 === getAddress(contractAddress) };
+      this.pools.set(contractAddress, found);
+    }
+    return found;
   }
 
   private async read(poolId: `0x${string}`, tokenIsCurrency0: boolean, head: Head): Promise<VenuePool | null> {

@@ -1,7 +1,6 @@
 // The venue fact of an evaluation: the asset's v4 pool state at the evaluated block in the engine's JSON form, or why none was read (ARCHITECTURE.md "Price impact").
 import type { RegistryAsset, Venue } from '../registry/registry.js';
 import type { ChainReads } from '../chain/chain-reads.js';
-import { venuePoolKey } from '../chain/venue-pool.js';
 import { deepFreeze } from '../prices/price-provider.js';
 import type { VenueFact, VenuePoolFact, VenueUnread } from '../../risk/types.js';
 import { PoolStateReader, type VenuePool } from './pool-state-reader.js';
@@ -24,12 +23,12 @@ export class VenueFacts {
   private readonly reader: PoolStateReader | null;
   private readonly facts = new WeakMap<VenuePool, VenuePoolFact>();
 
-  constructor(reads: ChainReads, private readonly venue: Venue | null) {
+  constructor(reads: ChainReads, venue: Venue | null) {
     this.reader = venue === null ? null : new PoolStateReader(reads, venue);
   }
 
   async fact(asset: RegistryAsset): Promise<VenueFact> {
-    if (this.reader === null || this.venue === null || venuePoolKey(this.venue, asset.contract_address) === null) return NO_VENUE;
+    if (this.reader === null || this.reader.poolOf(asset.contract_address) === null) return NO_VENUE;
     const pool = await this.reader.pool(asset);
     if (pool === null) return NO_POOL;
     let fact = this.facts.get(pool);

@@ -1,6 +1,7 @@
 // Writes a file under DATA_DIR whole or not at all, so a full disk or a crash never leaves half of one (ARCHITECTURE.md "A full disk at start").
 import { open, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { syncDirectory } from '../audit/record/sync-directory.js';
 
 /**
  * Temp file, fsync, rename, then the folder fsynced so the rename itself survives a crash. A failed write
@@ -23,10 +24,5 @@ export async function writeAtomically(path: string, text: string, mode: number):
     // A write's own error names no file: this one does, for the operator (open-when-room.ts reads `path`).
     throw Object.assign(new Error(`could not write ${path}: ${(error as Error).message}`, { cause: error }), { path });
   }
-  const folder = await open(dirname(path), 'r');
-  try {
-    await folder.sync();
-  } finally {
-    await folder.close();
-  }
+  await syncDirectory(dirname(path));
 }

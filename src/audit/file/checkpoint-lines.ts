@@ -1,21 +1,23 @@
 // Judges each stored line of checkpoints.log as it is read, and says what an operator does about a damaged one
 // (ARCHITECTURE.md "Checkpoints and proofs"). Pure: the store reads the file, this decides.
-import { checkCheckpoint, type Checkpoint, type PublishedKey } from '../proof/checkpoint.js';
+import { checkCheckpoint, shapeFault, type Checkpoint, type PublishedKey } from '../proof/checkpoint.js';
 
 export type CheckpointLineJudgement = { checkpoint: Checkpoint } | { fault: string };
 
 /**
  * A sound line is a checkpoint of the right shape, signed by `key` as it reads, and larger than the line before it
- * (`previousSize`, 0 for the first): stored checkpoints only grow, each written after the one it extends.
+ * (`previousSize`, 0 for the first): stored checkpoints only grow, each written after the one it extends. `key` null:
+ * the line's bytes are ones whose signature was checked at an earlier start (the index's mark), so only its shape
+ * and growth are judged again.
  */
-export function judgeCheckpointLine(text: string, previousSize: number, key: PublishedKey): CheckpointLineJudgement {
+export function judgeCheckpointLine(text: string, previousSize: number, key: PublishedKey | null): CheckpointLineJudgement {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     return { fault: 'it is not JSON' };
   }
-  const fault = checkCheckpoint(value, key);
+  const fault = key === null ? shapeFault(value) : checkCheckpoint(value, key);
   if (fault) return { fault };
   const checkpoint = value as Checkpoint;
   if (checkpoint.tree_size <= previousSize) {

@@ -115,7 +115,7 @@ export class FileCheckpointStore implements CheckpointStore {
       if (mark !== null && line.offset < mark.end && lineEnd > mark.end) return false;
       const text = line.bytes.toString('utf8');
       const marked = mark !== null && lineEnd <= mark.end;
-      const judged = marked ? checkedLine(text, this.newest?.tree_size ?? 0) : judgeCheckpointLine(text, this.newest?.tree_size ?? 0, this.key);
+      const judged = judgeCheckpointLine(text, this.newest?.tree_size ?? 0, marked ? null : this.key);
       if ('fault' in judged) {
         if (marked) return false;
         this.markDamaged({ number: line.number, offset: line.offset, fault: judged.fault });
@@ -237,17 +237,6 @@ export async function newestCheckpointSize(dir: string): Promise<number> {
 }
 
 const NEWLINE = Buffer.from('\n');
-
-/**
- * A line inside the checked mark: its bytes are the ones whose signature an earlier start checked (their hash is
- * compared when the mark's end is reached), so only its shape and growth are read again.
- */
-function checkedLine(text: string, previousSize: number): { checkpoint: Checkpoint } | { fault: string } {
-  const checkpoint = parseCheckpoint(text);
-  if (checkpoint === null) return { fault: 'it is not a checkpoint' };
-  if (checkpoint.tree_size <= previousSize) return { fault: `its tree_size ${checkpoint.tree_size} is not above ${previousSize}` };
-  return { checkpoint };
-}
 
 /** Damaged lines at the end past which the newest checkpoint is not looked for (the store names the damage). */
 const NEWEST_LINES_TRIED = 64;

@@ -72,6 +72,32 @@ async function paidCall(payer: { privateKey: `0x${string}` }, body: Record<strin
 
 const status = async () => (await getJson(`${service.base}/status.json`)).json;
 const alive = () => service.child.exitCode === null && service.child.signalCode === null;
+
+/**
+ * A service that could not open its data on the full disk: it reports both parts down, refuses a paid call before
+ * settlement (no receipt, the payer keeps its USDC) and stays up; once `filler` goes it opens them by itself and the
+ * next paid call is sold. Returns that call and the payer's balance before the refused one.
+ */
+async function refusedUntilRoom(payer: { address: `0x${string}`; privateKey: `0x${string}` }, filler: string, who: string) {
+  const full = await status();
+  assert.deepEqual([full.components.audit.status, full.components.store.status], ['down', 'down'], JSON.stringify(full.components));
+  assert.match(full.components.audit.reason, /could not open: the disk is full at /);
+
+  const before = await world.usdc(payer.address);
+  const refused = await paidCall(payer, world.trade({ amount: 1 }));
+  assert.equal(refused.status, 503, refused.text);
+  assert.ok(refused.json.code in COMPONENT, refused.text);
+  assert.equal(refused.receipt, null, `no receipt: nothing settled (${refused.text})`);
+  assert.equal(await world.usdc(payer.address), before, 'the payer keeps its USDC');
+  assert.ok(alive(), `${who} died on the full disk:\n${service.output()}`);
+
+  rmSync(filler);
+  await pollUntil('the audit log and the store opened', status,
+    (doc) => doc.components.audit.status === 'ok' && doc.components.store.status === 'ok', 30_000, 100);
+  const sold = await paidCall(payer, world.trade({ amount: 1 }));
+  assert.equal(sold.status, 200, sold.text);
+  return { sold, before };
+}
 /** The component a refusal's code names. */
 const COMPONENT = { audit_unavailable: 'audit', store_unavailable: 'store' } as Record<string, 'audit' | 'store'>;
 
@@ -167,23 +193,7 @@ describe('a paid call with the whole DATA_DIR on a full disk', () => {
     const filler = join(dataDir, 'filler');
     fillDisk(filler);
     service = await startServiceProcess(serviceEnv);
-    const full = await status();
-    assert.deepEqual([full.components.audit.status, full.components.store.status], ['down', 'down'], JSON.stringify(full.components));
-    assert.match(full.components.audit.reason, /could not open: the disk is full at /);
-
-    const before = await world.usdc(payer.address);
-    const refused = await paidCall(payer, world.trade({ amount: 1 }));
-    assert.equal(refused.status, 503, refused.text);
-    assert.ok(refused.json.code in COMPONENT, refused.text);
-    assert.equal(refused.receipt, null, `no receipt: nothing settled (${refused.text})`);
-    assert.equal(await world.usdc(payer.address), before, 'the payer keeps its USDC');
-    assert.ok(alive(), `the restarted service died on the full disk:\n${service.output()}`);
-
-    rmSync(filler);
-    await pollUntil('the audit log and the store opened', status,
-      (doc) => doc.components.audit.status === 'ok' && doc.components.store.status === 'ok', 30_000, 100);
-    const sold = await paidCall(payer, world.trade({ amount: 1 }));
-    assert.equal(sold.status, 200, sold.text);
+    const { sold, before } = await refusedUntilRoom(payer, filler, 'the restarted service');
     assert.equal(sold.json.audit_seq, head.seq + 1, 'the chain goes on from its last record before the crash');
     assert.equal(before - (await world.usdc(payer.address)), PRICE, 'charged 0.10 once');
     const verdict = await getJson(`${service.base}/api/v1/audit/verify?limit=1000`);
@@ -199,23 +209,7 @@ describe('a paid call with the whole DATA_DIR on a full disk', () => {
     const filler = join(firstDir, 'filler');
     fillDisk(filler);
     service = await startServiceProcess({ ...serviceEnv, DATA_DIR: firstDir });
-    const full = await status();
-    assert.deepEqual([full.components.audit.status, full.components.store.status], ['down', 'down'], JSON.stringify(full.components));
-    assert.match(full.components.audit.reason, /could not open: the disk is full at /);
-
-    const before = await world.usdc(payer.address);
-    const refused = await paidCall(payer, world.trade({ amount: 1 }));
-    assert.equal(refused.status, 503, refused.text);
-    assert.ok(refused.json.code in COMPONENT, refused.text);
-    assert.equal(refused.receipt, null, `no receipt: nothing settled (${refused.text})`);
-    assert.equal(await world.usdc(payer.address), before, 'the payer keeps its USDC');
-    assert.ok(alive(), `the first start died on the full disk:\n${service.output()}`);
-
-    rmSync(filler);
-    await pollUntil('the audit log and the store opened', status,
-      (doc) => doc.components.audit.status === 'ok' && doc.components.store.status === 'ok', 30_000, 100);
-    const sold = await paidCall(payer, world.trade({ amount: 1 }));
-    assert.equal(sold.status, 200, sold.text);
+    const { sold, before } = await refusedUntilRoom(payer, filler, 'the first start');
     assert.equal(sold.json.audit_seq, 1, 'the first record of the new chain');
     assert.equal(before - (await world.usdc(payer.address)), PRICE, 'charged 0.10 once');
   });

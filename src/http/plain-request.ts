@@ -6,7 +6,7 @@ import type { PlainRequest } from './types.js';
 let copying: Record<string, string> = {};
 let conflicting = false;
 
-/** One callback for every request, not a closure made per request (issue 41). */
+/** One callback for every request, not a closure made per request. */
 function copyHeader(key: string, value: string): void {
   if (key === 'content-length' && copying[key] !== undefined && copying[key] !== value) conflicting = true;
   copying[key] = value;

@@ -128,7 +128,7 @@ function registerRoutes(app: TemplatedApp, routes: Route[], options: EdgeOptions
   app.any('/*', fixedHandler('/*', () => missing, options, inFlight));
 }
 
-/** A fixed answer with its JSON body written once, when the routes are registered, not per request (issue 41). */
+/** A fixed answer with its JSON body written once, when the routes are registered, not per request. */
 function rendered(response: PlainResponse): PlainResponse {
   return { status: response.status, headers: response.headers, raw: { contentType: 'application/json', text: JSON.stringify(response.body) } };
 }
@@ -236,7 +236,7 @@ async function respond(
 /**
  * A response reduced to what goes on the wire; building it is the only step that can throw. Its
  * headers stay in the objects they came in and are written from there, with no list of pairs
- * built per answer (issue 41).
+ * built per answer.
  */
 interface WireResponse {
   status: string;

@@ -30,7 +30,7 @@ export function quoteImpact(venue: VenuePoolFact, side: 'buy' | 'sell', units: b
   const quotes = quotesOf(venue)[side];
   const known = quotes.get(units);
   if (known !== undefined) return known;
-  const quote = swapQuote(venue, side, units);
+  const quote = Object.freeze(swapQuote(venue, side, units));
   if (quotes.size >= QUOTES_PER_SIDE) quotes.clear();
   quotes.set(units, quote);
   return quote;

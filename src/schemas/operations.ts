@@ -23,7 +23,8 @@ export const ServiceInfo = Type.Object({
 
 /**
  * 200 with `ok`/`reachable`, or `degraded` and a `reason` while the audit log takes no appends
- * (no verdict can be given); 503 with `unavailable`/`unreachable` and the catalogue's `{detail, code}`.
+ * (no verdict can be given); 503 with `unavailable`/`unreachable` and the catalogue's `{detail, code}`, and a
+ * `reason` when the audit log says why (a start waiting for room on a full disk).
  */
 export const Health = Type.Object({
   status: Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('unavailable')]),

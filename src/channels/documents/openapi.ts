@@ -204,7 +204,7 @@ function failureResponses(): Record<Failure | 'UnsupportedMediaType', JsonObject
         `failed step) or, when the evaluation never started, \`{detail, code}\`; \`code\` is ${listed(unavailable)}`,
       content: jsonContent({ oneOf: [schemaRef('ErrorVerdict'), { allOf: [schemaRef('ErrorBody'), codeIn(unavailable)] }] }),
     },
-    StoreUnreachable: { description: 'The cache store did not answer', content: jsonContent(schemaRef('Health')) },
+    StoreUnreachable: { description: 'The cache store did not answer, or the data under DATA_DIR could not open yet (`reason` says why, e.g. a full disk)', content: jsonContent(schemaRef('Health')) },
   };
 }
 

@@ -26,7 +26,7 @@ async function openFileBackend(config: Readonly<Config>, context: BackendContext
   reportOpen(log, config.auditAcceptLoss, context.log);
   return {
     log,
-    openCheckpoints: (key) => FileCheckpointStore.open(dir, key, log.checkpointsMarks),
+    openCheckpoints: (key) => FileCheckpointStore.open(dir, key, log.checkpointsMarks, { report: context.log, now: context.now }),
     storeState: ALWAYS_USABLE,
     status: { kind: 'file', fsync: config.auditFsync, watch: () => null },
     threads: () => ({}),

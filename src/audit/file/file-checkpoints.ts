@@ -12,6 +12,17 @@ import type { CheckpointsMark } from './log-index.js';
 
 export const CHECKPOINT_FILE_NAME = 'checkpoints.log';
 
+/** What a start tells the operator, and the clock its progress lines are paced by. */
+export interface CheckpointsOpenOptions {
+  report: (line: string) => void;
+  now: () => number;
+}
+
+const QUIET: CheckpointsOpenOptions = { report: () => undefined, now: Date.now };
+
+/** Time between two progress lines while a start checks signatures: a full check of 1.6M lines takes minutes. */
+const PROGRESS_MS = 5_000;
+
 /**
  * One JSON checkpoint per line, sizes increasing, each written and fdatasync'ed before it is
  * served, so no client ever holds a checkpoint a restart forgets. Memory holds each line's tree
@@ -34,26 +45,38 @@ export class FileCheckpointStore implements CheckpointStore {
   private damaged: string | null = null;
   /** SHA-256 of the file's sound lines so far, for the mark of what is checked. */
   private prefix: Hash = createHash('sha256');
+  /** Lines read at open whose signature was checked, and those taken as checked inside the index's mark. */
+  private signaturesChecked = 0;
+  private linesMarked = 0;
+  /** When the next progress line is due, on options.now's clock. */
+  private nextProgress: number;
 
   private constructor(
     private readonly fh: FileHandle,
     private readonly path: string,
     private readonly key: PublishedKey,
     private readonly marks: CheckpointsMarks | null,
-  ) {}
+    private readonly options: CheckpointsOpenOptions,
+  ) {
+    this.nextProgress = options.now() + PROGRESS_MS;
+  }
 
   /** Opens DIR/checkpoints.log, cutting a torn last line (a crash mid-write; it was never served). */
-  static async open(dir: string, key: PublishedKey, marks: CheckpointsMarks | null = null): Promise<FileCheckpointStore> {
+  static async open(
+    dir: string, key: PublishedKey, marks: CheckpointsMarks | null = null, options: CheckpointsOpenOptions = QUIET,
+  ): Promise<FileCheckpointStore> {
     const path = join(dir, CHECKPOINT_FILE_NAME);
     const fh = await open(path, constants.O_RDWR | constants.O_CREAT, 0o644);
-    const store = new FileCheckpointStore(fh, path, key, marks);
+    const store = new FileCheckpointStore(fh, path, key, marks, options);
     try {
+      const began = options.now();
       const mark = store.usableMark();
       if (!(await store.load(mark)) && mark !== null) {
         store.reset();
         await store.load(null);
       }
       store.remember();
+      store.reportOpen(options.now() - began, mark !== null);
     } catch (error) {
       await fh.close();
       throw error;
@@ -81,7 +104,28 @@ export class FileCheckpointStore implements CheckpointStore {
     }
   }
 
+  /** The start's one line on this file: how many signatures it checked and how many the mark spared (ARCHITECTURE.md "Checkpoints and proofs"). */
+  private reportOpen(ms: number, hadMark: boolean): void {
+    const lines = this.signaturesChecked + this.linesMarked;
+    if (lines === 0 && this.damaged === null) return;
+    const why = this.linesMarked > 0 ? '' : hadMark ? ' (the index\'s mark no longer matched the file: every line checked)' : ' (no mark in the index: every line checked)';
+    this.options.report(`audit: ${this.path}: checked the signatures of ${this.signaturesChecked} checkpoint lines and took ` +
+      `${this.linesMarked} as checked by the index's mark, in ${ms} ms${why}`);
+  }
+
+  /** Every PROGRESS_MS of a long check, how far it has come, so a start of minutes is seen to be working. */
+  private reportProgress(offset: number, size: number): void {
+    const now = this.options.now();
+    if (now < this.nextProgress || offset === 0) return;
+    this.nextProgress = now + PROGRESS_MS;
+    const read = this.signaturesChecked + this.linesMarked;
+    this.options.report(`audit: checking ${this.path}: ${read} of about ${Math.round((read * size) / offset)} lines read ` +
+      `(${Math.floor((offset / size) * 100)}% of its ${size} bytes), ${this.signaturesChecked} signatures checked`);
+  }
+
   private reset(): void {
+    this.signaturesChecked = 0;
+    this.linesMarked = 0;
     this.sizes.length = 0;
     this.offsets.length = 0;
     this.end = 0;
@@ -101,7 +145,9 @@ export class FileCheckpointStore implements CheckpointStore {
    * read may then be trusted (the caller checks every line again).
    */
   private async load(mark: CheckpointsMark | null): Promise<boolean> {
+    const size = (await this.fh.stat()).size;
     for await (const line of fileLines(this.fh)) {
+      this.reportProgress(line.offset, size);
       if (mark !== null && line.offset === mark.end && !this.matches(mark)) return false;
       if (!line.ended) {
         if (mark !== null && line.offset < mark.end) return false;
@@ -121,6 +167,8 @@ export class FileCheckpointStore implements CheckpointStore {
         this.markDamaged({ number: line.number, offset: line.offset, fault: judged.fault });
         return true;
       }
+      if (marked) this.linesMarked++;
+      else this.signaturesChecked++;
       this.index(judged.checkpoint.tree_size, line.offset);
       this.newest = judged.checkpoint;
       this.end = lineEnd;

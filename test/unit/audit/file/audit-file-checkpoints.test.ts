@@ -215,6 +215,45 @@ describe('the checked mark in the audit index', () => {
   });
 });
 
+describe('what a start says of checkpoints.log', () => {
+  /** A clock that moves on a second each time it is read: the store reads it once per line it checks. */
+  const steppingClock = () => {
+    let at = 0;
+    return () => (at += 1_000);
+  };
+
+  it('logs progress every 5 s of its clock while it checks every line, then how many it checked and why all', async () => {
+    const lines = Array.from({ length: 12 }, (_, i) => JSON.stringify(signed(i + 1)));
+    const { dir, path } = await fileOf(lines);
+    const offset = (line: number) => lines.slice(0, line).reduce((sum, text) => sum + text.length + 1, 0);
+    const size = offset(12);
+    const said: string[] = [];
+    const store = await FileCheckpointStore.open(dir, key, heldMark(null), { report: (line) => said.push(line), now: steppingClock() });
+    try {
+      assert.deepEqual(said, [
+        `audit: checking ${path}: 3 of about ${Math.round((3 * size) / offset(3))} lines read (${Math.floor((offset(3) / size) * 100)}% of its ${size} bytes), 3 signatures checked`,
+        `audit: checking ${path}: 8 of about ${Math.round((8 * size) / offset(8))} lines read (${Math.floor((offset(8) / size) * 100)}% of its ${size} bytes), 8 signatures checked`,
+        `audit: ${path}: checked the signatures of 12 checkpoint lines and took 0 as checked by the index's mark, in 13000 ms (no mark in the index: every line checked)`,
+      ]);
+      assert.deepEqual(await store.latest(), signed(12));
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('says how many lines the mark vouched for and how many it checked after them', async () => {
+    const lines = Array.from({ length: 12 }, (_, i) => JSON.stringify(signed(i + 1)));
+    const { dir, path } = await fileOf(lines);
+    const keeper = heldMark(null);
+    await (await FileCheckpointStore.open(dir, key, keeper)).close();
+    appendFileSync(path, `${JSON.stringify(signed(13))}\n`);
+    const said: string[] = [];
+    const store = await FileCheckpointStore.open(dir, key, keeper, { report: (line) => said.push(line), now: () => 0 });
+    await store.close();
+    assert.deepEqual(said, [`audit: ${path}: checked the signatures of 1 checkpoint lines and took 12 as checked by the index's mark, in 0 ms`]);
+  });
+});
+
 describe('fileLines', () => {
   it('reads lines that cross blocks whole, with their offsets, and flags a last line without a newline', async () => {
     const dir = await tempDir();

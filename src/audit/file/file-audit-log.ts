@@ -35,7 +35,7 @@ import { bringIndexUp, type IndexReport } from './index-catch-up.js';
 import { openLogIndex, type CheckpointsMark, type FactsMark, type IndexedLine, type LogIdentity, type LogIndex } from './log-index.js';
 import { GroupCommitter, type BatchOutcome } from '../record/group-commit.js';
 import { LogLines } from './log-lines.js';
-import { writeAllAt } from './file-lines.js';
+import { cutAt, writeAllAt } from './file-lines.js';
 import { normalizeWallet } from '../record/record.js';
 import { sealBatch, type SealedBatch } from '../record/seal-batch.js';
 import { sha256Hex } from '../record/sha256.js';
@@ -138,10 +138,7 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
     let index = openLogIndex(dir, durable, settings.report, true);
     try {
       const { end, reasons, accepted } = await judgeFileTail(dir, path, fh, size, index?.count ?? 0, settings.acceptLoss);
-      if (end < size) {
-        await fh.truncate(end);
-        await fh.datasync();
-      }
+      await cutAt(fh, end, size);
       index ??= openLogIndex(dir, durable, settings.report, false) as LogIndex;
       const ready = await bringIndexUp(fh, index, end, { size, mtimeNs: found.mtimeNs, ino: found.ino }, settings.report);
       if (durable) await syncDirectory(dir);

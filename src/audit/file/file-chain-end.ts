@@ -10,7 +10,7 @@ import { lineHashMatches, parseLine } from '../record/record.js';
 import { sha256Hex } from '../record/sha256.js';
 import { AUDIT_FILE_NAME } from './file-audit-log.js';
 import { CHECKPOINT_FILE_NAME } from './file-checkpoints.js';
-import { lastNewlineBefore, readAt } from './file-lines.js';
+import { lastLineBefore } from './file-lines.js';
 
 /** The file log's one chain as it ended: a torn last line (never acknowledged) is passed over, as an open would cut it. */
 export async function fileChainEnds(config: Readonly<Config>): Promise<OldChainEnds> {
@@ -40,10 +40,7 @@ async function lastLine(path: string): Promise<Buffer | null> {
     throw error;
   }
   try {
-    const end = await lastNewlineBefore(fh, (await fh.stat()).size);
-    if (end < 0) return null;
-    const start = (await lastNewlineBefore(fh, end)) + 1;
-    return await readAt(fh, start, end - start);
+    return (await lastLineBefore(fh, (await fh.stat()).size))?.bytes ?? null;
   } finally {
     await fh.close();
   }

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { checkCheckpoint, shapeFault, type Checkpoint, type PublishedKey } from '../proof/checkpoint.js';
 import { parseCheckpoint, type CheckpointStore } from '../proof/checkpoint-store.js';
 import { checkpointDamage, judgeCheckpointLine, type DamagedLine } from './checkpoint-lines.js';
-import { fileLines, lastNewlineBefore, readAt, writeAllAt } from './file-lines.js';
+import { cutTornTail, fileLines, lastLineBefore, readAt, writeAllAt } from './file-lines.js';
 import type { CheckpointsMarks } from './file-audit-log.js';
 import type { CheckpointsMark } from './log-index.js';
 
@@ -70,6 +70,8 @@ export class FileCheckpointStore implements CheckpointStore {
     const store = new FileCheckpointStore(fh, path, key, marks, options);
     try {
       const began = options.now();
+      // Only a last line without its newline is a torn write (never served); a cut below the mark fails its check.
+      await cutTornTail(fh);
       const mark = store.usableMark();
       if (!(await store.load(mark)) && mark !== null) {
         store.reset();
@@ -149,13 +151,6 @@ export class FileCheckpointStore implements CheckpointStore {
     for await (const line of fileLines(this.fh)) {
       this.reportProgress(line.offset, size);
       if (mark !== null && line.offset === mark.end && !this.matches(mark)) return false;
-      if (!line.ended) {
-        if (mark !== null && line.offset < mark.end) return false;
-        // Only the last line can lack its newline: a write a crash cut short, never acknowledged.
-        await this.fh.truncate(line.offset);
-        await this.fh.datasync();
-        break;
-      }
       const lineEnd = line.offset + line.bytes.length + 1;
       // A mark that ends inside a line was not made by this store: trust none of it.
       if (mark !== null && line.offset < mark.end && lineEnd > mark.end) return false;
@@ -218,9 +213,8 @@ export class FileCheckpointStore implements CheckpointStore {
   private async read(position: number): Promise<Checkpoint> {
     const start = this.offsets[position];
     const stop = position + 1 < this.sizes.length ? this.offsets[position + 1] : this.end;
-    const { buffer, bytesRead } = await this.fh.read(Buffer.alloc(stop - start), 0, stop - start, start);
     // Checked again as it is served: the file may have been changed since open.
-    const checkpoint = parseCheckpoint(buffer.toString('utf8', 0, bytesRead).trimEnd());
+    const checkpoint = parseCheckpoint((await readAt(this.fh, start, stop - start)).toString('utf8').trimEnd());
     const fault = checkpoint === null ? 'it is not a checkpoint' : checkCheckpoint(checkpoint, this.key);
     if (checkpoint === null || fault !== null || checkpoint.tree_size !== this.sizes[position]) {
       this.markDamaged({ number: position + 1, offset: start, fault: fault ?? `it no longer holds checkpoint ${this.sizes[position]}` });
@@ -271,12 +265,11 @@ export async function newestCheckpointSize(dir: string): Promise<number> {
   });
   if (fh === null) return 0;
   try {
-    let end = await lastNewlineBefore(fh, (await fh.stat()).size);
-    for (let tries = 0; end !== -1 && tries < NEWEST_LINES_TRIED; tries++) {
-      const start = (await lastNewlineBefore(fh, end)) + 1;
-      const value = parseCheckpoint((await readAt(fh, start, end - start)).toString('utf8'));
+    let line = await lastLineBefore(fh, (await fh.stat()).size);
+    for (let tries = 0; line !== null && tries < NEWEST_LINES_TRIED; tries++) {
+      const value = parseCheckpoint(line.bytes.toString('utf8'));
       if (value !== null && shapeFault(value) === null) return value.tree_size;
-      end = start - 1;
+      line = await lastLineBefore(fh, line.start);
     }
     return 0;
   } finally {

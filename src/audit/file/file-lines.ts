@@ -39,6 +39,14 @@ export async function lastNewlineBefore(fh: FileHandle, end: number): Promise<nu
   return -1;
 }
 
+/** The last newline-terminated line in the file's first `end` bytes, without its newline, and where it starts; null when none. */
+export async function lastLineBefore(fh: FileHandle, end: number): Promise<{ start: number; bytes: Buffer } | null> {
+  const newline = await lastNewlineBefore(fh, end);
+  if (newline === -1) return null;
+  const start = (await lastNewlineBefore(fh, newline)) + 1;
+  return { start, bytes: await readAt(fh, start, newline - start) };
+}
+
 /** Writes all of `data` at `position` (a short write is continued); returns how many writes it took. */
 export async function writeAllAt(fh: FileHandle, data: Buffer, position: number): Promise<number> {
   let writes = 0;
@@ -56,11 +64,15 @@ export async function writeAllAt(fh: FileHandle, data: Buffer, position: number)
 export async function cutTornTail(fh: FileHandle): Promise<number> {
   const { size } = await fh.stat();
   const end = (await lastNewlineBefore(fh, size)) + 1;
-  if (end < size) {
-    await fh.truncate(end);
-    await fh.datasync();
-  }
+  await cutAt(fh, end, size);
   return end;
+}
+
+/** Cuts a file of `size` bytes back to `end` and syncs the cut (nothing when there is nothing past `end`). */
+export async function cutAt(fh: FileHandle, end: number, size: number): Promise<void> {
+  if (end >= size) return;
+  await fh.truncate(end);
+  await fh.datasync();
 }
 
 /**

@@ -1,7 +1,7 @@
 // Open-time reads of audit.log: finds the torn tail, and reads seq and wallet off lines without parsing them.
 import type { FileHandle } from 'node:fs/promises';
 import { lineHashMatches, parseLine } from '../record/record.js';
-import { lastNewlineBefore, readAt } from './file-lines.js';
+import { lastLineBefore, lastNewlineBefore } from './file-lines.js';
 import type { Sha256Hex } from '../record/sha256.js';
 
 /** More bad trailing lines than this is not a torn write: refuse to open rather than cut. */
@@ -47,8 +47,7 @@ export async function findGoodEnd(fh: FileHandle, size: number, sha256hex: Sha25
   let end = (await lastNewlineBefore(fh, size)) + 1;
   if (end < size) reasons.push(`${size - end} bytes after the last newline (torn write)`);
   for (let bad = 0; end > 0; bad++) {
-    const start = (await lastNewlineBefore(fh, end - 1)) + 1;
-    const line = await readAt(fh, start, end - start);
+    const { start, bytes: line } = (await lastLineBefore(fh, end))!;
     const problem = lineProblem(line, sha256hex);
     if (problem === null) return { end, reasons, lastGoodSeq: parseLine(line).seq };
     if (bad === MAX_BAD_TAIL_LINES) {

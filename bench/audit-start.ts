@@ -13,7 +13,7 @@ import { fileLines } from '../src/audit/file/file-lines.js';
 import { MerkleTree } from '../src/audit/proof/merkle.js';
 import { loadCheckpointSigner } from '../src/audit/proof/signing-key.js';
 import { GeneratedKeys } from '../src/assembly/generated-keys.js';
-import { freePort, spawnNode, stop } from './harness.js';
+import { freePort, spawnNode, startOutput, stop } from './harness.js';
 
 const dir = process.argv[2];
 if (!dir) throw new Error('usage: npm run bench:audit-start -- DIR  (BENCH_CHECKPOINTS, BENCH_REBUILD, BENCH_LISTINGS, BENCH_WALLETS)');
@@ -85,5 +85,7 @@ for (let n = 1; n <= LISTINGS; n++) times.push(await listing(base, n));
 times.sort((a, b) => a - b);
 await stop(service);
 if (service.exitCode === null) await once(service, 'exit');
+// The service's own account of the start: an index rebuilt, the checkpoint lines checked and any progress lines.
+for (const [said] of startOutput(service).matchAll(/audit: [^"\n]*/g)) console.log(said);
 console.log(`start to listening: ${seconds(listened)}; to the first 200 from /healthz: ${seconds(health)}`);
 console.log(`first listing: ${first.toFixed(1)} ms; the next ${LISTINGS}: ${seconds(times.reduce((a, b) => a + b, 0))} in all, median ${times[times.length >> 1].toFixed(2)} ms, p99 ${times[Math.floor(times.length * 0.99)].toFixed(2)} ms, worst ${times[times.length - 1].toFixed(2)} ms`);

@@ -31,6 +31,13 @@ export function terminateRunning(): void {
   }
 }
 
+/** What each spawned script wrote before it was ready (its start-up log), for a bench that reports it. */
+const startOutputs = new WeakMap<ChildProcess, string>();
+
+export function startOutput(child: ChildProcess): string {
+  return startOutputs.get(child) ?? '';
+}
+
 /** Spawns a node script and resolves once `ready` matches a line of its output. */
 export function spawnNode(
   script: string, args: string[], env: NodeJS.ProcessEnv, ready: RegExp, nodeFlags: string[] = [], readyWithinMs = 30_000,
@@ -46,6 +53,7 @@ export function spawnNode(
       seen += chunk.toString();
       if (ready.test(seen)) {
         clearTimeout(timer);
+        startOutputs.set(child, seen);
         // From here the output (the service's request log) is dropped, not kept.
         child.stdout?.off('data', onData).pipe(createWriteStream('/dev/null'));
         child.stderr?.off('data', onData).pipe(createWriteStream('/dev/null'));

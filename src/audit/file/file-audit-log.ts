@@ -37,6 +37,7 @@ import { GroupCommitter, type BatchOutcome } from '../record/group-commit.js';
 import { LogLines } from './log-lines.js';
 import { writeAllAt } from './file-lines.js';
 import { normalizeWallet } from '../record/record.js';
+import { withOutcomes } from '../record/outcome-reads.js';
 import { sealBatch, type SealedBatch } from '../record/seal-batch.js';
 import { sha256Hex } from '../record/sha256.js';
 import { syncDirectory } from '../record/sync-directory.js';
@@ -177,12 +178,12 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
     return { ...this.current };
   }
 
-  listGlobal(limit: number): Promise<AuditRecord[]> {
-    return this.lines.listGlobal(limit, this.records);
+  async listGlobal(limit: number): Promise<AuditRecord[]> {
+    return withOutcomes(await this.lines.listGlobal(limit, this.records), this);
   }
 
-  listWallet(wallet: string, limit: number): Promise<AuditRecord[]> {
-    return this.lines.listWallet(wallet, limit);
+  async listWallet(wallet: string, limit: number): Promise<AuditRecord[]> {
+    return withOutcomes(await this.lines.listWallet(wallet, limit), this);
   }
 
   readLines(fromSeq: number, count: number): Promise<Buffer[]> {

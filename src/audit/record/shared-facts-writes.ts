@@ -1,5 +1,5 @@
-// Which facts lines a group commit writes: each record's own facts, and before them the shared documents they name,
-// each only when the record's scope does not keep it yet (ARCHITECTURE.md "Recorded facts"). The file backend uses it.
+// Which facts lines a group commit writes: each record's own facts, and before them the shared documents they name and
+// the record's outcome document, each only when the record's scope does not keep it yet (ARCHITECTURE.md "Recorded facts"). The file backend uses it.
 import type { FactsLine } from './audit-log.js';
 import type { SealedRecord } from './record.js';
 
@@ -21,11 +21,12 @@ export class SharedFactsWrites {
    */
   lines(sealed: readonly SealedRecord[]): FactsLine[] {
     const lines: FactsLine[] = [];
-    for (const { record, facts } of sealed) {
+    for (const { record, facts, outcome } of sealed) {
       if (!facts) continue;
       const scope = this.scopeOf(record.seq);
       if (scope !== this.scope) this.forget(scope);
-      for (const shared of facts.shared ?? []) {
+      // A format 3 record's outcome is a document of its own, kept like a shared one (ARCHITECTURE.md "Audit record").
+      for (const shared of outcome ? [...(facts.shared ?? []), outcome] : facts.shared ?? []) {
         if (this.written.has(shared.hash)) continue;
         this.written.add(shared.hash);
         lines.push({ seq: record.seq, hash: shared.hash, text: shared.text });

@@ -1,13 +1,21 @@
 // A listing gives a format 3 record's outcome (`reasons`, `price_usd`, `price_source`) beside its stored fields: the
 // document its `outcome_hash` names, remembered by hash or read from where the record's facts are kept
 // (ARCHITECTURE.md "Audit record"). Both backends list through it.
+import { DependencyError } from '../../catalogue/failures.js';
 import type { AuditFactsSource, AuditRecord } from './audit-log.js';
 import { knownOutcome, outcomeNamed, type VerdictOutcome } from './outcome.js';
 import type { StoredRecord } from './record.js';
 
-/** A listing that cannot give a record's outcome: its document is not kept, or no longer hashes to its name. */
-export class OutcomeUnreadableError extends Error {
+/**
+ * A listing that cannot give a record's outcome: its document is not kept, or no longer hashes to its name. A 503
+ * `audit_facts_damaged` whose detail names the record and where its documents are kept: a listing never shows an
+ * outcome the record was not answered with.
+ */
+export class OutcomeUnreadableError extends DependencyError {
   override name = 'OutcomeUnreadableError';
+  constructor(words: string) {
+    super({ code: 'audit_facts_damaged', words }, words);
+  }
 }
 
 /**
@@ -34,7 +42,7 @@ async function readOutcome(record: StoredRecord, facts: AuditFactsSource): Promi
   if (outcome !== null) return outcome;
   const what = kept === undefined ? 'is not kept' : 'no longer hashes to its name';
   throw new OutcomeUnreadableError(
-    `audit record ${record.seq} names the outcome document ${hash}, which ${what} in ${facts.factsLocation}; ` +
-    'run npm run audit:verify to list every damaged record, and restore the facts from a copy',
+    `audit record ${record.seq} names the outcome document ${hash}, which ${what} in ${facts.factsLocation}, so its reasons ` +
+    `and price cannot be listed; restore ${facts.factsLocation} from a copy (npm run audit:verify lists every damaged record)`,
   );
 }

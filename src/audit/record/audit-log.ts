@@ -164,8 +164,9 @@ export function parseFactsLine(text: string): FactsLine | null {
 export interface AuditFactsSource {
   /**
    * For records `fromSeq` to `fromSeq + count - 1` that name facts, those facts, in seq order; a record whose facts are
-   * missing is left out. The shared documents they name (`uses`, each once) come before the first line that names
-   * them, listed under the seq they are kept at (a file) or of that line (Redis).
+   * missing is left out. The shared documents they name (`uses`, each once), and the outcome document a format 3
+   * record names (`outcome_hash`), come before the first line that names them, listed under the seq they are kept at
+   * (a file) or of that line (Redis).
    */
   readFacts(fromSeq: number, count: number): Promise<FactsLine[]>;
   /** Where the facts are kept, as verification's problems and a refused facts export name it (`facts.log`, a Redis key). */
@@ -197,7 +198,7 @@ export interface RecordWithFacts {
   chain?: number;
   line: string;
   facts: FactsLine | null;
-  /** The shared documents found beside it by hash (`uses`, facts-uses.ts), which its facts may name. */
+  /** The shared documents found beside it by hash (`uses`, facts-uses.ts), which its facts may name, and its outcome document (format 3). */
   shared?: ReadonlyMap<string, string>;
 }
 

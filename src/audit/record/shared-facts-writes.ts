@@ -15,8 +15,8 @@ export class SharedFactsWrites {
   constructor(private readonly scopeOf: (seq: number) => number) {}
 
   /**
-   * The lines to write for these records, in order: a shared document first met in its scope, then each record's own
-   * facts, also once a scope: facts are named by their hash, and a fleet wallet judged again on the same facts names
+   * The lines to write for these records, in order: a shared document first met in its scope, the record's outcome
+   * document, then each record's own facts, also once a scope: facts are named by their hash, and a fleet wallet judged again on the same facts names
    * the document already kept (a reader finds it by hash in the scope it reads, log-lines.ts).
    */
   lines(sealed: readonly SealedRecord[]): FactsLine[] {
@@ -25,17 +25,19 @@ export class SharedFactsWrites {
       if (!facts) continue;
       const scope = this.scopeOf(record.seq);
       if (scope !== this.scope) this.forget(scope);
+      for (const shared of facts.shared ?? []) this.once(lines, record.seq, shared);
       // A format 3 record's outcome is a document of its own, kept like a shared one (ARCHITECTURE.md "Audit record").
-      for (const shared of outcome ? [...(facts.shared ?? []), outcome] : facts.shared ?? []) {
-        if (this.written.has(shared.hash)) continue;
-        this.written.add(shared.hash);
-        lines.push({ seq: record.seq, hash: shared.hash, text: shared.text });
-      }
-      if (this.written.has(facts.hash)) continue;
-      this.written.add(facts.hash);
-      lines.push({ seq: record.seq, hash: facts.hash, text: facts.text });
+      if (outcome) this.once(lines, record.seq, outcome);
+      this.once(lines, record.seq, facts);
     }
     return lines;
+  }
+
+  /** Adds the document's line under `seq` unless the scope keeps it already. */
+  private once(lines: FactsLine[], seq: number, document: { hash: string; text: string }): void {
+    if (this.written.has(document.hash)) return;
+    this.written.add(document.hash);
+    lines.push({ seq, hash: document.hash, text: document.text });
   }
 
   /** After a write that failed (its lines may be cut) and at a new scope: every document is written again at its next use. */

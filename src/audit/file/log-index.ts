@@ -15,10 +15,10 @@
 // (ARCHITECTURE.md "Damage is not a torn tail"), and a read after an append sees it at once.
 // A group commit's transaction is not flushed on the event loop: the log's own sync flushes the
 // index after it, on a libuv thread (`flush`; ARCHITECTURE.md "File audit index").
-import * as crypto from 'node:crypto';
 import { existsSync, renameSync, statfsSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, TransactionFlags, type Database, type RootDatabase } from 'lmdb';
+import { sha256Buffer } from '../record/sha256.js';
 import { indexFileDamage } from './index-file-check.js';
 import { StagedLines } from './staged-lines.js';
 
@@ -88,7 +88,7 @@ export type Head = [seq: number, hash: string];
  * share a chain.
  */
 function walletKey(wallet: string): Buffer {
-  return crypto.createHash('sha256').update(wallet).digest().subarray(0, KEY_BYTES);
+  return sha256Buffer(wallet).subarray(0, KEY_BYTES);
 }
 
 function walletSeqKey(key: Buffer, seq: number): Buffer {

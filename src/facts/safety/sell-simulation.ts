@@ -82,6 +82,8 @@ export interface SellSimulation {
   gas_price_wei: string | null;
   /** A holder transferred the token to a wallet rather than the pool. */
   wallet_transfer_ok: boolean | null;
+  /** A holder without code (a plain wallet) sent the token with its own transfer after the longest hold; null without a proven balance slot. */
+  own_transfer_ok: boolean | null;
   revert_reason: string | null;
   detail: string;
 }
@@ -116,7 +118,7 @@ export function fromOutcome(outcome: SimulationOutcome, gas: GasTerms, powers: O
   const { worst } = outcome;
   const pulls = outcome.sells.filter((leg) => leg.path === 'transfer_from');
   return {
-    ok: outcome.acquired && outcome.sellFreshOk === true && outcome.sellHeldOk !== false,
+    ok: outcome.acquired && outcome.sellFreshOk === true && outcome.sellHeldOk !== false && outcome.ownTransfer?.ok !== false,
     simulated: outcome.acquired,
     not_a_token: false,
     method: outcome.method,
@@ -133,6 +135,7 @@ export function fromOutcome(outcome: SimulationOutcome, gas: GasTerms, powers: O
     sell_fresh_ok: outcome.sellFreshOk,
     sell_held_ok: outcome.sellHeldOk,
     wallet_transfer_ok: outcome.walletOk,
+    own_transfer_ok: outcome.ownTransfer?.ok ?? null,
     transfer_from_ok: pulls.length > 0 ? pulls.every((leg) => leg.ok) : null,
     sells: outcome.sells.map(simulatedSell),
     owner_powers: powers,
@@ -166,7 +169,7 @@ export function notSimulated(detail: string, notAToken = false): SellSimulation 
   return {
     ok: false, simulated: false, not_a_token: notAToken, method: null, sold_via: null, probe: null, bought: null, amount_in: null,
     paid: null, received: null, buy_tax_bps: null, sell_tax_bps: null, tax_bps: null, buy_ok: null, sell_fresh_ok: null,
-    sell_held_ok: null, wallet_transfer_ok: null, transfer_from_ok: null, sells: [], owner_powers: null, base_fee_wei: null, gas_price_wei: null,
+    sell_held_ok: null, wallet_transfer_ok: null, own_transfer_ok: null, transfer_from_ok: null, sells: [], owner_powers: null, base_fee_wei: null, gas_price_wei: null,
     revert_reason: null, detail,
   };
 }

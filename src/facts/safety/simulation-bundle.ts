@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { encodeFunctionData, erc20Abi, getAddress, numberToHex, parseAbi, type Address, type Hex, type PublicClient } from 'viem';
 import { balanceStorageKey, type BalanceSlot } from '../chain/balance-slot.js';
 import type { PoolKey } from '../chain/venue-pool.js';
+import { ownTransferBalance, ownTransferCalls, type OwnTransfer } from './own-transfer.js';
 import type { RecentHolder } from './recent-holders.js';
 
 const POOL_KEY = '(address currency0, address currency1, uint24 fee, int24 tickSpacing, address hooks)';
@@ -102,6 +103,8 @@ export interface Route {
 export interface Bundle {
   routes: Route[];
   recipient: Address;
+  /** The holder without code that transfers the token itself; null without a proven balance slot to fund it. */
+  own: OwnTransfer | null;
   gas: GasTerms;
   /** Call labels in block order; results come back in the same order. */
   labels: string[];
@@ -149,8 +152,15 @@ export function buildBundle(input: BundleInput): Bundle {
     }
     return route;
   });
+  const own = input.override ? { holder: throwawayAddress(), recipient: throwawayAddress(), amount: input.override.amount } : null;
+  if (own && input.override) {
+    const [key, value] = ownTransferBalance(own, input.override.slot);
+    overrides[input.token] = { ...overrides[input.token], stateDiff: { ...(overrides[input.token]?.stateDiff ?? {}), [key]: value } };
+    overrides[own.holder] = { balance: FUNDS };
+    blocks[HOLD_HORIZONS.length].push(...ownTransferCalls(own, input.token, origin));
+  }
   const labels = [...blocks.flat().map((call) => call.label), ...(input.tail?.blocks.flatMap((block) => block.labels) ?? [])];
-  return { routes, recipient, gas: input.gas, labels, request: request(input, overrides, blocks) };
+  return { routes, recipient, own, gas: input.gas, labels, request: request(input, overrides, blocks) };
 }
 
 export type Overrides = Record<string, { code?: Hex; balance?: Hex; stateDiff?: Record<string, Hex> }>;

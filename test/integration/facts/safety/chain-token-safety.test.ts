@@ -51,14 +51,15 @@ describe('hostile fixtures', () => {
     assert.deepEqual(sell, {
       ok: false, simulated: true, not_a_token: false, method: 'venue_v4', sold_via: 'venue_v4', amount_in: null, paid: null, received: null,
       buy_tax_bps: 0, sell_tax_bps: null, tax_bps: null, buy_ok: true, sell_fresh_ok: false, sell_held_ok: false, wallet_transfer_ok: false,
-      transfer_from_ok: false, owner_powers: [],
+      own_transfer_ok: false, transfer_from_ok: false, owner_powers: [],
       // Intra-day holds sell by transfer alone (ARCHITECTURE.md "Token safety").
       sells: [{ seconds: 0n, blocks: 0n, paths: ['transfer', 'transfer_from'] as const }, ...HOLD_HORIZONS].flatMap(({ seconds, blocks, paths }) => paths.map((via) => ({ held_seconds: Number(seconds), held_blocks: Number(blocks), via }))).map(({ held_seconds, held_blocks, via }) => ({
         held_seconds, held_blocks, via, ok: false, sell_tax_bps: null,
       })),
       revert_reason: 'TransferNotAllowed',
       detail: ['bought through the venue pool', 'sold into the venue pool at once: reverted',
-        ...HOLD_HORIZONS.map((_, i) => `sold into the venue pool after holding ${holdWords(i + 1)}: reverted`), 'transferred to a wallet: reverted'].join('; '),
+        ...HOLD_HORIZONS.map((_, i) => `sold into the venue pool after holding ${holdWords(i + 1)}: reverted`), 'transferred to a wallet: reverted',
+        `a wallet without code transferred it itself after holding ${holdWords(HOLD_HORIZONS.length)}: failed`].join('; '),
     });
   });
 
@@ -81,7 +82,7 @@ describe('hostile fixtures', () => {
     assert.deepEqual(codes(json.risk_factors), ['MINT_CAPABILITY', 'BLACKLIST_CAPABILITY', 'PAUSE_CAPABILITY']);
     assert.match(json.risk_factors[1], /blacklist\(address\)/);
     const sell = json.sell_simulation;
-    assert.deepEqual([sell.ok, sell.paid, sell.sell_tax_bps, sell.sell_fresh_ok, sell.sell_held_ok, sell.wallet_transfer_ok], [true, sell.amount_in, 0, true, true, true]);
+    assert.deepEqual([sell.ok, sell.paid, sell.sell_tax_bps, sell.sell_fresh_ok, sell.sell_held_ok, sell.wallet_transfer_ok, sell.own_transfer_ok], [true, sell.amount_in, 0, true, true, true, true]);
   });
 
   it('finds the 2-of-3 multisig owner and excuses its mint', async () => {

@@ -15,7 +15,7 @@ export function benchEntry(wallet: string, n: number): AuditEntry {
     tier: 1,
     price_usd: 251.37,
     price_source: 'fallback_default',
-    // Format 2, as every record is now written: the chain covers the facts by this hash.
+    // Facts, as every verdict's record names them now (format 3): the chain covers the facts by this hash.
     facts: { hash: 'f'.repeat(56) + n.toString(16).padStart(8, '0').slice(-8), text: '' },
   };
 }

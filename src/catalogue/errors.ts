@@ -148,7 +148,7 @@ export const ERRORS = {
   },
   audit_facts_damaged: {
     status: 503, message: 'the facts kept for a record do not hash to its facts_hash',
-    meaning: 'The facts export met a record whose kept facts (`facts.log`, or the Redis facts hash) no longer hash to the `facts_hash` they are listed under, so it serves none of them; `detail` names the record and where its facts are kept. The operator restores them from a copy; `npm run audit:verify` lists every damaged record.',
+    meaning: 'The facts export met a record whose kept facts (`facts.log`, or the Redis facts hash) no longer hash to the `facts_hash` they are listed under, so it serves none of them, or a listing met a format 3 record whose outcome document is not kept or no longer hashes to its `outcome_hash`; `detail` names the record and where its facts are kept. The operator restores them from a copy; `npm run audit:verify` lists every damaged record.',
   },
   sign_in_contended: {
     status: 503, message: 'too many sign-in requests for this address at once; retry',

@@ -120,6 +120,9 @@ export const SellSimulation = Type.Object(
     sell_fresh_ok: Nullable(Type.Boolean()),
     sell_held_ok: Nullable(Type.Boolean()),
     wallet_transfer_ok: Nullable(Type.Boolean()),
+    own_transfer_ok: Nullable(Type.Boolean({ description: 'a holder without code (a plain wallet) sent the token with its own transfer after the longest hold; null without a proven balance slot' })),
+    sized_sell_ok: Nullable(Type.Boolean({ description: "a holder sold a sizeable share of the pool's depth (sized_sell_amount) at once; null without a live pool and a proven balance slot" })),
+    sized_sell_amount: Nullable(BaseUnits),
     transfer_from_ok: Nullable(Type.Boolean({ description: 'every approve-and-transferFrom sell (the way routers sell) went through' })),
     sells: Type.Array(SimulatedSell, { description: 'every simulated sell in time order; sell_tax_bps above is the worst of them' }),
     owner_powers: Nullable(Type.Array(

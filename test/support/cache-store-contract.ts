@@ -101,17 +101,18 @@ function valueCases(ctx: StoreRef): void {
 function expiryCases(ctx: StoreRef): void {
   it('expires values after their TTL; ttl <= 0 never expires', async () => {
     const store = use(ctx);
+    const ttl = ctx.time.shortTtlMs;
     const short = freshKey('short');
     const zero = freshKey('zero');
     const negative = freshKey('negative');
     const cleared = freshKey('cleared');
-    await store.set(short, 'v', 60);
+    await store.set(short, 'v', ttl);
     await store.set(zero, 'v', 0);
     await store.set(negative, 'v', -1);
-    await store.set(cleared, 'old', 60);
+    await store.set(cleared, 'old', ttl);
     await store.set(cleared, 'new', 0); // re-set without TTL drops the earlier TTL
     assert.equal(await store.get(short), 'v');
-    await ctx.time.pass(150, async () => (await store.get(short)) === null);
+    await ctx.time.pass(ttl * 2.5, async () => (await store.get(short)) === null);
     assert.equal(await store.get(short), null);
     assert.equal(await store.get(zero), 'v');
     assert.equal(await store.get(negative), 'v');
@@ -120,11 +121,12 @@ function expiryCases(ctx: StoreRef): void {
 
   it('applies TTLs given to setIfAbsent and compareAndSet', async () => {
     const store = use(ctx);
+    const ttl = ctx.time.shortTtlMs;
     const nx = freshKey('nx-ttl');
     const cas = freshKey('cas-ttl');
-    assert.equal(await store.setIfAbsent(nx, 'first', 60), true);
-    assert.equal(await store.compareAndSet(cas, null, 'first', 60), true);
-    await ctx.time.pass(150, async () => (await store.getMany([nx, cas])).every((value) => value === null));
+    assert.equal(await store.setIfAbsent(nx, 'first', ttl), true);
+    assert.equal(await store.compareAndSet(cas, null, 'first', ttl), true);
+    await ctx.time.pass(ttl * 2.5, async () => (await store.getMany([nx, cas])).every((value) => value === null));
     assert.equal(await store.get(nx), null);
     assert.equal(await store.get(cas), null);
     assert.equal(await store.setIfAbsent(nx, 'second', 0), true);

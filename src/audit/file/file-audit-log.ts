@@ -37,6 +37,7 @@ import { GroupCommitter, type BatchOutcome } from '../record/group-commit.js';
 import { LogLines } from './log-lines.js';
 import { cutAt, writeAllAt } from './file-lines.js';
 import { normalizeWallet } from '../record/record.js';
+import { withOutcomes } from '../record/outcome-reads.js';
 import { sealBatch, type SealedBatch } from '../record/seal-batch.js';
 import { sha256Hex } from '../record/sha256.js';
 import { syncDirectory } from '../record/sync-directory.js';
@@ -174,12 +175,12 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
     return { ...this.current };
   }
 
-  listGlobal(limit: number): Promise<AuditRecord[]> {
-    return this.lines.listGlobal(limit, this.records);
+  async listGlobal(limit: number): Promise<AuditRecord[]> {
+    return withOutcomes(await this.lines.listGlobal(limit, this.records), this);
   }
 
-  listWallet(wallet: string, limit: number): Promise<AuditRecord[]> {
-    return this.lines.listWallet(wallet, limit);
+  async listWallet(wallet: string, limit: number): Promise<AuditRecord[]> {
+    return withOutcomes(await this.lines.listWallet(wallet, limit), this);
   }
 
   readLines(fromSeq: number, count: number): Promise<Buffer[]> {
@@ -208,7 +209,8 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
       await this.committer.drain();
       clearTimeout(this.syncTimer);
       await this.syncing;
-      if (this.options.fsync !== 'off' && this.unsynced && !this.health.error()) await this.sync();
+      // Under 'off' too: the staged index lines are committed, so the next open has nothing to catch up.
+      if (this.unsynced && !this.health.error()) await this.sync();
       await this.fh.close();
       await this.facts.close();
       // Without the mark (a log that failed) the next open checks the index's last line against the log.
@@ -230,7 +232,7 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
       this.writing = false;
     }
     this.acknowledge(batch);
-    if (this.options.fsync === 'batch') this.scheduleSync();
+    if (this.options.fsync !== 'always') this.scheduleSync();
     return batch.outcome;
   }
 
@@ -258,10 +260,15 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
     await this.guarded(() => this.writeAll(data));
     if (this.options.fsync === 'always') await this.guarded(() => this.sync());
     // After the lines (and their fdatasync): the index never counts a record the log could lose to a crash.
-    // Committed without a flush on the event loop; the log's sync flushes it next (ARCHITECTURE.md "File audit index").
-    const indexFailed = `the audit index ${this.index.path} could not be written`;
-    await this.guarded(async () => this.index.add(this.indexed(batch), factsMarks, false), indexFailed);
-    if (this.options.fsync === 'always') await this.guarded(() => this.index.flush(), indexFailed);
+    // Under 'always' committed here; otherwise staged (reads see it at once) and committed by the log's next sync, after
+    // its fdatasync, in one transaction for every group since (ARCHITECTURE.md "File audit index").
+    if (this.options.fsync !== 'always') return this.index.stage(this.indexed(batch), factsMarks);
+    await this.guarded(async () => this.index.add(this.indexed(batch), factsMarks, false), this.indexFailed);
+    await this.guarded(() => this.index.flush(), this.indexFailed);
+  }
+
+  private get indexFailed(): string {
+    return `the audit index ${this.index.path} could not be written`;
   }
 
   /** The group's lines as the index places them, from the acknowledged end on. */
@@ -307,8 +314,9 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
     if (this.index.count !== this.records) {
       throw new Error(`the audit index (${this.index.path}) holds ${this.index.count} records, not the ${this.records} acknowledged; restart the service to rebuild it`);
     }
-    this.index.probe();
     if (this.options.fsync !== 'off') await Promise.all([this.fh.datasync(), this.facts.sync()]);
+    this.index.commitStaged();
+    this.index.probe();
   }
 
   /** The log as a clean close leaves it, for the next open to find unchanged. */
@@ -328,11 +336,20 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
     this.current = batch.head;
   }
 
+  /** The log's lines to disk (unless fsync is 'off'), then the index's staged lines up to them, committed and flushed. */
   private async sync(): Promise<void> {
     this.unsynced = false;
-    await Promise.all([this.fh.datasync(), this.options.fsync === 'batch' ? this.facts.sync() : undefined]);
-    this.stats.fsyncs++;
-    // After the lines it indexes: under 'batch' the index is flushed here, with the log, never per group.
+    const synced = this.index.count;
+    if (this.options.fsync !== 'off') {
+      await Promise.all([this.fh.datasync(), this.options.fsync === 'batch' ? this.facts.sync() : undefined]);
+      this.stats.fsyncs++;
+    }
+    // After the lines it indexes: only lines the fdatasync covered, in one transaction, flushed here, never per group.
+    try {
+      this.index.commitStaged(synced);
+    } catch (error) {
+      throw new IndexWriteError(`${this.indexFailed}: ${(error as Error).message}`);
+    }
     if (this.options.fsync === 'batch') await this.index.flush();
   }
 
@@ -341,8 +358,11 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
     this.syncTimer = setTimeout(() => {
       this.syncTimer = undefined;
       this.syncing = this.sync().catch((error: Error) => {
-        this.health.fail('io', `fsync error: ${error.message}`);
+        this.health.fail('io', error instanceof IndexWriteError ? error.message : `fsync error: ${error.message}`);
       });
     }, this.options.batchMs);
   }
 }
+
+/** The index's commit of the lines a sync covered failed: they stay staged, and appends stop until it heals. */
+class IndexWriteError extends Error {}

@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseFactsLine, type FactsLine, type RecordsWithFacts, type RecordWithFacts } from '../record/audit-log.js';
 import { factsHashOf } from '../record/record.js';
+import { outcomeHashOf } from '../record/outcome.js';
 import type { ChainSource } from '../verify/bulk-sources.js';
 import { DEFAULT_CHUNK_BYTES, SpareBlocks, fileChunks } from '../verify/chunk-sources.js';
 import { FACTS_FILE_NAME, SHARED_FACTS_PAGE } from './facts-file.js';
@@ -55,7 +56,7 @@ async function* fileItems(logFile: string, factsFile: string, from: number, to: 
     if (seq > to) break;
     // factsHashOf reads a line's first 400 bytes; 400 characters hold at least that many.
     const hash = factsHashOf(Buffer.from(line.slice(0, 400), 'utf8'));
-    const found = hash === null ? null : await facts.find(seq, hash);
+    const found = hash === null ? null : await facts.find(seq, hash, outcomeHashOf(line));
     yield found === null ? { seq, line, facts: null } : { seq, line, facts: found.facts, shared: found.shared };
   }
   facts.close();
@@ -70,7 +71,8 @@ async function factsReader(path: string) {
   let highest = 0;
   let page = 0;
   return {
-    async find(seq: number, hash: string): Promise<{ facts: FactsLine; shared: Map<string, string> } | null> {
+    /** `outcome`: the outcome document a format 3 record names, kept like a shared one in its page. */
+    async find(seq: number, hash: string, outcome: string | null): Promise<{ facts: FactsLine; shared: Map<string, string> } | null> {
       for (const [key, line] of waiting) if (line.seq < seq) waiting.delete(key);
       if (pageOf(seq) !== page) {
         page = pageOf(seq);
@@ -79,7 +81,8 @@ async function factsReader(path: string) {
       const key = `${seq} ${hash}`;
       // Own facts are kept once a page too (shared-facts-writes.ts): a copy an earlier record of the page wrote is theirs.
       const copy = () => documents.get(`${page} ${hash}`);
-      while (!waiting.has(key) && copy() === undefined && lines !== null && highest <= seq + LOOKAHEAD) {
+      const outcomeUnread = () => outcome !== null && documents.get(`${page} ${outcome}`) === undefined;
+      while (((!waiting.has(key) && copy() === undefined) || outcomeUnread()) && lines !== null && highest <= seq + LOOKAHEAD) {
         const next = await lines.next();
         if (next.done) break;
         const line = parseFactsLine(next.value);
@@ -93,7 +96,10 @@ async function factsReader(path: string) {
       const found = waiting.get(key) ?? (copied === undefined ? null : { ...copied, seq });
       waiting.delete(key);
       if (found === null) return null;
-      return { facts: found, shared: namedDocuments(found.text, (used) => documents.get(`${page} ${used}`)?.text) };
+      const shared = namedDocuments(found.text, (used) => documents.get(`${page} ${used}`)?.text);
+      const outcomeLine = outcome === null ? undefined : documents.get(`${page} ${outcome}`);
+      if (outcomeLine !== undefined) shared.set(outcomeLine.hash, outcomeLine.text);
+      return { facts: found, shared };
     },
     close(): void {
       void lines?.return?.();

@@ -2,9 +2,10 @@
 import type { FileHandle } from 'node:fs/promises';
 import { clampLimit } from '../record/list-limit.js';
 import type { LogIndex } from './log-index.js';
-import { factsHashOf, normalizeWallet, parseLine } from '../record/record.js';
+import { factsHashOf, normalizeWallet, parseLine, type StoredRecord } from '../record/record.js';
+import { outcomeHashOf } from '../record/outcome.js';
 import { namedDocuments } from '../record/facts-uses.js';
-import type { AuditRecord, FactsLine } from '../record/audit-log.js';
+import type { FactsLine } from '../record/audit-log.js';
 import { SHARED_FACTS_PAGE, type FactsFile } from './facts-file.js';
 import { readAt } from './file-lines.js';
 
@@ -39,7 +40,7 @@ export class LogLines {
     return (await this.bytes(span.offset, span.length, `line ${span.pos}`)).subarray(0, span.length - 1);
   }
 
-  async listGlobal(limit: number, records: number): Promise<AuditRecord[]> {
+  async listGlobal(limit: number, records: number): Promise<StoredRecord[]> {
     const count = clampLimit(limit, records);
     if (count === 0) return [];
     const first = records - count + 1;
@@ -47,7 +48,7 @@ export class LogLines {
     return lines.map((line, i) => this.parseAt(first + i, line)).reverse();
   }
 
-  async listWallet(wallet: string, limit: number): Promise<AuditRecord[]> {
+  async listWallet(wallet: string, limit: number): Promise<StoredRecord[]> {
     const spans = await this.walletSpans(wallet, limit);
     const lines = await Promise.all(spans.map((span) => this.line(span)));
     return lines.map((line, i) => this.parseAt(spans[i].pos, line));
@@ -75,9 +76,13 @@ export class LogLines {
   async readFacts(facts: FactsFile, fromSeq: number, count: number, records: number): Promise<FactsLine[]> {
     const lines = await this.readLines(fromSeq, count, records);
     const wanted = new Map<number, string>();
+    const outcomes = new Map<number, string>();
     lines.forEach((line, i) => {
       const hash = factsHashOf(line);
       if (hash) wanted.set(fromSeq + i, hash);
+      // A format 3 record's outcome document is kept like a shared one, in its page (outcome.ts).
+      const outcome = outcomeHashOf(line);
+      if (outcome) outcomes.set(fromSeq + i, outcome);
     });
     if (wanted.size === 0) return [];
     const kept = new Map<string, { line: FactsLine; at: number }>();
@@ -85,6 +90,8 @@ export class LogLines {
     const pageStart = Math.max(1, fromSeq - (fromSeq % SHARED_FACTS_PAGE));
     const withShared = (own: FactsLine, seq: number) => {
       const named = [...namedDocuments(own.text, (hash) => kept.get(hash)?.line.text).keys()].map((hash) => kept.get(hash)!);
+      const outcome = kept.get(outcomes.get(seq) ?? '');
+      if (outcome !== undefined) named.push(outcome);
       // In the order they are kept: each before the document that names it.
       return { own: own.seq === seq ? own : { ...own, seq }, shared: named.sort((a, b) => a.at - b.at).map((shared) => shared.line) };
     };
@@ -115,7 +122,7 @@ export class LogLines {
     return answer;
   }
 
-  private parseAt(pos: number, line: Buffer): AuditRecord {
+  private parseAt(pos: number, line: Buffer): StoredRecord {
     try {
       return parseLine(line);
     } catch (error) {

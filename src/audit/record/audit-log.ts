@@ -58,14 +58,17 @@ export interface AuditPayment {
 }
 
 /**
- * A written record: exactly the fields ARCHITECTURE.md "Audit record" names, plus `hash`, which is the
- * hex SHA-256 of the RFC 8785 canonical JSON of every other field.
+ * A written record as it is listed: exactly the fields ARCHITECTURE.md "Audit record" names, plus `hash`, which is the
+ * hex SHA-256 of the RFC 8785 canonical JSON of every other stored field. A format 3 record stores its outcome by
+ * `outcome_hash`; its listing gives `reasons`, `price_usd` and `price_source` resolved beside it, outside the hashed bytes.
  */
-export interface AuditRecord extends Omit<AuditEntry, 'facts'> {
-  /** 2 for records that carry `facts_hash`; absent on records written before (format 1). */
-  format?: 2;
-  /** SHA-256 of the canonical JSON of the facts kept beside the record (format 2). */
+export interface AuditRecord extends Omit<AuditEntry, 'facts' | 'ts'> {
+  /** 3 for records that name their facts and their outcome, 2 for records written before that named only their facts; absent on format 1. */
+  format?: 2 | 3;
+  /** SHA-256 of the canonical JSON of the facts kept beside the record (formats 2 and 3). */
   facts_hash?: string;
+  /** SHA-256 of the outcome document kept beside the record (format 3, outcome.ts). */
+  outcome_hash?: string;
   seq: number;
   /** Milliseconds since the Unix epoch when the record was sealed. */
   ts: number;
@@ -161,8 +164,9 @@ export function parseFactsLine(text: string): FactsLine | null {
 export interface AuditFactsSource {
   /**
    * For records `fromSeq` to `fromSeq + count - 1` that name facts, those facts, in seq order; a record whose facts are
-   * missing is left out. The shared documents they name (`uses`, each once) come before the first line that names
-   * them, listed under the seq they are kept at (a file) or of that line (Redis).
+   * missing is left out. The shared documents they name (`uses`, each once), and the outcome document a format 3
+   * record names (`outcome_hash`), come before the first line that names them, listed under the seq they are kept at
+   * (a file) or of that line (Redis).
    */
   readFacts(fromSeq: number, count: number): Promise<FactsLine[]>;
   /** Where the facts are kept, as verification's problems and a refused facts export name it (`facts.log`, a Redis key). */
@@ -194,7 +198,7 @@ export interface RecordWithFacts {
   chain?: number;
   line: string;
   facts: FactsLine | null;
-  /** The shared documents found beside it by hash (`uses`, facts-uses.ts), which its facts may name. */
+  /** The shared documents found beside it by hash (`uses`, facts-uses.ts), which its facts may name, and its outcome document (format 3). */
   shared?: ReadonlyMap<string, string>;
 }
 

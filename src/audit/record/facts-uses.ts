@@ -27,6 +27,15 @@ export type FactsProblemKind = 'facts_missing' | 'facts_mismatch';
 export class FactsDocumentCheck {
   private readonly sound = new Map<string, string>();
 
+  /** Whether `document` hashes to `hash`; a document found sound is remembered, so it is hashed once. */
+  holds(hash: string, document: string): boolean {
+    if (this.sound.get(hash) === document) return true;
+    if (sha256Hex(document) !== hash) return false;
+    if (this.sound.size >= 16_384) this.sound.clear();
+    this.sound.set(hash, document);
+    return true;
+  }
+
   /** `text`: the facts kept under `hash` (undefined when none are); `shared`: the documents found beside them, by hash. */
   problem(hash: string, text: string | undefined, shared: ReadonlyMap<string, string> | undefined): FactsProblemKind | null {
     if (text === undefined) return 'facts_missing';
@@ -38,11 +47,7 @@ export class FactsDocumentCheck {
       seen.add(used);
       const document = shared?.get(used);
       if (document === undefined) return 'facts_missing';
-      if (this.sound.get(used) !== document) {
-        if (sha256Hex(document) !== used) return 'facts_mismatch';
-        if (this.sound.size >= 16_384) this.sound.clear();
-        this.sound.set(used, document);
-      }
+      if (!this.holds(used, document)) return 'facts_mismatch';
       // What it names is looked up again each time: another page may hold another copy of it.
       pending.push(...usesOf(document));
     }

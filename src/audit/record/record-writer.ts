@@ -2,7 +2,7 @@
 // for a schema: one straight-line function per record format, its keys and their order fixed in the code, so a seal
 // runs no loop over the layout, no switch on a field's type and no presence test (ARCHITECTURE.md "Audit record").
 import type { AuditRecordBody } from './record.js';
-import { RECORD_FIELDS, type FieldType, type RecordField } from './layout.js';
+import { formatFields, type FieldType, type RecordField, type RecordFormat } from './layout.js';
 
 /** A value's RFC 8785 text, or null to leave the whole record to the general library. */
 export type ValueWriter = (value: unknown) => string | null;
@@ -33,18 +33,10 @@ function compile(fields: readonly RecordField[], writers: ValueWriters): RecordW
   return make(writers);
 }
 
-export interface RecordWriters {
-  /** Format 1: no facts, no payment. */
-  plain: RecordWriter;
-  /** Format 2: names its facts by `facts_hash`, no payment. */
-  withFacts: RecordWriter;
-}
+/** One writer per format (1: no facts; 2: names its facts; 3: names its facts and its outcome), none paid. */
+export type RecordWriters = Readonly<Record<RecordFormat, RecordWriter>>;
 
-/** Generates the writers for the unpaid formats from RECORD_FIELDS; a paid record has no generated writer. */
+/** Generates the writers for the unpaid formats from the layout (formatFields); a paid record has no generated writer. */
 export function generateRecordWriters(writers: ValueWriters): RecordWriters {
-  const unpaid = RECORD_FIELDS.filter((f) => f.presence !== 'paid');
-  return {
-    plain: compile(unpaid.filter((f) => f.presence === 'always'), writers),
-    withFacts: compile(unpaid, writers),
-  };
+  return { 1: compile(formatFields(1), writers), 2: compile(formatFields(2), writers), 3: compile(formatFields(3), writers) };
 }

@@ -1,28 +1,34 @@
-// Pure audit-record sealing and parsing: RFC 8785 canonical bytes, hash, log line.
+// Pure audit-record sealing: RFC 8785 canonical bytes, hash, log line. Reading stored lines back is record-lines.ts.
 import canonicalize from 'canonicalize';
 import type { AuditEntry, AuditRecord, StoredFacts } from './audit-log.js';
 import { isSha256Hex, type Sha256Hex } from './sha256.js';
 import { keyOrder, SURROGATE } from './key-order.js';
-import { ALWAYS_FIELDS, memberKey, RECORD_FIELDS, RECORD_FORMAT_WITH_FACTS, type FieldType } from './layout.js';
+import { RECORD_FORMAT, type RecordFormat } from './layout.js';
+import { AuditRecordError } from './record-lines.js';
+
+export { AuditRecordError, canonicalBytes, factsHashOf, LINE_BODY_OFFSET, lineHashMatches, parseLine } from './record-lines.js';
 import { generateRecordWriters, type ValueWriters } from './record-writer.js';
+import { outcomeDocument } from './outcome.js';
 
-/** A stored line is `<64 hex hash> <canonical JSON>`; the JSON starts here. */
-export const LINE_BODY_OFFSET = 65;
-const NEWLINE = 0x0a;
 
-/** The record without its hash: exactly the fields ARCHITECTURE.md "Audit record" names. */
-export type AuditRecordBody = Omit<AuditRecord, 'hash' | 'chain'>;
+/** The outcome a record of format 1 or 2 holds itself, and a format 3 record names by `outcome_hash` (outcome.ts). */
+type OutcomeFields = 'reasons' | 'price_usd' | 'price_source';
+
+/** The record as stored, without its hash: exactly the fields ARCHITECTURE.md "Audit record" names for its format. */
+export type AuditRecordBody = Omit<AuditRecord, 'hash' | 'chain' | OutcomeFields> & Partial<Pick<AuditRecord, OutcomeFields>>;
+
+/** A stored line parsed: its fields and hash, a format 3 record's outcome not yet resolved (outcome-reads.ts). */
+export type StoredRecord = AuditRecordBody & Pick<AuditRecord, 'hash' | 'chain'>;
 
 export interface SealedRecord {
+  /** As listed: a format 3 record with its outcome resolved beside it. */
   record: AuditRecord;
   /** `<hash> <canonical JSON>\n` as UTF-8, ready to append to the file. */
   line: Buffer;
   /** The facts the record names by `facts_hash`, for the store to keep beside it. */
   facts?: StoredFacts;
-}
-
-export class AuditRecordError extends Error {
-  override name = 'AuditRecordError';
+  /** The outcome document the record names by `outcome_hash`, kept beside its facts (format 3). */
+  outcome?: StoredFacts;
 }
 
 /** Records store wallets lower-case so a wallet chain never splits on checksum case. */
@@ -48,22 +54,45 @@ function checkLinks(seq: number, ts: number, prevHash: string, walletPrevHash: s
   if (!isSha256Hex(prevHash) || !isSha256Hex(walletPrevHash)) throw new AuditRecordError('audit links must be 64 lower-case hex');
 }
 
-/** Assembles the hashed fields; key order is irrelevant because canonicalization sorts. */
+/**
+ * Assembles the hashed fields; key order is irrelevant because canonicalization sorts. A record with facts is format 3:
+ * it names its outcome (`outcome`, the entry's reasons and price) by hash, and its request leaves out a `wallet` that
+ * is the record's own, byte for byte (ARCHITECTURE.md "Audit record"); one without facts is format 1.
+ */
 export function recordBody(
-  entry: AuditEntry, seq: number, ts: number, prevHash: string, walletPrevHash: string,
+  entry: AuditEntry, seq: number, ts: number, prevHash: string, walletPrevHash: string, outcome?: StoredFacts,
 ): AuditRecordBody {
+  const wallet = normalizeWallet(entry.wallet);
+  if (entry.facts && outcome) {
+    const body: AuditRecordBody = {
+      seq, ts, wallet, channel: entry.channel, request: requestBesidesWallet(entry.request, wallet),
+      decision: entry.decision, risk_score: entry.risk_score, tier: entry.tier,
+      facts_hash: entry.facts.hash, format: RECORD_FORMAT, outcome_hash: outcome.hash,
+      prev_hash: prevHash, wallet_prev_hash: walletPrevHash,
+    };
+    if (entry.payment) body.payment = { ...entry.payment };
+    return body;
+  }
   const body: AuditRecordBody = {
-    seq, ts, wallet: normalizeWallet(entry.wallet), channel: entry.channel, request: entry.request,
+    seq, ts, wallet, channel: entry.channel, request: entry.request,
     decision: entry.decision, risk_score: entry.risk_score, reasons: entry.reasons, tier: entry.tier,
     price_usd: entry.price_usd, price_source: entry.price_source,
     prev_hash: prevHash, wallet_prev_hash: walletPrevHash,
   };
   if (entry.payment) body.payment = { ...entry.payment };
-  if (entry.facts) {
-    body.facts_hash = entry.facts.hash;
-    body.format = 2;
-  }
   return body;
+}
+
+/** The request without a `wallet` member equal to the record's wallet: the record's `wallet` gives it back (format 3). */
+function requestBesidesWallet(request: Record<string, unknown>, wallet: string): Record<string, unknown> {
+  if (request.wallet !== wallet) return request;
+  const { wallet: _same, ...rest } = request;
+  return rest;
+}
+
+/** The request a format 3 record was judged on: its stored request, with the record's wallet where it left it out. */
+export function requestOf(record: Pick<AuditRecordBody, 'format' | 'request' | 'wallet'>): Record<string, unknown> {
+  return record.format === 3 && record.request.wallet === undefined ? { ...record.request, wallet: record.wallet } : record.request;
 }
 
 /**
@@ -140,7 +169,7 @@ const WRITE: ValueWriters = {
   number: numberText,
   strings: stringArrayText,
   flat: (value) => (typeof value === 'object' && value !== null && !Array.isArray(value) ? flatObjectText(value as Record<string, unknown>) : null),
-  format: (value) => (value === RECORD_FORMAT_WITH_FACTS ? String(value) : null),
+  format: (value) => (value === 2 || value === 3 ? String(value) : null),
 };
 
 const WRITERS = generateRecordWriters(WRITE);
@@ -155,9 +184,19 @@ const WRITERS = generateRecordWriters(WRITE);
 export function fastCanonicalJson(body: AuditRecordBody): string | null {
   // Paid records (a nested payment) are rare beside a settlement's latency: the library writes them.
   if (body.payment !== undefined) return null;
-  const facts = body.facts_hash !== undefined;
-  if (facts !== (body.format !== undefined)) return null;
-  return facts ? WRITERS.withFacts(body) : WRITERS.plain(body);
+  const format = formatOf(body);
+  return format === null ? null : WRITERS[format](body);
+}
+
+/**
+ * The format a body's members make, or null for a mix no format has: each generated writer writes only its format's
+ * fields, so a member outside them would be dropped in silence; such a body goes to the library.
+ */
+function formatOf(body: AuditRecordBody): RecordFormat | null {
+  const inline = body.reasons !== undefined || body.price_usd !== undefined || body.price_source !== undefined;
+  if (body.format === undefined) return body.facts_hash === undefined && body.outcome_hash === undefined ? 1 : null;
+  if (body.format === 2) return body.outcome_hash === undefined ? 2 : null;
+  return body.format === 3 && !inline ? 3 : null;
 }
 
 /**
@@ -171,7 +210,9 @@ export function sealRecord(
 ): SealedRecord {
   checkEntry(entry);
   checkLinks(seq, ts, prevHash, walletPrevHash);
-  const body = recordBody(entry, seq, ts, prevHash, walletPrevHash);
+  // The outcome a block's verdicts share is one document, made and hashed once (outcome.ts).
+  const outcome = entry.facts ? outcomeDocument(entry) : undefined;
+  const body = recordBody(entry, seq, ts, prevHash, walletPrevHash, outcome);
   const fast = fastCanonicalJson(body);
   // The fast path already said no when it returned null: go straight to the library.
   const text = fast ?? libraryCanonicalJson(body);
@@ -179,105 +220,39 @@ export function sealRecord(
   const line = Buffer.from(`${hash} ${text}\n`, 'utf8');
   // Detached from the caller's objects: a flat request and string reasons copy cheaply;
   // anything deeper is parsed back from the bytes.
-  const record = fast !== null ? detachedRecord(body, hash) : { ...(JSON.parse(text) as AuditRecordBody), hash };
-  return entry.facts ? { record, line, facts: entry.facts } : { record, line };
+  const stored = fast !== null ? detachedRecord(body, entry, hash) : { ...(JSON.parse(text) as AuditRecordBody), hash };
+  if (!outcome) return { record: stored as AuditRecord, line };
+  // As a listing gives it: the outcome the record names, resolved beside it.
+  const record = fast !== null ? stored as AuditRecord : { ...stored, reasons: entry.reasons.slice(), price_usd: entry.price_usd, price_source: entry.price_source };
+  return { record, line, facts: entry.facts, outcome };
 }
 
-/** One literal with every field (not a spread), so records of one format share one fast object shape. */
-function detachedRecord(body: AuditRecordBody, hash: string): AuditRecord {
+/**
+ * One literal with every field (not a spread), so records of one format share one fast object shape; a format 3
+ * record carries its outcome resolved, as a listing gives it.
+ */
+function detachedRecord(body: AuditRecordBody, entry: AuditEntry, hash: string): AuditRecord {
+  if (body.format === 3) {
+    return {
+      seq: body.seq, ts: body.ts, wallet: body.wallet, channel: body.channel, request: { ...body.request },
+      decision: body.decision, risk_score: body.risk_score, tier: body.tier, facts_hash: body.facts_hash, format: 3,
+      outcome_hash: body.outcome_hash, prev_hash: body.prev_hash, wallet_prev_hash: body.wallet_prev_hash, hash,
+      reasons: entry.reasons.slice(), price_usd: entry.price_usd, price_source: entry.price_source,
+    };
+  }
+  const reasons = body.reasons!;
   if (body.facts_hash !== undefined) {
     return {
       seq: body.seq, ts: body.ts, wallet: body.wallet, channel: body.channel, request: { ...body.request },
-      decision: body.decision, risk_score: body.risk_score, reasons: body.reasons.slice(), tier: body.tier,
-      price_usd: body.price_usd, price_source: body.price_source, facts_hash: body.facts_hash, format: 2,
+      decision: body.decision, risk_score: body.risk_score, reasons: reasons.slice(), tier: body.tier,
+      price_usd: body.price_usd!, price_source: body.price_source!, facts_hash: body.facts_hash, format: 2,
       prev_hash: body.prev_hash, wallet_prev_hash: body.wallet_prev_hash, hash,
     };
   }
   return {
     seq: body.seq, ts: body.ts, wallet: body.wallet, channel: body.channel, request: { ...body.request },
-    decision: body.decision, risk_score: body.risk_score, reasons: body.reasons.slice(), tier: body.tier,
-    price_usd: body.price_usd, price_source: body.price_source, prev_hash: body.prev_hash,
+    decision: body.decision, risk_score: body.risk_score, reasons: reasons.slice(), tier: body.tier,
+    price_usd: body.price_usd!, price_source: body.price_source!, prev_hash: body.prev_hash,
     wallet_prev_hash: body.wallet_prev_hash, hash,
   };
-}
-
-/** The canonical JSON bytes of a line (with or without its trailing newline). */
-export function canonicalBytes(line: Uint8Array): Uint8Array {
-  const end = line.length > 0 && line[line.length - 1] === NEWLINE ? line.length - 1 : line.length;
-  return line.subarray(LINE_BODY_OFFSET, end);
-}
-
-/** True when the line's hash prefix equals SHA-256 of its canonical bytes. */
-export function lineHashMatches(line: Uint8Array, sha256hex: Sha256Hex): boolean {
-  if (line.length <= LINE_BODY_OFFSET) return false;
-  const prefix = Buffer.from(line.buffer, line.byteOffset, 64).toString('latin1');
-  return sha256hex(canonicalBytes(line)) === prefix;
-}
-
-/** Whether a parsed value has a field's type; the facts fields are held together in checkBody. */
-const HOLDS: Record<Exclude<FieldType, 'payment' | 'format'>, (value: unknown) => boolean> = {
-  string: (value) => typeof value === 'string',
-  hash: (value) => typeof value === 'string',
-  number: (value) => typeof value === 'number',
-  strings: (value) => Array.isArray(value),
-  flat: (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
-};
-
-function checkBody(value: unknown): AuditRecordBody {
-  if (typeof value !== 'object' || value === null) throw new AuditRecordError('audit line body is not an object');
-  const body = value as Record<string, unknown>;
-  for (const { name, type } of ALWAYS_FIELDS) {
-    if (!HOLDS[type as keyof typeof HOLDS](body[name])) throw new AuditRecordError(`audit line field ${name} is not a ${type}`);
-  }
-  const fields = Object.keys(body).length;
-  if (body.payment !== undefined) checkPayment(body.payment);
-  const format2 = body.format !== undefined || body.facts_hash !== undefined;
-  if (format2 && (body.format !== RECORD_FORMAT_WITH_FACTS || typeof body.facts_hash !== 'string' || !isSha256Hex(body.facts_hash))) {
-    throw new AuditRecordError('audit line format or facts_hash malformed');
-  }
-  const expected = ALWAYS_FIELDS.length + (body.payment === undefined ? 0 : PAID_FIELDS) + (format2 ? FACTS_FIELDS : 0);
-  if (fields !== expected) throw new AuditRecordError('audit line has unexpected fields');
-  return body as unknown as AuditRecordBody;
-}
-
-const PAID_FIELDS = RECORD_FIELDS.filter((f) => f.presence === 'paid').length;
-const FACTS_FIELDS = RECORD_FIELDS.filter((f) => f.presence === 'facts').length;
-
-const PAYMENT_FIELDS = ['payer', 'nonce', 'transaction', 'network', 'asset', 'amount', 'pay_to'];
-
-function checkPayment(payment: unknown): void {
-  const ok = typeof payment === 'object' && payment !== null && !Array.isArray(payment) &&
-    Object.keys(payment).length === PAYMENT_FIELDS.length &&
-    PAYMENT_FIELDS.every((key) => typeof (payment as Record<string, unknown>)[key] === 'string');
-  if (!ok) throw new AuditRecordError('audit line payment malformed');
-}
-
-/**
- * Parses a stored line (trailing newline optional) into a record. Checks the shape
- * only; whether the hash matches the bytes is lineHashMatches(), and whether the
- * links hold is the verifier's job.
- */
-export function parseLine(line: Uint8Array | string): AuditRecord {
-  let text = typeof line === 'string' ? line : Buffer.from(line.buffer, line.byteOffset, line.byteLength).toString('utf8');
-  if (text.endsWith('\n')) text = text.slice(0, -1);
-  const hash = text.slice(0, 64);
-  if (!isSha256Hex(hash) || text[64] !== ' ') throw new AuditRecordError('audit line does not start with a hash and a space');
-  let value: unknown;
-  try {
-    value = JSON.parse(text.slice(LINE_BODY_OFFSET));
-  } catch (error) {
-    throw new AuditRecordError(`audit line body is not JSON: ${(error as Error).message}`);
-  }
-  return { ...checkBody(value), hash };
-}
-
-const FACTS_HASH = new RegExp(`${memberKey('facts_hash')}"([0-9a-f]{64})"`);
-
-/**
- * The `facts_hash` a stored line names (format 2), or null. Only `channel` and `decision`, short strings, come before
- * it (layout.ts), so the first match is the record's own.
- */
-export function factsHashOf(line: Uint8Array): string | null {
-  const text = Buffer.from(line.buffer, line.byteOffset, Math.min(line.byteLength, 400)).toString('latin1');
-  return FACTS_HASH.exec(text)?.[1] ?? null;
 }

@@ -63,6 +63,11 @@ export function sha256Binary(bytes: Uint8Array): string {
   return opensslOneShot ? crypto.hash('sha256', bytes, 'binary') : crypto.createHash('sha256').update(bytes).digest('binary');
 }
 
+/** OpenSSL's digest in a Buffer: the file index's wallet keys and the partition of a wallet, one hash each per record. */
+export function sha256Buffer(bytes: Uint8Array | string): Buffer {
+  return opensslOneShot ? crypto.hash('sha256', bytes, 'buffer') : crypto.createHash('sha256').update(bytes).digest();
+}
+
 /** OpenSSL's digest as bytes, copied out of sha256Binary: the verification pool's `node:crypto` hasher and the proof verifier's. */
 export function opensslSha256Digest(bytes: Uint8Array): Uint8Array {
   const binary = sha256Binary(bytes);

@@ -1,5 +1,5 @@
-// Which facts lines a group commit writes: each record's own facts, and before them the shared documents they name,
-// each only when the record's scope does not keep it yet (ARCHITECTURE.md "Recorded facts"). The file backend uses it.
+// Which facts lines a group commit writes: each record's own facts, and before them the shared documents they name and
+// the record's outcome document, each only when the record's scope does not keep it yet (ARCHITECTURE.md "Recorded facts"). The file backend uses it.
 import type { FactsLine } from './audit-log.js';
 import type { SealedRecord } from './record.js';
 
@@ -15,26 +15,29 @@ export class SharedFactsWrites {
   constructor(private readonly scopeOf: (seq: number) => number) {}
 
   /**
-   * The lines to write for these records, in order: a shared document first met in its scope, then each record's own
-   * facts, also once a scope: facts are named by their hash, and a fleet wallet judged again on the same facts names
+   * The lines to write for these records, in order: a shared document first met in its scope, the record's outcome
+   * document, then each record's own facts, also once a scope: facts are named by their hash, and a fleet wallet judged again on the same facts names
    * the document already kept (a reader finds it by hash in the scope it reads, log-lines.ts).
    */
   lines(sealed: readonly SealedRecord[]): FactsLine[] {
     const lines: FactsLine[] = [];
-    for (const { record, facts } of sealed) {
+    for (const { record, facts, outcome } of sealed) {
       if (!facts) continue;
       const scope = this.scopeOf(record.seq);
       if (scope !== this.scope) this.forget(scope);
-      for (const shared of facts.shared ?? []) {
-        if (this.written.has(shared.hash)) continue;
-        this.written.add(shared.hash);
-        lines.push({ seq: record.seq, hash: shared.hash, text: shared.text });
-      }
-      if (this.written.has(facts.hash)) continue;
-      this.written.add(facts.hash);
-      lines.push({ seq: record.seq, hash: facts.hash, text: facts.text });
+      for (const shared of facts.shared ?? []) this.once(lines, record.seq, shared);
+      // A format 3 record's outcome is a document of its own, kept like a shared one (ARCHITECTURE.md "Audit record").
+      if (outcome) this.once(lines, record.seq, outcome);
+      this.once(lines, record.seq, facts);
     }
     return lines;
+  }
+
+  /** Adds the document's line under `seq` unless the scope keeps it already. */
+  private once(lines: FactsLine[], seq: number, document: { hash: string; text: string }): void {
+    if (this.written.has(document.hash)) return;
+    this.written.add(document.hash);
+    lines.push({ seq, hash: document.hash, text: document.text });
   }
 
   /** After a write that failed (its lines may be cut) and at a new scope: every document is written again at its next use. */

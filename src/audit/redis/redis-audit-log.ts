@@ -21,7 +21,9 @@ import {
 } from '../record/audit-log.js';
 import { clampLimit } from '../record/list-limit.js';
 import { GroupCommitter, type BatchOutcome } from '../record/group-commit.js';
-import { factsHashOf, normalizeWallet, parseLine } from '../record/record.js';
+import { factsHashOf, normalizeWallet, parseLine, type StoredRecord } from '../record/record.js';
+import { withOutcomes } from '../record/outcome-reads.js';
+import { outcomeHashOf } from '../record/outcome.js';
 import { factsFields, withSharedDocuments } from './shared-facts-fields.js';
 import { APPEND_LUA, FACTS_LUA, RELEASE_LUA } from './redis-append-script.js';
 import { ChainWatch, type ChainWatchOptions } from './redis-chain-watch.js';
@@ -171,14 +173,14 @@ export class RedisAuditLog implements AuditLog, AuditLineSource, AuditWalletLine
     const { seq } = await this.head();
     const count = clampLimit(limit, seq);
     const seqs = Array.from({ length: count }, (_, i) => String(seq - i));
-    return (await this.fetch(seqs)).map((line, i) => this.parseAt(seqs[i], line));
+    return withOutcomes((await this.fetch(seqs)).map((line, i) => this.parseAt(seqs[i], line)), this);
   }
 
   async listWallet(wallet: string, limit: number): Promise<AuditRecord[]> {
     const count = clampLimit(limit, Number.MAX_SAFE_INTEGER);
     if (count === 0) return [];
     const seqs = (await this.client.lrange(this.walletKey(normalizeWallet(wallet)), -count, -1)).reverse();
-    return (await this.fetch(seqs)).map((line, i) => this.parseAt(seqs[i], line));
+    return withOutcomes((await this.fetch(seqs)).map((line, i) => this.parseAt(seqs[i], line)), this);
   }
 
   async readLines(fromSeq: number, count: number): Promise<Buffer[]> {
@@ -207,7 +209,11 @@ export class RedisAuditLog implements AuditLog, AuditLineSource, AuditWalletLine
     if (named.length === 0) return [];
     const texts = await this.client.hmget(`${this.prefix}facts`, ...named.map((n) => n.hash));
     const own = named.flatMap((n, i) => (texts[i] === null ? [] : [{ seq: n.seq, hash: n.hash, text: texts[i]! }]));
-    return withSharedDocuments(own, (hashes) => this.client.hmget(`${this.prefix}facts`, ...hashes));
+    const outcomes = new Map(lines.flatMap((line, i) => {
+      const outcome = outcomeHashOf(line);
+      return outcome === null ? [] : [[fromSeq + i, outcome] as const];
+    }));
+    return withSharedDocuments(own, (hashes) => this.client.hmget(`${this.prefix}facts`, ...hashes), outcomes);
   }
 
   /** Drains queued appends, then writes the remembered head and closes the connection. */
@@ -233,7 +239,7 @@ export class RedisAuditLog implements AuditLog, AuditLineSource, AuditWalletLine
     });
   }
 
-  private parseAt(seq: string, line: Buffer): AuditRecord {
+  private parseAt(seq: string, line: Buffer): StoredRecord {
     try {
       return parseLine(line);
     } catch (error) {

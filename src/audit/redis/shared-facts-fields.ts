@@ -2,14 +2,19 @@
 // a shared document is one field however many records name it (ARCHITECTURE.md "Recorded facts").
 import type { AuditEntry, FactsLine } from '../record/audit-log.js';
 import { usesOf } from '../record/facts-uses.js';
+import { outcomeDocument } from '../record/outcome.js';
 
-/** `hash, text` pairs for HSET: each document once, a shared one before the facts that name it. */
+/**
+ * `hash, text` pairs for HSET: each document once, a shared one before the facts that name it, and the outcome
+ * document a format 3 record names (outcome.ts), kept in the same hash.
+ */
 export function factsFields(entries: readonly AuditEntry[]): string[] {
   const fields: string[] = [];
   const sent = new Set<string>();
-  for (const { facts } of entries) {
+  for (const entry of entries) {
+    const { facts } = entry;
     if (!facts) continue;
-    for (const shared of facts.shared ?? []) {
+    for (const shared of [...(facts.shared ?? []), outcomeDocument(entry)]) {
       if (sent.has(shared.hash)) continue;
       sent.add(shared.hash);
       fields.push(shared.hash, shared.text);
@@ -22,10 +27,16 @@ export function factsFields(entries: readonly AuditEntry[]): string[] {
   return fields;
 }
 
-/** `own` with the shared documents each names (read by `read`, a round trip a level) before the first that names them. */
-export async function withSharedDocuments(own: FactsLine[], read: (hashes: string[]) => Promise<Array<string | null>>): Promise<FactsLine[]> {
+/**
+ * `own` with the shared documents each names (read by `read`, a round trip a level) before the first that names them;
+ * `outcomes`: the outcome document each seq's record names (format 3), listed before its facts too.
+ */
+export async function withSharedDocuments(
+  own: FactsLine[], read: (hashes: string[]) => Promise<Array<string | null>>, outcomes: ReadonlyMap<number, string> = new Map(),
+): Promise<FactsLine[]> {
   const documents = new Map<string, string>();
-  let wanted = [...new Set(own.flatMap((line) => usesOf(line.text)))];
+  const named = (line: FactsLine) => [...usesOf(line.text), ...(outcomes.has(line.seq) ? [outcomes.get(line.seq)!] : [])];
+  let wanted = [...new Set(own.flatMap(named))];
   while (wanted.length > 0) {
     const texts = await read(wanted);
     const found = wanted.flatMap((hash, i) => (texts[i] === null ? [] : [[hash, texts[i]!] as const]));
@@ -34,8 +45,8 @@ export async function withSharedDocuments(own: FactsLine[], read: (hashes: strin
   }
   const answer: FactsLine[] = [];
   const listed = new Set<string>();
-  const list = (seq: number, text: string): void => {
-    for (const hash of usesOf(text)) {
+  const list = (seq: number, text: string, also: string[] = []): void => {
+    for (const hash of [...usesOf(text), ...also]) {
       const shared = documents.get(hash);
       if (shared === undefined || listed.has(hash)) continue;
       listed.add(hash);
@@ -44,7 +55,7 @@ export async function withSharedDocuments(own: FactsLine[], read: (hashes: strin
     }
   };
   for (const line of own) {
-    list(line.seq, line.text);
+    list(line.seq, line.text, outcomes.has(line.seq) ? [outcomes.get(line.seq)!] : []);
     answer.push(line);
   }
   return answer;

@@ -4,14 +4,14 @@ import { HASH_OK, LINK_OK, SHAPE_OK, type ChunkScan, type LinkField } from './ch
 
 export type ProblemKind =
   | 'unparseable' | 'hash_mismatch' | 'seq_gap' | 'reorder' | 'broken_link' | 'truncated' | 'head_mismatch'
-  | 'facts_missing' | 'facts_mismatch';
+  | 'facts_missing' | 'facts_mismatch' | 'outcome_missing' | 'outcome_mismatch';
 
 /** One failing record; `hash` is its stored hash (null when it has none, or for a truncated tail). */
 export interface ChainProblem {
   seq: number;
   hash: string | null;
   problem: ProblemKind;
-  /** Facts problems only (facts-check.ts): where the record's facts are kept, e.g. `facts.log`. */
+  /** Facts and outcome problems only (facts-check.ts): where the record's facts are kept, e.g. `facts.log`. */
   location?: string;
 }
 

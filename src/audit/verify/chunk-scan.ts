@@ -48,7 +48,7 @@ const WALLET_PREV_KEY = Buffer.from(`${memberKey('wallet_prev_hash')}"`);
  */
 function checkLayout(): void {
   const names = RECORD_FIELDS.map((f) => f.name).join(',');
-  const expected = 'channel,decision,facts_hash,format,payment,prev_hash';
+  const expected = 'channel,decision,facts_hash,format,outcome_hash,payment,prev_hash';
   const tail = fieldsAfter('seq').map((f) => f.name).join(',');
   if (!names.startsWith(expected) || tail !== 'tier,ts,wallet,wallet_prev_hash') {
     throw new Error(`the audit record layout (src/audit/record/layout.ts) no longer has the fields chunk-scan.ts reads by byte where it reads them: ${names}; re-check prevHashAt, walletPrevHashAt and seqOf`);
@@ -92,7 +92,7 @@ function closingQuote(bytes: Uint8Array, from: number, end: number): number {
 /**
  * Start of the prev_hash value. Canonically the body opens
  * `{"channel":"<c>","decision":"<d>","prev_hash":"` (format 2 puts `"facts_hash":"<64 hex>","format":2,`
- * before `"prev_hash"`): a few bytes of each key
+ * before `"prev_hash"`, format 3 `"facts_hash":"<64 hex>","format":3,"outcome_hash":"<64 hex>",`): a few bytes of each key
  * confirm the walk; anything else is found by search. A record whose bytes hash
  * right but whose keys are not canonical at worst has its link misread, which
  * fails the link: nothing unverified is ever accepted.
@@ -106,6 +106,10 @@ function prevHashAt(bytes: Uint8Array, buf: Buffer, body: number, end: number): 
       // Format 2: `,"facts_hash":"<64 hex>","format":2,"prev_hash":"` follows the decision.
       if (q2 !== -1 && bytes[q2 + 3] === 0x66 && bytes[q2 + 14] === 0x3a && bytes[q2 + 94] === 0x70 && bytes[q2 + 104] === 0x3a) {
         return hexField(bytes, q2 + 106, end);
+      }
+      // Format 3: `,"facts_hash":"<64 hex>","format":3,"outcome_hash":"<64 hex>","prev_hash":"` follows the decision.
+      if (q2 !== -1 && bytes[q2 + 3] === 0x66 && bytes[q2 + 94] === 0x6f && bytes[q2 + 107] === 0x3a && bytes[q2 + 176] === 0x70 && bytes[q2 + 186] === 0x3a) {
+        return hexField(bytes, q2 + 188, end);
       }
     }
   }

@@ -4,24 +4,35 @@
 import type { FactsLine, RecordWithFacts } from '../record/audit-log.js';
 import { FactsDocumentCheck, type FactsProblemKind } from '../record/facts-uses.js';
 import { factsHashOf, lineHashMatches } from '../record/record.js';
+import { outcomeHashOf } from '../record/outcome.js';
 import { sha256Hex } from '../record/sha256.js';
 import { DEFAULT_MAX_PROBLEMS, type ChainProblem, type VerifyReport } from './chain-walk.js';
 
-export type { FactsProblemKind };
+/** `outcome_missing`: the outcome document a format 3 record names is not kept; `outcome_mismatch`: it is, and hashes to something else. */
+export type KeptDocumentProblem = FactsProblemKind | 'outcome_missing' | 'outcome_mismatch';
 
 /**
  * The problem with the facts of the record stored as `line`, or null: they and every shared document they name
- * (`shared`, by hash) hash to what names them, it names none (format 1), or its own bytes fail (the chain walk
- * reports those, so a record is never counted twice). The record's bytes are hashed only when its facts fail, so a
- * sound log costs one hash of each facts text and one of each shared document.
+ * (`shared`, by hash), and a format 3 record's outcome document, hash to what names them, it names none (format 1),
+ * or its own bytes fail (the chain walk reports those, so a record is never counted twice). The record's bytes are
+ * hashed only when a document fails, so a sound log costs one hash of each facts text and one of each shared document.
  */
 export function factsProblem(
   line: Uint8Array, facts: FactsLine | null, shared?: ReadonlyMap<string, string>, documents = new FactsDocumentCheck(),
-): FactsProblemKind | null {
+): KeptDocumentProblem | null {
   const named = factsHashOf(line);
   if (named === null) return null;
-  const problem = documents.problem(named, facts !== null && facts.hash === named ? facts.text : undefined, shared);
+  const problem = documents.problem(named, facts !== null && facts.hash === named ? facts.text : undefined, shared) ?? outcomeProblem(line, shared, documents);
   return problem !== null && lineHashMatches(line, sha256Hex) ? problem : null;
+}
+
+/** A format 3 record's outcome document (ARCHITECTURE.md "Audit record") against the `outcome_hash` that names it. */
+function outcomeProblem(line: Uint8Array, shared: ReadonlyMap<string, string> | undefined, documents: FactsDocumentCheck): KeptDocumentProblem | null {
+  const named = outcomeHashOf(line);
+  if (named === null) return null;
+  const text = shared?.get(named);
+  if (text === undefined) return 'outcome_missing';
+  return documents.holds(named, text) ? null : 'outcome_mismatch';
 }
 
 /** One facts line as it may be served: its text must hash to the hash it is listed under. */

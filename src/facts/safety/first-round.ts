@@ -49,6 +49,8 @@ export interface FirstRound {
   totalSupply: bigint | null;
   key: PoolKey | null;
   poolLive: boolean;
+  /** The pool's price and in-range liquidity when it is live, which size the sell-size rung. */
+  poolState: { sqrtPriceX96: bigint; liquidity: bigint } | null;
   marks: SlotSearch;
   holders: RecentHolder[];
   probeCode: Hex;
@@ -85,7 +87,7 @@ export async function readFirstRound(deps: RoundOneDeps, token: Address): Promis
     head: { number: blockNumber.value as bigint, time: blockTime.value as bigint, baseFee: value<bigint>(baseFee) },
     decimals: decimals.ok ? Number(decimals.value) : null,
     owner: value<Address>(owner), cap: value<bigint>(cap), totalSupply: value<bigint>(supply),
-    key, poolLive: live, marks, holders, probeCode, quoteSlot, adminSlots, roleHolders,
+    key, poolLive: live, poolState: live ? { sqrtPriceX96: (slot0!.value as readonly bigint[])[0], liquidity: liquidity!.value as bigint } : null, marks, holders, probeCode, quoteSlot, adminSlots, roleHolders,
   };
 }
 

@@ -10,6 +10,7 @@ import { ownerCalls, traceRequest } from './outside-calls.js';
 import { buildPowerProbe, type PowerProbe } from './owner-powers.js';
 import { buildSequenceProbe, SEQUENCE_GAP, type SequenceProbe } from './owner-sequences.js';
 import { gasTerms, poolOf } from './sell-simulation.js';
+import { sizedSellAmount } from './sized-sell.js';
 import { buildBundle, runBundle, throwawayAddress, unsupported, type Bundle, type GasTerms, type LegResult, type Overrides, type Pool, type TailBlock } from './simulation-bundle.js';
 
 /** Everything round trip 2 sends, built from round trip 1's answers alone. */
@@ -54,7 +55,8 @@ export function planCheck(first: FirstRound, venue: Venue | null, excluded: Read
     : null;
   const sequence = owner && override && scan ? buildSequenceProbe({ token, owner, selectors: scan.selectors, slot: override.slot, amount: override.amount }) : null;
   const tail = tailBlock(token, owner, scan ? [...scan.addresses].filter((a) => a !== token) : [], powers, sequence);
-  const bundle = buildBundle({ token, probeCode: first.probeCode, head: first.head, pool, holders: first.holders, override, decimals, gas, router, tail });
+  const sized = pool && first.poolState ? sizedSellAmount(first.poolState.sqrtPriceX96, first.poolState.liquidity, pool.tokenIsCurrency0) : 0n;
+  const bundle = buildBundle({ token, probeCode: first.probeCode, head: first.head, pool, holders: first.holders, override, decimals, gas, router, tail, sized: sized > 0n ? sized : null });
   const slots = scan ? proxySlots(first, scan) : null;
   const holder = override === null ? (first.holders.find((h) => h.received > 1n) ?? null) : null;
   const sender = override ?? (holder ? { holder: holder.holder, amount: holder.received / 2n } : null);

@@ -82,6 +82,11 @@ export interface SellSimulation {
   gas_price_wei: string | null;
   /** A holder transferred the token to a wallet rather than the pool. */
   wallet_transfer_ok: boolean | null;
+  /** A holder without code (a plain wallet) sent the token with its own transfer after the longest hold; null without a proven balance slot. */
+  own_transfer_ok: boolean | null;
+  /** A holder sold a sizeable share of the pool's depth at once (`sized_sell_amount`); null without a live pool and a proven balance slot. */
+  sized_sell_ok: boolean | null;
+  sized_sell_amount: string | null;
   revert_reason: string | null;
   detail: string;
 }
@@ -116,7 +121,7 @@ export function fromOutcome(outcome: SimulationOutcome, gas: GasTerms, powers: O
   const { worst } = outcome;
   const pulls = outcome.sells.filter((leg) => leg.path === 'transfer_from');
   return {
-    ok: outcome.acquired && outcome.sellFreshOk === true && outcome.sellHeldOk !== false,
+    ok: outcome.acquired && outcome.sellFreshOk === true && outcome.sellHeldOk !== false && outcome.ownTransfer?.ok !== false && outcome.sizedSell?.ok !== false,
     simulated: outcome.acquired,
     not_a_token: false,
     method: outcome.method,
@@ -133,6 +138,9 @@ export function fromOutcome(outcome: SimulationOutcome, gas: GasTerms, powers: O
     sell_fresh_ok: outcome.sellFreshOk,
     sell_held_ok: outcome.sellHeldOk,
     wallet_transfer_ok: outcome.walletOk,
+    own_transfer_ok: outcome.ownTransfer?.ok ?? null,
+    sized_sell_ok: outcome.sizedSell?.ok ?? null,
+    sized_sell_amount: outcome.sizedSell?.amount.toString() ?? null,
     transfer_from_ok: pulls.length > 0 ? pulls.every((leg) => leg.ok) : null,
     sells: outcome.sells.map(simulatedSell),
     owner_powers: powers,
@@ -166,7 +174,7 @@ export function notSimulated(detail: string, notAToken = false): SellSimulation 
   return {
     ok: false, simulated: false, not_a_token: notAToken, method: null, sold_via: null, probe: null, bought: null, amount_in: null,
     paid: null, received: null, buy_tax_bps: null, sell_tax_bps: null, tax_bps: null, buy_ok: null, sell_fresh_ok: null,
-    sell_held_ok: null, wallet_transfer_ok: null, transfer_from_ok: null, sells: [], owner_powers: null, base_fee_wei: null, gas_price_wei: null,
+    sell_held_ok: null, wallet_transfer_ok: null, own_transfer_ok: null, sized_sell_ok: null, sized_sell_amount: null, transfer_from_ok: null, sells: [], owner_powers: null, base_fee_wei: null, gas_price_wei: null,
     revert_reason: null, detail,
   };
 }

@@ -8,6 +8,8 @@ import type { OwnerPower } from './owner-powers.js';
 import type { SequencePower } from './owner-sequences.js';
 import { sequenceFindings } from './sequence-findings.js';
 import type { SellSimulation, SimulatedSell } from './sell-simulation.js';
+import { HOLD_HORIZONS } from './simulation-bundle.js';
+import { SIZED_SELL_SHARE_BPS } from './sized-sell.js';
 import { durationWords } from './simulation-outcome.js';
 
 export type Severity = 'safe' | 'warn' | 'danger';
@@ -43,7 +45,9 @@ export interface Finding {
  * - danger: no code; no balanceOf (not a token); a holder that acquired the token as a buyer
  *   does (bought through the pool, sent by a real holder, else given by state override) cannot
  *   sell it, by transfer or by approve-and-transferFrom, at once and after every hold, or could
- *   and then cannot after a longer hold (honeypot); a buy or sell tax above 30% on any sell.
+ *   and then cannot after a longer hold, or a holder without code (a plain wallet) cannot send it
+ *   with its own transfer after the longest hold, or a sell of a sizeable share of the pool's depth
+ *   reverts while smaller ones go through (honeypot); a buy or sell tax above 30% on any sell.
  * - warn: a buy or sell tax above 1%; a sell locked at first but open after a hold; a refused
  *   buy or wallet transfer; no sell could be simulated; blacklist, pause or fee-setting
  *   functions; mint with an owner that is one key (EOA, a non-multisig contract, or a role
@@ -87,6 +91,13 @@ function sellFindings(sell: SellSimulation | null): Finding[] {
   } else if (sell.wallet_transfer_ok === false) {
     findings.push({ level: 'warn', text: `TRANSFER_BLOCKED: a holder that ${got} could sell but not transfer to a wallet (${reason})` });
   }
+  if (verdict.kind !== 'trap' && sell.own_transfer_ok === false) {
+    const why = verdict.kind === 'open' ? ` (${reason})` : '';
+    findings.push({ level: 'danger', text: `HONEYPOT: a wallet without code (as people hold tokens) could not send the token with its own transfer after holding ${days(Number(HOLD_HORIZONS[HOLD_HORIZONS.length - 1].seconds))}${why}, while holders that are contracts could; only contracts can move it` });
+  }
+  if (verdict.kind !== 'trap' && sell.sell_fresh_ok === true && sell.sized_sell_ok === false) {
+    findings.push({ level: 'danger', text: `HONEYPOT: a sell of ${sell.sized_sell_amount} base units at once (${Number(SIZED_SELL_SHARE_BPS) / 100}% of the token's side of the pool) reverted, while smaller sells went through; holders cannot sell a sizeable amount` });
+  }
   if (sell.buy_ok === false) {
     findings.push({ level: 'warn', text: 'BUY_REVERTS: a buy through the venue pool (or a real holder\'s transfer) reverted; the sell was simulated from a balance written by state override' });
   }
@@ -102,7 +113,7 @@ type Verdict = { kind: 'open' } | { kind: 'delayed' | 'trap'; words: string };
 /** The holder acquired the token, and a sell by some path reverted for good (at the last horizon, or after it had worked). */
 export function isHoneypot(sell: SellSimulation | null): boolean {
   if (sell === null || !sell.simulated) return false;
-  return worstPath(sell)[1].kind === 'trap';
+  return worstPath(sell)[1].kind === 'trap' || sell.own_transfer_ok === false || (sell.sell_fresh_ok === true && sell.sized_sell_ok === false);
 }
 
 /**

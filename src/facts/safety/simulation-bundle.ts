@@ -3,7 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { encodeFunctionData, erc20Abi, getAddress, numberToHex, parseAbi, type Address, type Hex, type PublicClient } from 'viem';
 import { balanceStorageKey, type BalanceSlot } from '../chain/balance-slot.js';
 import type { PoolKey } from '../chain/venue-pool.js';
+import { ownTransferBalance, ownTransferCalls, type OwnTransfer } from './own-transfer.js';
 import type { RecentHolder } from './recent-holders.js';
+import { sizedSellBalance, sizedSellCall, type SizedSell } from './sized-sell.js';
 
 const POOL_KEY = '(address currency0, address currency1, uint24 fee, int24 tickSpacing, address hooks)';
 export const safetyProbeAbi = parseAbi([
@@ -80,6 +82,8 @@ export interface BundleInput {
   router: Address | null;
   /** Calls run after every sell, in a block of their own: owner reads and owner probes. */
   tail: TailBlock | null;
+  /** The sell-size rung's amount (a share of the pool's depth); null: no live pool to size it by. */
+  sized?: bigint | null;
 }
 
 /** The last blocks of the simulation, one after another: their calls with labels, and state overrides applied at the first. */
@@ -102,6 +106,10 @@ export interface Route {
 export interface Bundle {
   routes: Route[];
   recipient: Address;
+  /** The holder without code that transfers the token itself; null without a proven balance slot to fund it. */
+  own: OwnTransfer | null;
+  /** The holder that sells a sizeable share of the pool's depth at once; null without a live pool and a proven balance slot. */
+  sized: SizedSell | null;
   gas: GasTerms;
   /** Call labels in block order; results come back in the same order. */
   labels: string[];
@@ -149,8 +157,22 @@ export function buildBundle(input: BundleInput): Bundle {
     }
     return route;
   });
+  const own = input.override ? { holder: throwawayAddress(), recipient: throwawayAddress(), amount: input.override.amount } : null;
+  if (own && input.override) {
+    const [key, value] = ownTransferBalance(own, input.override.slot);
+    overrides[input.token] = { ...overrides[input.token], stateDiff: { ...(overrides[input.token]?.stateDiff ?? {}), [key]: value } };
+    overrides[own.holder] = { balance: FUNDS };
+    blocks[HOLD_HORIZONS.length].push(...ownTransferCalls(own, input.token, origin));
+  }
+  const sized = input.pool && input.override && input.sized ? { holder: throwawayAddress(), amount: input.sized } : null;
+  if (sized && input.pool && input.override) {
+    const [key, value] = sizedSellBalance(sized, input.override.slot);
+    overrides[input.token] = { ...overrides[input.token], stateDiff: { ...(overrides[input.token]?.stateDiff ?? {}), [key]: value } };
+    overrides[sized.holder] = { code: input.probeCode };
+    blocks[0].push(sizedSellCall(sized, input.pool, origin));
+  }
   const labels = [...blocks.flat().map((call) => call.label), ...(input.tail?.blocks.flatMap((block) => block.labels) ?? [])];
-  return { routes, recipient, gas: input.gas, labels, request: request(input, overrides, blocks) };
+  return { routes, recipient, own, sized, gas: input.gas, labels, request: request(input, overrides, blocks) };
 }
 
 export type Overrides = Record<string, { code?: Hex; balance?: Hex; stateDiff?: Record<string, Hex> }>;

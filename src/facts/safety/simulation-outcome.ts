@@ -1,5 +1,7 @@
 // Reads the legs of a simulated bundle back into what a buyer lived through: acquired how, sold when, taxed how much.
 import { decodeFunctionResult, type Address, type Hex } from 'viem';
+import { readOwnTransfer, type OwnTransferResult } from './own-transfer.js';
+import { readSizedSell, type SizedSellResult } from './sized-sell.js';
 import { HOLD_HORIZONS, safetyProbeAbi, type Acquisition, type Bundle, type LegResult, type Route, type Seller, type SellPath } from './simulation-bundle.js';
 
 /** One holder's sell: when (0 at once, else an index into HOLD_HORIZONS plus one), how, and what moved. */
@@ -29,6 +31,10 @@ export interface SimulationOutcome {
   sellFreshOk: boolean | null;
   sellHeldOk: boolean | null;
   walletOk: boolean | null;
+  /** A holder without code transferred the token itself after the longest hold; null when it was not funded. */
+  ownTransfer: OwnTransferResult | null;
+  /** The sell of a sizeable share of the pool's depth at once; null when it was not funded. */
+  sizedSell: SizedSellResult | null;
   failed: boolean;
   failureData: Hex | null;
   detail: string;
@@ -59,13 +65,13 @@ export function readOutcome(bundle: Bundle, legs: ReadonlyMap<string, LegResult>
   if (route === null) {
     const reason = first.failure && !first.failure.ok ? first.failure.data : null;
     return {
-      ...nothing(primary.method), buyOk: first.buyOk, failed: first.buyOk === false, failureData: reason,
+      ...nothing(primary.method), ownTransfer: readOwnTransfer(legs), sizedSell: readSizedSell(bundle.sized, legs), buyOk: first.buyOk, failed: first.buyOk === false, failureData: reason,
       detail: `the throwaway holder could not acquire the token (${primary.method === 'venue_v4' ? 'the buy through the venue pool reverted' : 'no transfer to it went through'}) and no other route gave it the token`,
     };
   }
   const got = route === primary ? first : second!;
   const buyOk = route === primary ? got.buyOk : first.buyOk;
-  return disposal(route, got, buyOk, legs, poolLive, route === primary ? '' : ` after the ${primary.method === 'venue_v4' ? 'buy through the venue pool' : 'real holders\' transfers'} reverted`);
+  return disposal(bundle, route, got, buyOk, legs, poolLive, route === primary ? '' : ` after the ${primary.method === 'venue_v4' ? 'buy through the venue pool' : 'real holders\' transfers'} reverted`);
 }
 
 function acquisition(route: Route, legs: ReadonlyMap<string, LegResult>, holder: string): Acquired {
@@ -85,7 +91,7 @@ function acquisition(route: Route, legs: ReadonlyMap<string, LegResult>, holder:
   return { acquired: balance > 0n, buyOk: null, bought: balance, buyTaxBps: null, failure: null };
 }
 
-function disposal(route: Route, got: Acquired, buyOk: boolean | null, legs: ReadonlyMap<string, LegResult>, poolLive: boolean, after: string): SimulationOutcome {
+function disposal(bundle: Bundle, route: Route, got: Acquired, buyOk: boolean | null, legs: ReadonlyMap<string, LegResult>, poolLive: boolean, after: string): SimulationOutcome {
   const sells = route.sellers
     .filter((seller) => acquisition(route, legs, seller.name).acquired)
     .map((seller) => sellLeg(seller, legs.get(`${seller.name}.${route.method}.dispose`)!, poolLive))
@@ -95,9 +101,15 @@ function disposal(route: Route, got: Acquired, buyOk: boolean | null, legs: Read
   const worst = measured.reduce<SellLeg | null>((w, leg) => (w === null || leg.taxBps! > w.taxBps! ? leg : w), null);
   const failed = sells.find((leg) => !leg.ok) ?? null;
   const walletFailure = wallet && !wallet.ok ? wallet : null;
+  const own = readOwnTransfer(legs);
+  const ownFailure = own && !own.ok ? own : null;
+  const sized = readSizedSell(bundle.sized, legs);
+  const sizedFailure = sized && !sized.ok ? sized : null;
   const held = sells.filter((leg) => leg.horizon > 0);
   const words = [`${ACQUIRED_BY[route.method]}${after}`, ...timeWords(sells, poolLive)];
   if (wallet && poolLive) words.push(`transferred to a wallet: ${wallet.ok ? 'went through' : 'reverted'}`);
+  if (sized) words.push(`sold ${sized.amount} base units (a share of the pool's depth) at once: ${sized.ok ? 'went through' : 'reverted'}`);
+  if (own) words.push(`a wallet without code transferred it itself after holding ${holdWords(HOLD_HORIZONS.length)}: ${own.ok ? 'went through' : 'failed'}`);
   return {
     method: route.method,
     soldVia: poolLive ? 'venue_v4' : 'transfer',
@@ -111,8 +123,10 @@ function disposal(route: Route, got: Acquired, buyOk: boolean | null, legs: Read
     sellFreshOk: sells.filter((leg) => leg.horizon === 0).every((leg) => leg.ok),
     sellHeldOk: held.length > 0 ? held.every((leg) => leg.ok) : null,
     walletOk: wallet ? wallet.ok : null,
-    failed: failed !== null || walletFailure !== null,
-    failureData: failed ? failed.failureData : walletFailure ? walletFailure.data : null,
+    ownTransfer: own,
+    sizedSell: sized,
+    failed: failed !== null || sizedFailure !== null || ownFailure !== null || walletFailure !== null,
+    failureData: failed ? failed.failureData : sizedFailure ? sizedFailure.failureData : ownFailure ? ownFailure.failureData : walletFailure ? walletFailure.data : null,
     detail: words.join('; '),
   };
 }
@@ -160,7 +174,7 @@ function moved(data: Hex, poolLive: boolean): [bigint, bigint, bigint] {
   return [sent, arrived, arrived];
 }
 
-function nothing(method: Acquisition): Omit<SimulationOutcome, 'buyOk' | 'failed' | 'failureData' | 'detail'> {
+function nothing(method: Acquisition): Omit<SimulationOutcome, 'buyOk' | 'ownTransfer' | 'sizedSell' | 'failed' | 'failureData' | 'detail'> {
   return {
     method, soldVia: null, probe: null, acquired: false, bought: null, buyTaxBps: null, sells: [], worst: null,
     sellFreshOk: null, sellHeldOk: null, walletOk: null,

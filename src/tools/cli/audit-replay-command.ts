@@ -19,8 +19,8 @@ service's base URL (pages through GET /api/v1/audit/export and /api/v1/audit/fac
 whose log is partitioned (AUDIT_PARTITIONS) seqs count within a chain: every chain is replayed over
 the range, or only chain P with --chain.
 
-Each record's facts must hash to its facts_hash, and the risk engine, given them, must give the
-record's decision, risk score and reasons. Records written before facts were kept are counted,
+Each record's facts must hash to its facts_hash (and its outcome document to its outcome_hash), and
+the risk engine, given them, must give the record's decision, risk score and reasons. Records written before facts were kept are counted,
 not replayed.
 
 Exit status: 0 every verdict reproduced, 1 a verdict or its facts do not hold, 2 the source could not be read.`;
@@ -29,6 +29,8 @@ const MEANINGS: Record<ReplayProblem, string> = {
   facts_missing: 'no facts are kept for it',
   facts_mismatch: 'its facts do not hash to its facts_hash',
   facts_unreadable: 'its facts cannot be read',
+  outcome_missing: 'no outcome document is kept under the outcome_hash it names',
+  outcome_mismatch: 'its outcome document does not hash to its outcome_hash',
   verdict_differs: 'the engine gives another verdict on its facts',
   rules_changed: 'judged under other rules; today\'s engine gives another verdict',
 };

@@ -61,6 +61,8 @@ const REASONS: Record<ProblemKind, string> = {
   head_mismatch: 'head mismatch: the record it must reach (the head) has another hash',
   facts_missing: 'facts missing: no facts are kept under the facts_hash it names',
   facts_mismatch: 'facts mismatch: the facts kept for it do not hash to its facts_hash',
+  outcome_missing: 'outcome missing: no outcome document is kept under the outcome_hash it names',
+  outcome_mismatch: 'outcome mismatch: the outcome document kept for it does not hash to its outcome_hash',
 };
 
 interface Options {

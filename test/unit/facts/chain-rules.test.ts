@@ -64,7 +64,7 @@ function sold(patch: Partial<SellSimulation> = {}): SellSimulation {
   return {
     ok: true, simulated: true, not_a_token: false, method: 'venue_v4', sold_via: 'venue_v4', probe: OWNER, bought: '1000', amount_in: '1000',
     paid: '1000', received: '1', buy_tax_bps: 0, sell_tax_bps: 0, tax_bps: 0, buy_ok: true, sell_fresh_ok: true, sell_held_ok: true,
-    wallet_transfer_ok: true, transfer_from_ok: true, sells: sellsOf([true, true, true, true]), owner_powers: [], base_fee_wei: '1000000000', gas_price_wei: '2000000000',
+    wallet_transfer_ok: true, own_transfer_ok: true, sized_sell_ok: true, sized_sell_amount: '5000', transfer_from_ok: true, sells: sellsOf([true, true, true, true]), owner_powers: [], base_fee_wei: '1000000000', gas_price_wei: '2000000000',
     revert_reason: null, detail: 'sold', ...patch,
   };
 }
@@ -138,6 +138,25 @@ describe('token-safety rules', () => {
     assert.deepEqual([refused.severity, codes(refused.risk_factors)], ['warn', ['BUY_REVERTS']]);
     const wallet = classify({ facts: facts(), sell: sold({ wallet_transfer_ok: false }), listed: false });
     assert.deepEqual([wallet.severity, codes(wallet.risk_factors)], ['warn', ['TRANSFER_BLOCKED']]);
+  });
+
+  it('calls a token a honeypot when a wallet without code cannot send it, though every holder with code sold', () => {
+    const refused = classify({ facts: facts(), sell: sold({ ok: false, own_transfer_ok: false, revert_reason: 'Error(no code)' }), listed: false });
+    assert.deepEqual([refused.severity, refused.is_honeypot, codes(refused.risk_factors)], ['danger', true, ['HONEYPOT']]);
+    assert.match(refused.risk_factors[0], /wallet without code .* own transfer after holding 30 days \(Error\(no code\)\)/);
+    const delayed = classify({ facts: facts(), sell: sold({ ok: false, own_transfer_ok: false, sell_fresh_ok: false, sells: sellsOf([false, true, true, true]) }), listed: false });
+    assert.deepEqual([delayed.severity, delayed.is_honeypot, codes(delayed.risk_factors)], ['danger', true, ['HONEYPOT', 'SELL_DELAYED']]);
+    const unfunded = classify({ facts: facts(), sell: sold({ own_transfer_ok: null }), listed: false });
+    assert.deepEqual([unfunded.severity, unfunded.is_honeypot], ['safe', false]);
+  });
+
+  it('calls a token a honeypot when a sell of a share of the pool\'s depth reverts though smaller sells went through', () => {
+    const refused = classify({ facts: facts(), sell: sold({ ok: false, sized_sell_ok: false, revert_reason: 'AmountOverLimit' }), listed: false });
+    assert.deepEqual([refused.severity, refused.is_honeypot, codes(refused.risk_factors)], ['danger', true, ['HONEYPOT']]);
+    assert.match(refused.risk_factors[0], /a sell of 5000 base units at once \(5% of the token's side of the pool\) reverted/);
+    // Sells that fail at once whatever their size are the timeline's to judge: locked for a while, not a size trap.
+    const locked = classify({ facts: facts(), sell: sold({ ok: false, sell_fresh_ok: false, sized_sell_ok: false, sells: sellsOf([false, true, true, true]) }), listed: false });
+    assert.deepEqual([locked.severity, locked.is_honeypot, codes(locked.risk_factors)], ['warn', false, ['SELL_DELAYED']]);
   });
 
   it('grades buy and sell taxes apart: up to 1% nothing, above 1% warn, above 30% danger', () => {

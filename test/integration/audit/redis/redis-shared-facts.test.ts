@@ -1,5 +1,6 @@
 // The Redis backend keeps a shared facts document once, as one field of its facts hash, hands it back with the facts
-// that name it, and a shared document changed or lost in Redis fails every record naming it (ARCHITECTURE.md "Recorded facts").
+// that name it, and a shared document changed or lost in Redis fails every record naming it (ARCHITECTURE.md "Recorded facts");
+// so does a format 3 record's outcome document, kept in the same hash (ARCHITECTURE.md "Audit record").
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
@@ -49,11 +50,11 @@ describe('shared facts on Redis', () => {
           return log.append({ ...entry, facts: sealFacts(input(wallet, round * 3 + i), { basis: 'channel', channel: 'rest' }, entry.request) });
         }));
       }
-      assert.equal(await redis.hlen(`${prefix}facts`), 6 + 6, 'six records\' own facts and six shared documents');
+      assert.equal(await redis.hlen(`${prefix}facts`), 6 + 6 + 2, 'six records\' own facts, six shared documents and the two outcomes the records name (format 3)');
       const lines = await log.readLines(1, 6);
       const facts = await log.readFacts(1, 6);
       assert.deepEqual(facts.map((line) => JSON.parse(line.text).kind ?? `own ${line.seq}`),
-        ['engine', 'policy', 'price', 'registry', 'safety', 'context', 'own 1', 'own 2', 'own 3', 'own 4', 'own 5', 'own 6']);
+        ['engine', 'policy', 'price', 'registry', 'safety', 'context', 'outcome', 'own 1', 'outcome', 'own 2', 'own 3', 'own 4', 'own 5', 'own 6']);
       const problems = async () => {
         const found = await log.readFacts(1, 6);
         const shared = new Map(found.map((line) => [line.hash, line.text]));
@@ -66,6 +67,14 @@ describe('shared facts on Redis', () => {
       await redis.hdel(`${prefix}facts`, price.hash);
       assert.deepEqual(await problems(), Array(6).fill('facts_missing'));
       await redis.hset(`${prefix}facts`, price.hash, price.text);
+      assert.deepEqual(await problems(), [null, null, null, null, null, null]);
+      // The outcome the denials share (records 1 and 4, format 3): changed, then lost, then restored.
+      const denied = facts.find((line) => line.text.includes('"kind":"outcome"') && line.text.includes('NOTIONAL_OVER_TIER_LIMIT'))!;
+      await redis.hset(`${prefix}facts`, denied.hash, denied.text.replace('251.37', '251.38'));
+      assert.deepEqual(await problems(), ['outcome_mismatch', null, null, 'outcome_mismatch', null, null]);
+      await redis.hdel(`${prefix}facts`, denied.hash);
+      assert.deepEqual(await problems(), ['outcome_missing', null, null, 'outcome_missing', null, null]);
+      await redis.hset(`${prefix}facts`, denied.hash, denied.text);
       assert.deepEqual(await problems(), [null, null, null, null, null, null]);
     } finally {
       await log.close();

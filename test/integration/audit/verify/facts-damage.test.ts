@@ -96,9 +96,10 @@ describe('a byte changed in facts.log', () => {
     assert.ok(!refused.text.includes('"input"'), 'no facts in the refusal');
     const later = await getJson(`${running.base}/api/v1/audit/facts?from_seq=4&limit=3`);
     assert.equal(later.status, 200);
-    // The shared documents records 4 to 6 name come first, then their own facts.
-    const shared = sound.split('\n').filter((line) => line.includes('"kind":"'));
-    const own = [4, 5, 6].map((seq) => sound.split('\n')[ownLine(seq)]);
+    // The shared documents records 4 to 6 name come first, then each record's outcome document (format 3; their
+    // amounts differ, so each has its own) and its own facts.
+    const shared = sound.split('\n').filter((line) => line.includes('"kind":"') && !line.includes('"kind":"outcome"'));
+    const own = [4, 5, 6].flatMap((seq) => [sound.split('\n').find((line) => line.startsWith(`${seq} `) && line.includes('"kind":"outcome"'))!, sound.split('\n')[ownLine(seq)]]);
     assert.deepEqual(later.text, [...shared, ...own].map((line) => `${line}\n`).join(''));
   });
 

@@ -99,7 +99,8 @@ describe('one facts document named by many records, on the Redis log', () => {
   it('is one field of the facts hash, served and checked for every record by the service', async () => {
     const redis = new Redis(redisServer.url);
     try {
-      assert.equal(await redis.hlen('tg:audit:facts'), 7 + 1, 'the seven shared documents (engine, policy, price, registry, safety, venue, and the context naming them) and the one own document');
+      assert.equal(await redis.hlen('tg:audit:facts'), 7 + 1 + RECORDS,
+        'the seven shared documents (engine, policy, price, registry, safety, venue, and the context naming them), the one own document, and each record\'s outcome document (their amounts differ, so do their reasons)');
     } finally {
       redis.disconnect();
     }

@@ -47,16 +47,20 @@ before(async () => {
 after(() => running.stop());
 
 describe('audit listings', () => {
-  it('lists the global log newest first, each record the stored JSON plus its hash', async () => {
+  it('lists the global log newest first, each record the stored JSON plus its hash and its outcome resolved beside it', async () => {
     const response = await getJson(`${running.base}/api/v1/audit/global`);
     assert.equal(response.status, 200);
     assert.equal(response.json.count, 6);
     assert.deepEqual(response.json.records.map((r: { seq: number }) => r.seq), [6, 5, 4, 3, 2, 1]);
     const stored = storedLines(running).reverse();
+    // Format 3: the outcome is the document `outcome_hash` names, kept beside the facts (docs/audit-records.md).
+    const documents = new Map(readFileSync(join(running.dataDir, 'audit', 'facts.log'), 'utf8').trim().split('\n').map((line) => [line.split(' ')[1], line.slice(line.indexOf('{'))]));
     response.json.records.forEach((record: Record<string, unknown>, i: number) => {
-      const { hash, ...body } = record;
+      const { hash, reasons, price_usd, price_source, ...body } = record;
       assert.equal(hash, stored[i].toString('latin1', 0, 64));
       assert.deepEqual(body, JSON.parse(stored[i].toString('utf8', 65)));
+      assert.equal(body.format, 3);
+      assert.deepEqual({ kind: 'outcome', price_source, price_usd, reasons }, JSON.parse(documents.get(body.outcome_hash as string)!));
     });
     assert.ok(conforms(AuditGlobalResponse, response.json));
     assert.equal((await getJson(`${running.base}/api/v1/audit/global?limit=2`)).json.count, 2);

@@ -54,17 +54,24 @@ describe('the facts behind each record', () => {
       const [seq, hash, text] = [line.slice(0, line.indexOf(' ')), line.slice(line.indexOf(' ') + 1, line.indexOf(' ') + 65), line.slice(line.indexOf(' ') + 66)];
       return { seq: Number(seq), hash, text };
     });
-    // The three records share one context: seven shared documents, listed once, before the first record's facts.
-    assert.deepEqual(facts.map((line) => JSON.parse(line.text).kind ?? `own ${line.seq}`), ['engine', 'policy', 'price', 'registry', 'safety', 'venue', 'context', 'own 1', 'own 2', 'own 3']);
+    // The three records share one context: seven shared documents, listed once, before the first record's facts; each
+    // record's outcome document (format 3) just before its own facts, once however many records name it.
+    const outcomes = lines.map((text) => parseLine(text).outcome_hash);
+    const kinds = facts.map((line) => JSON.parse(line.text).kind ?? `own ${line.seq}`);
+    assert.deepEqual(kinds.filter((kind) => kind !== 'outcome'), ['engine', 'policy', 'price', 'registry', 'safety', 'venue', 'context', 'own 1', 'own 2', 'own 3']);
+    assert.deepEqual(facts.filter((line) => JSON.parse(line.text).kind === 'outcome').map((line) => line.hash), [...new Set(outcomes)]);
     const documents = new Map(facts.map((line) => [line.hash, line.text]));
     for (const line of facts) {
       assert.equal(createHash('sha256').update(line.text).digest('hex'), line.hash);
       assert.equal(canonicalText(JSON.parse(line.text)), line.text, 'stored in RFC 8785 form');
     }
     lines.forEach((text, i) => {
-      const record = parseLine(text);
-      const own = facts.find((line) => line.seq === record.seq && line.hash === record.facts_hash)!;
-      assert.equal(record.format, 2);
+      const stored = parseLine(text);
+      const own = facts.find((line) => line.seq === stored.seq && line.hash === stored.facts_hash)!;
+      assert.equal(stored.format, 3);
+      // The record's outcome is the document it names, kept beside its facts.
+      const record = { ...stored, ...JSON.parse(documents.get(stored.outcome_hash!)!) };
+      assert.equal(record.kind, 'outcome');
       const parsed = JSON.parse(own.text);
       // Format 3: the trade and the time are the record's request and ts, not kept again (a REST body holds every default).
       assert.equal(parsed.format, 3);

@@ -53,8 +53,9 @@ async function assertFormat3(service: TestService, count: number): Promise<void>
     if (record.channel === 'free') assert.equal(facts.input.trade, undefined, line);
     else assert.ok(Object.keys(facts.input.trade).length > 0 && Object.keys(facts.input.trade).every((member) => !(member in record.request)), line);
     assert.equal(record.ts, OPEN_MARKET_MS, 'the record\'s ts is the time the verdict was judged at');
-    // Nothing of the request is written a second time: neither its wallet nor its contract address.
-    assert.ok(!line.includes(record.request.wallet.slice(2)) && !line.includes(record.request.contract_address.slice(2)), line);
+    // Nothing of the request is written a second time: neither its wallet (the record's own, format 3) nor its contract address.
+    assert.equal(record.request.wallet, undefined);
+    assert.ok(!line.includes(record.wallet.slice(2)) && !line.includes(record.request.contract_address.slice(2)), line);
   }
   const replayed = await replay(service.base);
   assert.equal(replayed.status, EXIT_REPRODUCED, replayed.out);

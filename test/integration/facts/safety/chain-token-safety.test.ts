@@ -41,7 +41,9 @@ describe('hostile fixtures', () => {
       json.risk_factors[0],
       'HONEYPOT: a holder that bought through the venue pool could not sell: its sell into the venue pool reverted at once and after holding 12 seconds, 6, 12 and 18 hours and 1, 7 and 30 days (TransferNotAllowed); holders cannot sell',
     );
-    const { probe, bought, base_fee_wei, gas_price_wei, ...sell } = json.sell_simulation;
+    const { probe, bought, base_fee_wei, gas_price_wei, sized_sell_amount, ...sell } = json.sell_simulation;
+    // A twentieth of the pool's side of the token, sold at once (ARCHITECTURE.md "Token safety").
+    assert.ok(BigInt(sized_sell_amount) > BigInt(bought) * 10n, `${sized_sell_amount} against ${bought}`);
     assert.match(probe, /^0x[0-9a-fA-F]{40}$/);
     // Every leg paid a real price: at least a 1 gwei base fee and a 1 gwei tip.
     assert.ok(BigInt(base_fee_wei) >= 1_000_000_000n, base_fee_wei);
@@ -51,14 +53,16 @@ describe('hostile fixtures', () => {
     assert.deepEqual(sell, {
       ok: false, simulated: true, not_a_token: false, method: 'venue_v4', sold_via: 'venue_v4', amount_in: null, paid: null, received: null,
       buy_tax_bps: 0, sell_tax_bps: null, tax_bps: null, buy_ok: true, sell_fresh_ok: false, sell_held_ok: false, wallet_transfer_ok: false,
-      transfer_from_ok: false, owner_powers: [],
+      own_transfer_ok: false, sized_sell_ok: false, transfer_from_ok: false, owner_powers: [],
       // Intra-day holds sell by transfer alone (ARCHITECTURE.md "Token safety").
       sells: [{ seconds: 0n, blocks: 0n, paths: ['transfer', 'transfer_from'] as const }, ...HOLD_HORIZONS].flatMap(({ seconds, blocks, paths }) => paths.map((via) => ({ held_seconds: Number(seconds), held_blocks: Number(blocks), via }))).map(({ held_seconds, held_blocks, via }) => ({
         held_seconds, held_blocks, via, ok: false, sell_tax_bps: null,
       })),
       revert_reason: 'TransferNotAllowed',
       detail: ['bought through the venue pool', 'sold into the venue pool at once: reverted',
-        ...HOLD_HORIZONS.map((_, i) => `sold into the venue pool after holding ${holdWords(i + 1)}: reverted`), 'transferred to a wallet: reverted'].join('; '),
+        ...HOLD_HORIZONS.map((_, i) => `sold into the venue pool after holding ${holdWords(i + 1)}: reverted`), 'transferred to a wallet: reverted',
+        `sold ${sized_sell_amount} base units (a share of the pool's depth) at once: reverted`,
+        `a wallet without code transferred it itself after holding ${holdWords(HOLD_HORIZONS.length)}: failed`].join('; '),
     });
   });
 
@@ -81,7 +85,7 @@ describe('hostile fixtures', () => {
     assert.deepEqual(codes(json.risk_factors), ['MINT_CAPABILITY', 'BLACKLIST_CAPABILITY', 'PAUSE_CAPABILITY']);
     assert.match(json.risk_factors[1], /blacklist\(address\)/);
     const sell = json.sell_simulation;
-    assert.deepEqual([sell.ok, sell.paid, sell.sell_tax_bps, sell.sell_fresh_ok, sell.sell_held_ok, sell.wallet_transfer_ok], [true, sell.amount_in, 0, true, true, true]);
+    assert.deepEqual([sell.ok, sell.paid, sell.sell_tax_bps, sell.sell_fresh_ok, sell.sell_held_ok, sell.wallet_transfer_ok, sell.own_transfer_ok, sell.sized_sell_ok], [true, sell.amount_in, 0, true, true, true, true, true]);
   });
 
   it('finds the 2-of-3 multisig owner and excuses its mint', async () => {

@@ -89,6 +89,23 @@ describe('FileAuditLog index on disk', () => {
     await log.close();
   });
 
+  it('under AUDIT_FSYNC=batch and off, lists a record as soon as it is acknowledged, and a clean close leaves nothing to catch up', async () => {
+    for (const fsync of ['batch', 'off'] as const) {
+      const dir = await tempDir();
+      // A sync interval no test waits out: every read below comes before the log's first sync.
+      const log = await FileAuditLog.open(dir, { fsync, batchMs: 3_600_000 });
+      const records = await Promise.all(Array.from({ length: 300 }, (_, n) => log.append(sampleEntry(wallet(n % 30), n))));
+      const more = await Promise.all(Array.from({ length: 30 }, (_, n) => log.append(sampleEntry(wallet(n), 300 + n))));
+      assert.equal(more[0].wallet_prev_hash, records[270].hash, `${fsync}: the chain links to a record not yet synced`);
+      await assertAnswers(log, stored(dir), 30);
+      await log.close();
+      const reopened = await FileAuditLog.open(dir, { fsync });
+      assert.deepEqual(reopened.indexReport, { rebuilt: false, indexedLines: 0 }, `${fsync}: the close committed every line`);
+      await assertAnswers(reopened, stored(dir), 30);
+      await reopened.close();
+    }
+  });
+
   it('rebuilds a missing index from the log (a log written before the index existed) with the same answers', async () => {
     const dir = await tempDir();
     await written(dir, 600, 300);

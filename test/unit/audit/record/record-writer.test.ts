@@ -42,9 +42,13 @@ function record(text: fc.Arbitrary<string>): fc.Arbitrary<AuditRecordBody> {
     price_source: text,
     prev_hash: hash,
     wallet_prev_hash: hash,
-  }).chain((body) => fc.option(hash, { nil: undefined }).map((factsHash) => (
-    factsHash === undefined ? body : { ...body, facts_hash: factsHash, format: 2 }
-  ))) as fc.Arbitrary<AuditRecordBody>;
+  }).chain((body) => fc.tuple(fc.constantFrom(1, 2, 3), hash, hash).map(([format, factsHash, outcomeHash]) => {
+    if (format === 1) return body;
+    if (format === 2) return { ...body, facts_hash: factsHash, format: 2 };
+    // Format 3 names its outcome by hash instead of holding it (layout.ts).
+    const { reasons: _r, price_usd: _u, price_source: _s, ...rest } = body;
+    return { ...rest, facts_hash: factsHash, format: 3, outcome_hash: outcomeHash };
+  })) as fc.Arbitrary<AuditRecordBody>;
 }
 
 function library(value: AuditRecordBody): string | 'refused' {
@@ -56,7 +60,7 @@ function library(value: AuditRecordBody): string | 'refused' {
 }
 
 describe('the record writers generated from the layout', () => {
-  it('write exactly the canonicalize library\'s bytes for every record without surrogates, of either format', () => {
+  it('write exactly the canonicalize library\'s bytes for every record without surrogates, of each format', () => {
     fc.assert(fc.property(record(plainString), (value) => {
       const written = fastCanonicalJson(value);
       assert.notEqual(written, null, 'a record without surrogates or a payment is written by the generated writer');
@@ -80,5 +84,8 @@ describe('the record writers generated from the layout', () => {
     assert.equal(fastCanonicalJson({ ...base, price_usd: Number.NaN }), null);
     assert.equal(fastCanonicalJson({ ...base, risk_score: Number.POSITIVE_INFINITY }), null);
     assert.equal(fastCanonicalJson({ ...base, facts_hash: '0'.repeat(64), format: undefined } as AuditRecordBody), null);
+    // A format 3 record holding its outcome too, or a format 2 one naming an outcome, is no format's shape.
+    assert.equal(fastCanonicalJson({ ...base, facts_hash: '0'.repeat(64), format: 3, outcome_hash: '1'.repeat(64), reasons: [] } as AuditRecordBody), null);
+    assert.equal(fastCanonicalJson({ ...base, facts_hash: '0'.repeat(64), format: 2, outcome_hash: '1'.repeat(64) } as AuditRecordBody), null);
   });
 });

@@ -12,18 +12,33 @@ import { sampleEntry, WALLET_A } from '../../../support/audit-fixtures.js';
 const TEXT = '{"format":1,"input":{"amount":5}}';
 const facts = (text = TEXT, hash = createHash('sha256').update(TEXT).digest('hex')): FactsLine => ({ seq: 1, hash, text });
 
-/** Record 1's stored line (without its newline), naming the facts TEXT. */
-function recordLine(): Buffer {
+/** Record 1 (format 3) as sealed, naming the facts TEXT and its outcome document. */
+function sealedRecord() {
   const entry = { ...sampleEntry(WALLET_A, 1), facts: { text: TEXT, hash: facts().hash } };
-  const { line } = sealRecord(entry, 1, 1_800_000_000_000, ZERO_HASH, ZERO_HASH, sha256Hex);
+  return sealRecord(entry, 1, 1_800_000_000_000, ZERO_HASH, ZERO_HASH, sha256Hex);
+}
+
+/** Record 1's stored line (without its newline). */
+function recordLine(): Buffer {
+  const { line } = sealedRecord();
   return line.subarray(0, line.length - 1);
 }
 
+/** The outcome document record 1 names, as kept beside its facts. */
+const outcome = () => new Map([[sealedRecord().outcome!.hash, sealedRecord().outcome!.text]]);
+
 describe('factsProblem', () => {
-  it('finds nothing wrong with facts that hash to the facts_hash the record names, or a record that names none', () => {
-    assert.equal(factsProblem(recordLine(), facts()), null);
+  it('finds nothing wrong with facts and an outcome that hash to the hashes the record names, or a record that names none', () => {
+    assert.equal(factsProblem(recordLine(), facts(), outcome()), null);
     const { line } = sealRecord(sampleEntry(WALLET_A, 1), 1, 1_800_000_000_000, ZERO_HASH, ZERO_HASH, sha256Hex);
     assert.equal(factsProblem(line.subarray(0, line.length - 1), null), null);
+  });
+
+  it('calls a changed outcome document a mismatch and an absent one missing (format 3)', () => {
+    const [[hash, text]] = [...outcome()];
+    assert.equal(factsProblem(recordLine(), facts(), new Map([[hash, text.replace('"reasons":[', '"reasons":["ALLOW: added",')]])), 'outcome_mismatch');
+    assert.equal(factsProblem(recordLine(), facts(), new Map()), 'outcome_missing');
+    assert.equal(factsProblem(recordLine(), facts()), 'outcome_missing');
   });
 
   it('calls edited facts a mismatch and absent ones missing', () => {
@@ -35,6 +50,7 @@ describe('factsProblem', () => {
   it('leaves a record whose own bytes fail to the chain walk, so it is counted once', () => {
     const damaged = Buffer.from(recordLine());
     damaged[damaged.indexOf('"facts_hash":"') + 14] ^= 1;
+    assert.equal(factsProblem(damaged, facts(), outcome()), null);
     assert.equal(factsProblem(damaged, facts()), null);
   });
 });

@@ -264,11 +264,17 @@ export class LogIndex {
     const staged = this.staged.factsMark();
     if (staged !== undefined) return staged;
     for (const { key, value } of this.facts.getRange({ reverse: true, limit: 1 })) return { page: key, offset: value };
-    return null;
+    // A reverse range of uint32 keys never yields key 0 (lmdb 3.5): page 0's mark is read by itself, or every group
+    // of page 0 would mark the page again, each at its own offset.
+    const first = this.facts.get(0);
+    return first === undefined ? null : { page: 0, offset: first };
   }
 
   /** Where facts.log's lines for `page` begin: the mark of the newest indexed page not after it, or the file's start. */
   factsStart(page: number): number {
+    // Page 0 begins the file. An index written before page 0's mark was read back (lastFactsMark) may hold a later
+    // offset under it, and its reverse range never yielded key 0 either: the file's start is always right.
+    if (page === 0) return 0;
     const staged = this.staged.factsMark(page);
     if (staged !== undefined) return staged.offset;
     for (const { value } of this.facts.getRange({ start: page, reverse: true, limit: 1 })) return value;

@@ -1,0 +1,52 @@
+// The facts pages the audit index marks: a record's facts are found from its page's mark, for page 0 as for any other.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { describe, it } from 'node:test';
+import type { AuditEntry } from '../../../../src/audit/record/audit-log.js';
+import { FileAuditLog } from '../../../../src/audit/file/file-audit-log.js';
+import { LogIndex } from '../../../../src/audit/file/log-index.js';
+import { useTempDirs } from '../../../support/temp-dirs.js';
+
+const tempDir = useTempDirs('facts-page-marks-');
+
+function entry(n: number): AuditEntry {
+  const text = JSON.stringify({ format: 3, n });
+  const facts = { text, hash: createHash('sha256').update(text).digest('hex'), shared: [] };
+  return {
+    wallet: `0x${(n + 1).toString(16).padStart(40, '0')}`, channel: 'rest', request: { amount: n }, decision: 'allow',
+    risk_score: 1, reasons: [], tier: 1, price_usd: 1, price_source: 'oracle', facts,
+  };
+}
+
+describe('facts page marks', () => {
+  it("reads page 0's mark back once the index committed it", async () => {
+    const index = LogIndex.open(await tempDir(), false);
+    try {
+      index.stage([{ offset: 0, length: 10, wallet: '0xa', hash: 'ab'.repeat(32) }], [{ page: 0, offset: 0 }]);
+      index.commitStaged();
+      assert.deepEqual(index.lastFactsMark(), { page: 0, offset: 0 });
+      assert.equal(index.factsStart(0), 0);
+    } finally {
+      await index.close();
+    }
+  });
+
+  it('finds the facts of an early record of page 0 after later groups of that page, under every AUDIT_FSYNC', async () => {
+    for (const fsync of ['always', 'batch', 'off'] as const) {
+      const dir = await tempDir();
+      let log = await FileAuditLog.open(dir, { fsync });
+      await log.append(entry(1));
+      await log.close();
+      // A group after the first commit of page 0's mark: it must not mark page 0 again at its own offset.
+      log = await FileAuditLog.open(dir, { fsync });
+      await log.append(entry(2));
+      await log.append(entry(3));
+      for (const seq of [1, 2, 3]) {
+        // Beside the record's own facts comes its outcome document (format 3).
+        const own = (await log.readFacts(seq, 1)).find((line) => line.hash === entry(seq).facts!.hash);
+        assert.equal(own?.seq, seq, `${fsync}: the facts of record ${seq}`);
+      }
+      await log.close();
+    }
+  });
+});

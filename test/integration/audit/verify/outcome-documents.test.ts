@@ -19,6 +19,7 @@ import { OPEN_MARKET_MS } from '../../../support/manual-clock.js';
 import { startRedisServer, type RedisServer } from '../../../support/redis-server.js';
 import { SAMPLE_REGISTRY, getJson, postJson, sampleTrade, startTestService, type TestService } from '../../../support/service.js';
 import { startServiceProcess } from '../../../support/service-process.js';
+import { forgeDocument } from '../../../support/forged-log.js';
 
 const GOLDEN_FORMAT_2 = fileURLToPath(new URL('../../../../../test/golden/replay/', import.meta.url));
 /** Two fleet wallets judged on the same trade twice each: the four verdicts share one outcome. */
@@ -230,28 +231,6 @@ describe('a log of format 2 records written before', () => {
 
 /** Edits the outcome document, then re-seals every record naming it, and every later link, as a forger with write access would. */
 function forgeOutcome(auditDir: string, edit: (outcome: Record<string, unknown>) => Record<string, unknown>): void {
-  const factsPath = join(auditDir, 'facts.log');
-  const factsLines = readFileSync(factsPath, 'utf8').trim().split('\n');
-  const index = factsLines.findIndex((line) => line.includes('"kind":"outcome"'));
-  const [seq, oldHash] = factsLines[index].split(' ');
-  const text = canonicalText(edit(JSON.parse(factsLines[index].slice(factsLines[index].indexOf('{')))));
-  const newHash = sha256Hex(text);
-  factsLines[index] = `${seq} ${newHash} ${text}`;
-  writeFileSync(factsPath, `${factsLines.join('\n')}\n`);
-  const logPath = join(auditDir, 'audit.log');
-  const renamed = new Map<string, string>();
-  const resealed = readFileSync(logPath, 'utf8').trim().split('\n').map((line) => {
-    const { hash, ...body } = parseLine(line);
-    const changed: AuditRecordBody = {
-      ...body,
-      prev_hash: renamed.get(body.prev_hash) ?? body.prev_hash,
-      wallet_prev_hash: renamed.get(body.wallet_prev_hash) ?? body.wallet_prev_hash,
-      ...(body.outcome_hash === oldHash ? { outcome_hash: newHash } : {}),
-    };
-    const canonical = canonicalJson(changed);
-    const resealedHash = sha256Hex(canonical);
-    if (resealedHash !== hash) renamed.set(hash, resealedHash);
-    return `${resealedHash} ${canonical}`;
-  });
-  writeFileSync(logPath, `${resealed.join('\n')}\n`);
+  forgeDocument(auditDir, (line) => line.includes('"kind":"outcome"'), edit, (body, oldHash, newHash) =>
+    (body.outcome_hash === oldHash ? { outcome_hash: newHash } : {}));
 }

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ZERO_HASH } from '../../../../src/audit/record/audit-log.js';
-import { canonicalJson, parseLine, sealRecord, type AuditRecordBody } from '../../../../src/audit/record/record.js';
+import { parseLine, sealRecord } from '../../../../src/audit/record/record.js';
 import { sha256Hex } from '../../../../src/audit/record/sha256.js';
 import { EXIT_HEALTHY, runAuditVerify } from '../../../../src/tools/cli/audit-verify-command.js';
 import { EXIT_DIFFERS, EXIT_ERROR, EXIT_REPRODUCED, runAuditReplay } from '../../../../src/tools/cli/audit-replay-command.js';
@@ -19,6 +19,7 @@ import { canonicalText, SCORING_TABLE_HASH } from '../../../../src/evaluation/re
 import { ENGINE_VERSION } from '../../../../src/risk/scoring-table.js';
 import { getJson, postJson, sampleTrade, startTestService, type TestService } from '../../../support/service.js';
 import { OPEN_MARKET_MS } from '../../../support/manual-clock.js';
+import { forgeDocument } from '../../../support/forged-log.js';
 
 const GOLDEN = fileURLToPath(new URL('../../../../../test/golden/replay/', import.meta.url));
 let running: TestService;
@@ -217,29 +218,6 @@ describe('a log begun before facts were kept', () => {
  * the facts' hash into the record, the record's hash, and every later link to a changed hash.
  */
 function forgeFact(auditDir: string, seq: number, edit: (facts: any) => void): void {
-  const factsPath = join(auditDir, 'facts.log');
-  const factsLines = readFileSync(factsPath, 'utf8').trim().split('\n');
-  const index = factsLines.findIndex((line) => line.startsWith(`${seq} `));
-  const facts = JSON.parse(factsLines[index].slice(factsLines[index].indexOf('{')));
-  edit(facts);
-  const text = canonicalText(facts);
-  const factsHash = createHash('sha256').update(text).digest('hex');
-  factsLines[index] = `${seq} ${factsHash} ${text}`;
-  writeFileSync(factsPath, `${factsLines.join('\n')}\n`);
-  const logPath = join(auditDir, 'audit.log');
-  const renamed = new Map<string, string>();
-  const resealed = readFileSync(logPath, 'utf8').trim().split('\n').map((line) => {
-    const { hash, ...body } = parseLine(line);
-    const changed: AuditRecordBody = {
-      ...body,
-      prev_hash: renamed.get(body.prev_hash) ?? body.prev_hash,
-      wallet_prev_hash: renamed.get(body.wallet_prev_hash) ?? body.wallet_prev_hash,
-      ...(body.seq === seq ? { facts_hash: factsHash } : {}),
-    };
-    const canonical = canonicalJson(changed);
-    const newHash = sha256Hex(canonical);
-    if (newHash !== hash) renamed.set(hash, newHash);
-    return `${newHash} ${canonical}`;
-  });
-  writeFileSync(logPath, `${resealed.join('\n')}\n`);
+  forgeDocument(auditDir, (line) => line.startsWith(`${seq} `), (facts) => (edit(facts), facts), (body, _old, newHash) =>
+    (body.seq === seq ? { facts_hash: newHash } : {}));
 }

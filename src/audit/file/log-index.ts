@@ -117,9 +117,7 @@ interface LmdbSync {
 }
 
 export class LogIndex {
-  /** Lines indexed: seqs 1 .. count, the staged ones included. */
-  count: number;
-  /** Lines committed to LMDB: seqs 1 .. committed; the rest are staged. */
+  /** Lines committed to LMDB: seqs 1 .. committedCount; the staged ones follow. */
   private committedCount: number;
   private readonly staged: StagedLines;
 
@@ -133,9 +131,13 @@ export class LogIndex {
     private readonly durable: boolean,
   ) {
     const last = [...lines.getKeys({ reverse: true, limit: 1 })][0];
-    this.count = typeof last === 'number' ? last : 0;
-    this.committedCount = this.count;
-    this.staged = new StagedLines(this.count + 1);
+    this.committedCount = typeof last === 'number' ? last : 0;
+    this.staged = new StagedLines(this.committedCount + 1);
+  }
+
+  /** Lines indexed: seqs 1 .. count, the staged ones included. */
+  get count(): number {
+    return this.committedCount + this.staged.size;
   }
 
   /** Whether DIR holds an index: a start reads it before deciding anything, and creates none to do so. */
@@ -210,8 +212,7 @@ export class LogIndex {
   add(lines: IndexedLine[], factsMarks: FactsMark[] = [], flushed = true): void {
     if (this.staged.size > 0) throw new Error(`the audit index (${this.path}) has ${this.staged.size} staged lines before an add`);
     this.commit(lines, factsMarks, flushed);
-    this.count = this.committedCount;
-    this.staged.reset(this.count + 1);
+    this.staged.reset(this.committedCount + 1);
   }
 
   /**
@@ -221,7 +222,6 @@ export class LogIndex {
    */
   stage(lines: IndexedLine[], factsMarks: FactsMark[]): void {
     this.staged.stage(lines, factsMarks);
-    this.count += lines.length;
   }
 
   /**
@@ -328,7 +328,6 @@ export class LogIndex {
     this.wallets.clearSync();
     this.facts.clearSync();
     this.meta.clearSync();
-    this.count = 0;
     this.committedCount = 0;
     this.staged.reset(1);
   }

@@ -12,7 +12,7 @@ export function bandFor(score: number): Decision {
   return 'deny';
 }
 
-/** The band, raised to `warn` when `raise` holds: the issue 42 scale calls a sell size the check could not see a warn. */
+/** The band, raised to `warn` when `raise` holds: a sell size the check could not see is a warn (ARCHITECTURE.md "Token safety"). */
 function atLeastWarn(band: Decision, raise: boolean): Decision {
   return raise && band === 'allow' ? 'warn' : band;
 }

@@ -9,19 +9,11 @@ import { checkpointDamage, judgeCheckpointLine, type DamagedLine } from './check
 import { cutTornTail, fileLines, lastLineBefore, readAt, writeAllAt } from './file-lines.js';
 import type { CheckpointsMarks } from './file-audit-log.js';
 import type { CheckpointsMark } from './log-index.js';
+import { StartProgress, type StartReports } from './start-progress.js';
 
 export const CHECKPOINT_FILE_NAME = 'checkpoints.log';
 
-/** What a start tells the operator, and the clock its progress lines are paced by. */
-export interface CheckpointsOpenOptions {
-  report: (line: string) => void;
-  now: () => number;
-}
-
-const QUIET: CheckpointsOpenOptions = { report: () => undefined, now: Date.now };
-
-/** Time between two progress lines while a start checks signatures: a full check of 1.6M lines takes minutes. */
-const PROGRESS_MS = 5_000;
+const QUIET: StartReports = { report: () => undefined, now: Date.now };
 
 /**
  * One JSON checkpoint per line, sizes increasing, each written and fdatasync'ed before it is
@@ -48,22 +40,18 @@ export class FileCheckpointStore implements CheckpointStore {
   /** Lines read at open whose signature was checked, and those taken as checked inside the index's mark. */
   private signaturesChecked = 0;
   private linesMarked = 0;
-  /** When the next progress line is due, on options.now's clock. */
-  private nextProgress: number;
 
   private constructor(
     private readonly fh: FileHandle,
     private readonly path: string,
     private readonly key: PublishedKey,
     private readonly marks: CheckpointsMarks | null,
-    private readonly options: CheckpointsOpenOptions,
-  ) {
-    this.nextProgress = options.now() + PROGRESS_MS;
-  }
+    private readonly options: StartReports,
+  ) {}
 
   /** Opens DIR/checkpoints.log, cutting a torn last line (a crash mid-write; it was never served). */
   static async open(
-    dir: string, key: PublishedKey, marks: CheckpointsMarks | null = null, options: CheckpointsOpenOptions = QUIET,
+    dir: string, key: PublishedKey, marks: CheckpointsMarks | null = null, options: StartReports = QUIET,
   ): Promise<FileCheckpointStore> {
     const path = join(dir, CHECKPOINT_FILE_NAME);
     const fh = await open(path, constants.O_RDWR | constants.O_CREAT, 0o644);
@@ -115,16 +103,6 @@ export class FileCheckpointStore implements CheckpointStore {
       `${this.linesMarked} as checked by the index's mark, in ${ms} ms${why}`);
   }
 
-  /** Every PROGRESS_MS of a long check, how far it has come, so a start of minutes is seen to be working. */
-  private reportProgress(offset: number, size: number): void {
-    const now = this.options.now();
-    if (now < this.nextProgress || offset === 0) return;
-    this.nextProgress = now + PROGRESS_MS;
-    const read = this.signaturesChecked + this.linesMarked;
-    this.options.report(`audit: checking ${this.path}: ${read} of about ${Math.round((read * size) / offset)} lines read ` +
-      `(${Math.floor((offset / size) * 100)}% of its ${size} bytes), ${this.signaturesChecked} signatures checked`);
-  }
-
   private reset(): void {
     this.signaturesChecked = 0;
     this.linesMarked = 0;
@@ -147,9 +125,9 @@ export class FileCheckpointStore implements CheckpointStore {
    * read may then be trusted (the caller checks every line again).
    */
   private async load(mark: CheckpointsMark | null): Promise<boolean> {
-    const size = (await this.fh.stat()).size;
+    const progress = new StartProgress(this.options.now, this.options.report, (await this.fh.stat()).size);
     for await (const line of fileLines(this.fh)) {
-      this.reportProgress(line.offset, size);
+      progress.at(this.signaturesChecked + this.linesMarked, line.offset, (read) => `audit: checking ${this.path}: ${read}, ${this.signaturesChecked} signatures checked`);
       if (mark !== null && line.offset === mark.end && !this.matches(mark)) return false;
       const lineEnd = line.offset + line.bytes.length + 1;
       // A mark that ends inside a line was not made by this store: trust none of it.

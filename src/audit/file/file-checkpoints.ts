@@ -5,8 +5,8 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { checkCheckpoint, shapeFault, type Checkpoint, type PublishedKey } from '../proof/checkpoint.js';
 import { parseCheckpoint, type CheckpointStore } from '../proof/checkpoint-store.js';
-import { checkpointDamage, judgeCheckpointLine, type DamagedLine } from './checkpoint-lines.js';
-import { cutTornTail, fileLines, lastLineBefore, readAt, writeAllAt } from './file-lines.js';
+import { checkpointDamage, cutInsideMark, judgeCheckpointLine, type DamagedLine } from './checkpoint-lines.js';
+import { cutAt, fileLines, lastLineBefore, lastNewlineBefore, readAt, writeAllAt } from './file-lines.js';
 import type { CheckpointsMarks } from './file-audit-log.js';
 import type { CheckpointsMark } from './log-index.js';
 import { StartProgress, type StartReports } from './start-progress.js';
@@ -40,6 +40,8 @@ export class FileCheckpointStore implements CheckpointStore {
   /** Lines read at open whose signature was checked, and those taken as checked inside the index's mark. */
   private signaturesChecked = 0;
   private linesMarked = 0;
+  /** The mark's end when the file ends inside a line it marked (see cutTornWrite), else null. */
+  private cutMarkEnd: number | null = null;
 
   private constructor(
     private readonly fh: FileHandle,
@@ -58,9 +60,8 @@ export class FileCheckpointStore implements CheckpointStore {
     const store = new FileCheckpointStore(fh, path, key, marks, options);
     try {
       const began = options.now();
-      // Only a last line without its newline is a torn write (never served); a cut below the mark fails its check.
-      await cutTornTail(fh);
       const mark = store.usableMark();
+      await store.cutTornWrite(mark);
       if (!(await store.load(mark)) && mark !== null) {
         store.reset();
         await store.load(null);
@@ -84,9 +85,24 @@ export class FileCheckpointStore implements CheckpointStore {
     }
   }
 
-  /** Marks what is checked: the sound lines read or written. Best effort: a mark lost costs the next start a full check. */
+  /**
+   * Cuts a last line that no newline ends: a write a crash cut short, never served. Not when it begins inside the
+   * marked bytes: those were whole when checked, so the line is damage, kept as found and named by load(); a file
+   * cut at a line's end below the mark is only checked again in full (ARCHITECTURE.md "Checkpoints and proofs").
+   */
+  private async cutTornWrite(mark: CheckpointsMark | null): Promise<void> {
+    const { size } = await this.fh.stat();
+    const tornFrom = (await lastNewlineBefore(this.fh, size)) + 1;
+    if (mark !== null && tornFrom < size && tornFrom < mark.end) this.cutMarkEnd = mark.end;
+    else await cutAt(this.fh, tornFrom, size);
+  }
+
+  /**
+   * Marks what is checked: the sound lines read or written (none in a new file, so the mark of a file moved aside
+   * does not outlive it). Best effort: a mark lost costs the next start a full check.
+   */
   private remember(): void {
-    if (this.marks === null || this.damaged !== null || this.end === 0) return;
+    if (this.marks === null || this.damaged !== null) return;
     try {
       this.marks.set({ end: this.end, sha256: this.prefix.copy().digest('hex'), keyId: this.key.key_id });
     } catch {
@@ -134,7 +150,9 @@ export class FileCheckpointStore implements CheckpointStore {
       if (mark !== null && line.offset < mark.end && lineEnd > mark.end) return false;
       const text = line.bytes.toString('utf8');
       const marked = mark !== null && lineEnd <= mark.end;
-      const judged = judgeCheckpointLine(text, this.newest?.tree_size ?? 0, marked ? null : this.key);
+      const judged = !line.ended && this.cutMarkEnd !== null
+        ? { fault: cutInsideMark(this.cutMarkEnd) }
+        : judgeCheckpointLine(text, this.newest?.tree_size ?? 0, marked ? null : this.key);
       if ('fault' in judged) {
         if (marked) return false;
         this.markDamaged({ number: line.number, offset: line.offset, fault: judged.fault });

@@ -2,7 +2,7 @@
 // line and byte, a torn last line cut, lines read a block at a time, the newest checkpoint read from the end, and
 // the mark in the audit index that lets a start check each signature once.
 import assert from 'node:assert/strict';
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -211,6 +211,47 @@ describe('the checked mark in the audit index', () => {
       } finally {
         await store.close();
       }
+    }
+  });
+});
+
+describe('a last line no newline ends, against the mark', () => {
+  const lines = [5, 10, 12].map((size) => JSON.stringify(signed(size)));
+  const whole = Buffer.from(lines.map((line) => `${line}\n`).join(''));
+  const lastAt = whole.length - lines[2].length - 1;
+  const markOfWhole = () => heldMark({ end: whole.length, sha256: createHash('sha256').update(whole).digest('hex'), keyId: key.key_id });
+
+  it('keeps and names a line inside the mark the file ends in, or whose newline is gone: it was whole and served', async () => {
+    for (const found of [whole.subarray(0, lastAt + 10), whole.subarray(0, whole.length - 1), Buffer.concat([whole.subarray(0, -1), Buffer.from('x')])]) {
+      const { dir, path } = await fileOf([]);
+      writeFileSync(path, found);
+      const store = await FileCheckpointStore.open(dir, key, markOfWhole());
+      try {
+        assert.ok((store.damage() ?? '').startsWith(`${path} line 3 (byte ${lastAt}) is damaged: the file ends inside this line, though the audit ` +
+          `index's mark shows that its first ${whole.length} bytes held whole checkpoint lines`), store.damage() ?? 'no damage');
+        assert.deepEqual(readFileSync(path), found, 'kept as found');
+        await assert.rejects(store.add(signed(20)), /line 3 .* is damaged/);
+      } finally {
+        await store.close();
+      }
+    }
+  });
+
+  it('cuts it when it begins at the mark\'s end or after, or when the mark went with a file moved aside', async () => {
+    const { dir, path } = await fileOf(lines);
+    appendFileSync(path, JSON.stringify(signed(20)).slice(0, 30));
+    const keeper = markOfWhole();
+    await (await FileCheckpointStore.open(dir, key, keeper)).close();
+    assert.deepEqual(readFileSync(path), whole, 'a torn write after the mark is cut');
+    renameSync(path, `${path}.aside`);
+    await (await FileCheckpointStore.open(dir, key, keeper)).close();
+    writeFileSync(path, JSON.stringify(signed(3)).slice(0, 30));
+    const begun = await FileCheckpointStore.open(dir, key, keeper);
+    try {
+      assert.equal(begun.damage(), null);
+      assert.equal(readFileSync(path).length, 0, 'the new file\'s torn first write is cut');
+    } finally {
+      await begun.close();
     }
   });
 });

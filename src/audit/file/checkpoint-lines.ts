@@ -26,6 +26,16 @@ export function judgeCheckpointLine(text: string, previousSize: number, key: Pub
   return { checkpoint };
 }
 
+/**
+ * The fault of a last line that no newline ends, begun inside the bytes the index's mark shows were checked whole
+ * (`markEnd`): a line is marked only after its write was synced, and then served, so the file was cut or overwritten
+ * since, not torn by a crash, and the line is kept as found for the operator.
+ */
+export function cutInsideMark(markEnd: number): string {
+  return `the file ends inside this line, though the audit index's mark shows that its first ${markEnd} bytes held whole ` +
+    'checkpoint lines, checked and served (the file was cut or overwritten, not torn by a crash)';
+}
+
 /** Where a damaged line is: its number (1-based) and byte offset in the file. */
 export interface DamagedLine {
   number: number;

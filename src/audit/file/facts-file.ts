@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { factsLineText, parseFactsLine, type FactsLine } from '../record/audit-log.js';
 import { cutTornTail, fileLines, readAt, writeAllAt } from './file-lines.js';
 import type { FactsMark, LogIndex } from './log-index.js';
+import { PROGRESS_MS, StartProgress, type StartReports } from './start-progress.js';
 
 export const FACTS_FILE_NAME = 'facts.log';
 /** The sparse index an older version kept beside facts.log; its map now lives in the LMDB index. */
@@ -28,8 +29,6 @@ const OLD_INDEX_FILE_NAME = 'facts.idx';
  */
 export const SHARED_FACTS_PAGE = 256;
 const READ_BLOCK = 1 << 20;
-/** Lines between two progress lines while facts.log is indexed from its start. */
-const PROGRESS_EVERY = 1_000_000;
 /** Pages marked per transaction while catching up. */
 const CATCH_UP_BATCH = 8192;
 
@@ -48,11 +47,11 @@ export class FactsFile {
    * page begin (all of them when the index has none: a new index, or a data folder from before the facts pages
    * were in it, whose facts.idx is removed).
    */
-  static async open(dir: string, marks: FactsMarks, report: (line: string) => void): Promise<FactsFile> {
+  static async open(dir: string, marks: FactsMarks, reports: StartReports): Promise<FactsFile> {
     const fh = await open(join(dir, FACTS_FILE_NAME), constants.O_RDWR | constants.O_CREAT, 0o644);
     try {
       const file = new FactsFile(fh, marks, await cutTornTail(fh));
-      await file.catchUp(report);
+      await file.catchUp(reports);
       await rm(join(dir, OLD_INDEX_FILE_NAME), { force: true });
       return file;
     } catch (error) {
@@ -78,16 +77,18 @@ export class FactsFile {
     return null;
   }
 
-  /** Marks the pages that begin after the last marked one, in batches, telling `report` how far a long run has come. */
-  private async catchUp(report: (line: string) => void): Promise<void> {
+  /** Marks the pages that begin after the last marked one, in batches, telling the operator how far a long run has come. */
+  private async catchUp({ report, now }: StartReports): Promise<void> {
     const mark = await this.trustedMark(report);
-    if (mark === null && this.end > 0) report(`audit: indexing facts.log from its start (${this.end} bytes; a line every ${PROGRESS_EVERY} facts lines)`);
+    if (mark === null && this.end > 0) report(`audit: indexing facts.log from its start (${this.end} bytes; progress every ${PROGRESS_MS / 1000} s)`);
+    const from = mark?.offset ?? 0;
+    const progress = new StartProgress(now, report, this.end - from);
     let marked = mark?.page ?? -1;
     let batch: FactsMark[] = [];
     let lines = 0;
-    for await (const { line, offset } of this.linesFrom(mark?.offset ?? 0)) {
+    for await (const { line, offset } of this.linesFrom(from)) {
+      progress.at(lines++, offset - from, (read) => `audit: indexing facts.log: ${read}`);
       if (pageOf(line.seq) > marked) batch.push({ page: (marked = pageOf(line.seq)), offset });
-      if (++lines % PROGRESS_EVERY === 0) report(`audit: indexing facts.log: ${lines} lines read, ${Math.floor((offset / this.end) * 100)}% of its bytes`);
       if (batch.length < CATCH_UP_BATCH) continue;
       this.marks.add([], batch);
       batch = [];

@@ -141,7 +141,7 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
       const { end, reasons, accepted } = await judgeFileTail(dir, path, fh, size, index?.count ?? 0, settings.acceptLoss);
       await cutAt(fh, end, size);
       index ??= openLogIndex(dir, durable, settings.report, false) as LogIndex;
-      const ready = await bringIndexUp(fh, index, end, { size, mtimeNs: found.mtimeNs, ino: found.ino }, settings.report);
+      const ready = await bringIndexUp(fh, index, end, { size, mtimeNs: found.mtimeNs, ino: found.ino }, settings);
       if (durable) await syncDirectory(dir);
       const report: OpenReport = {
         records: ready.records, truncatedBytes: size - end, reason: reasons.length > 0 ? reasons.join('; ') : null,
@@ -149,7 +149,7 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
         ...(accepted ? { acceptedLoss: { first_seq: accepted.firstSeq, last_seq: accepted.lastSeq } } : {}),
       };
       const { rebuilt, indexedLines } = ready;
-      const facts = await FactsFile.open(dir, index, settings.report);
+      const facts = await FactsFile.open(dir, index, settings);
       return new FileAuditLog(fh, path, settings, index, ready.records, ready.head, end, report, { rebuilt, indexedLines }, facts, found.ino);
     } catch (error) {
       await index?.close();

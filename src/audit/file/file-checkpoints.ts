@@ -5,23 +5,15 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { checkCheckpoint, shapeFault, type Checkpoint, type PublishedKey } from '../proof/checkpoint.js';
 import { parseCheckpoint, type CheckpointStore } from '../proof/checkpoint-store.js';
-import { checkpointDamage, judgeCheckpointLine, type DamagedLine } from './checkpoint-lines.js';
-import { cutTornTail, fileLines, lastLineBefore, readAt, writeAllAt } from './file-lines.js';
+import { checkpointDamage, cutInsideMark, judgeCheckpointLine, type DamagedLine } from './checkpoint-lines.js';
+import { cutAt, fileLines, lastLineBefore, lastNewlineBefore, readAt, writeAllAt } from './file-lines.js';
 import type { CheckpointsMarks } from './file-audit-log.js';
 import type { CheckpointsMark } from './log-index.js';
+import { StartProgress, type StartReports } from './start-progress.js';
 
 export const CHECKPOINT_FILE_NAME = 'checkpoints.log';
 
-/** What a start tells the operator, and the clock its progress lines are paced by. */
-export interface CheckpointsOpenOptions {
-  report: (line: string) => void;
-  now: () => number;
-}
-
-const QUIET: CheckpointsOpenOptions = { report: () => undefined, now: Date.now };
-
-/** Time between two progress lines while a start checks signatures: a full check of 1.6M lines takes minutes. */
-const PROGRESS_MS = 5_000;
+const QUIET: StartReports = { report: () => undefined, now: Date.now };
 
 /**
  * One JSON checkpoint per line, sizes increasing, each written and fdatasync'ed before it is
@@ -48,31 +40,28 @@ export class FileCheckpointStore implements CheckpointStore {
   /** Lines read at open whose signature was checked, and those taken as checked inside the index's mark. */
   private signaturesChecked = 0;
   private linesMarked = 0;
-  /** When the next progress line is due, on options.now's clock. */
-  private nextProgress: number;
+  /** The mark's end when the file ends inside a line it marked (see cutTornWrite), else null. */
+  private cutMarkEnd: number | null = null;
 
   private constructor(
     private readonly fh: FileHandle,
     private readonly path: string,
     private readonly key: PublishedKey,
     private readonly marks: CheckpointsMarks | null,
-    private readonly options: CheckpointsOpenOptions,
-  ) {
-    this.nextProgress = options.now() + PROGRESS_MS;
-  }
+    private readonly options: StartReports,
+  ) {}
 
   /** Opens DIR/checkpoints.log, cutting a torn last line (a crash mid-write; it was never served). */
   static async open(
-    dir: string, key: PublishedKey, marks: CheckpointsMarks | null = null, options: CheckpointsOpenOptions = QUIET,
+    dir: string, key: PublishedKey, marks: CheckpointsMarks | null = null, options: StartReports = QUIET,
   ): Promise<FileCheckpointStore> {
     const path = join(dir, CHECKPOINT_FILE_NAME);
     const fh = await open(path, constants.O_RDWR | constants.O_CREAT, 0o644);
     const store = new FileCheckpointStore(fh, path, key, marks, options);
     try {
       const began = options.now();
-      // Only a last line without its newline is a torn write (never served); a cut below the mark fails its check.
-      await cutTornTail(fh);
       const mark = store.usableMark();
+      await store.cutTornWrite(mark);
       if (!(await store.load(mark)) && mark !== null) {
         store.reset();
         await store.load(null);
@@ -96,9 +85,24 @@ export class FileCheckpointStore implements CheckpointStore {
     }
   }
 
-  /** Marks what is checked: the sound lines read or written. Best effort: a mark lost costs the next start a full check. */
+  /**
+   * Cuts a last line that no newline ends: a write a crash cut short, never served. Not when it begins inside the
+   * marked bytes: those were whole when checked, so the line is damage, kept as found and named by load(); a file
+   * cut at a line's end below the mark is only checked again in full (ARCHITECTURE.md "Checkpoints and proofs").
+   */
+  private async cutTornWrite(mark: CheckpointsMark | null): Promise<void> {
+    const { size } = await this.fh.stat();
+    const tornFrom = (await lastNewlineBefore(this.fh, size)) + 1;
+    if (mark !== null && tornFrom < size && tornFrom < mark.end) this.cutMarkEnd = mark.end;
+    else await cutAt(this.fh, tornFrom, size);
+  }
+
+  /**
+   * Marks what is checked: the sound lines read or written (none in a new file, so the mark of a file moved aside
+   * does not outlive it). Best effort: a mark lost costs the next start a full check.
+   */
   private remember(): void {
-    if (this.marks === null || this.damaged !== null || this.end === 0) return;
+    if (this.marks === null || this.damaged !== null) return;
     try {
       this.marks.set({ end: this.end, sha256: this.prefix.copy().digest('hex'), keyId: this.key.key_id });
     } catch {
@@ -113,16 +117,6 @@ export class FileCheckpointStore implements CheckpointStore {
     const why = this.linesMarked > 0 ? '' : hadMark ? ' (the index\'s mark no longer matched the file: every line checked)' : ' (no mark in the index: every line checked)';
     this.options.report(`audit: ${this.path}: checked the signatures of ${this.signaturesChecked} checkpoint lines and took ` +
       `${this.linesMarked} as checked by the index's mark, in ${ms} ms${why}`);
-  }
-
-  /** Every PROGRESS_MS of a long check, how far it has come, so a start of minutes is seen to be working. */
-  private reportProgress(offset: number, size: number): void {
-    const now = this.options.now();
-    if (now < this.nextProgress || offset === 0) return;
-    this.nextProgress = now + PROGRESS_MS;
-    const read = this.signaturesChecked + this.linesMarked;
-    this.options.report(`audit: checking ${this.path}: ${read} of about ${Math.round((read * size) / offset)} lines read ` +
-      `(${Math.floor((offset / size) * 100)}% of its ${size} bytes), ${this.signaturesChecked} signatures checked`);
   }
 
   private reset(): void {
@@ -147,16 +141,18 @@ export class FileCheckpointStore implements CheckpointStore {
    * read may then be trusted (the caller checks every line again).
    */
   private async load(mark: CheckpointsMark | null): Promise<boolean> {
-    const size = (await this.fh.stat()).size;
+    const progress = new StartProgress(this.options.now, this.options.report, (await this.fh.stat()).size);
     for await (const line of fileLines(this.fh)) {
-      this.reportProgress(line.offset, size);
+      progress.at(this.signaturesChecked + this.linesMarked, line.offset, (read) => `audit: checking ${this.path}: ${read}, ${this.signaturesChecked} signatures checked`);
       if (mark !== null && line.offset === mark.end && !this.matches(mark)) return false;
       const lineEnd = line.offset + line.bytes.length + 1;
       // A mark that ends inside a line was not made by this store: trust none of it.
       if (mark !== null && line.offset < mark.end && lineEnd > mark.end) return false;
       const text = line.bytes.toString('utf8');
       const marked = mark !== null && lineEnd <= mark.end;
-      const judged = judgeCheckpointLine(text, this.newest?.tree_size ?? 0, marked ? null : this.key);
+      const judged = !line.ended && this.cutMarkEnd !== null
+        ? { fault: cutInsideMark(this.cutMarkEnd) }
+        : judgeCheckpointLine(text, this.newest?.tree_size ?? 0, marked ? null : this.key);
       if ('fault' in judged) {
         if (marked) return false;
         this.markDamaged({ number: line.number, offset: line.offset, fault: judged.fault });

@@ -11,6 +11,7 @@ import { isSha256Hex } from '../record/sha256.js';
 import { quickParse } from './file-scan.js';
 import { fileLines, readAt } from './file-lines.js';
 import type { IndexedLine, LogIdentity, LogIndex } from './log-index.js';
+import { PROGRESS_MS, StartProgress, type StartReports } from './start-progress.js';
 
 /** How open brought the index up to date; worth a log line when `rebuilt`. */
 export interface IndexReport {
@@ -29,8 +30,6 @@ export interface IndexReady extends IndexReport {
 /** Lines indexed per transaction while catching up. */
 const CATCH_UP_BATCH = 8192;
 const READ_BLOCK = 4 * 1024 * 1024;
-/** Lines between two progress lines of a long catch-up. */
-const PROGRESS_EVERY = 1_000_000;
 
 const sameLog = (a: LogIdentity, b: LogIdentity) => a.size === b.size && a.mtimeNs === b.mtimeNs && a.ino === b.ino;
 
@@ -53,24 +52,24 @@ async function trusted(fh: FileHandle, index: LogIndex, goodEnd: number, found: 
   return lastLineMatches(fh, index, goodEnd);
 }
 
-/** Indexes the lines after the indexed ones up to goodEnd, in batches, telling `report` how far a long run has come. */
-async function catchUp(fh: FileHandle, index: LogIndex, goodEnd: number, report: (line: string) => void): Promise<number> {
+/** Indexes the lines after the indexed ones up to goodEnd, in batches, telling the operator how far a long run has come. */
+async function catchUp(fh: FileHandle, index: LogIndex, goodEnd: number, { report, now }: StartReports): Promise<number> {
   const last = index.count > 0 ? index.entry(index.count) : { offset: 0, length: 0 };
   const from = last.offset + last.length;
-  if (from === 0 && goodEnd > 0) report(`audit: indexing audit.log from its start (${goodEnd} bytes; a line every ${PROGRESS_EVERY} records)`);
+  if (from === 0 && goodEnd > 0) report(`audit: indexing audit.log from its start (${goodEnd} bytes; progress every ${PROGRESS_MS / 1000} s)`);
+  const progress = new StartProgress(now, report, goodEnd - from);
   let batch: IndexedLine[] = [];
   let lines = 0;
   for await (const { bytes, offset } of fileLines(fh, READ_BLOCK, from)) {
     if (offset >= goodEnd) break;
+    progress.at(lines, offset - from, (read) => `audit: indexing audit.log: ${read}`);
     const tail = quickParse(bytes, 0, bytes.length);
     const hash = bytes.toString('latin1', 0, 64);
     const readable = tail !== null && isSha256Hex(hash);
     // The open scan's rule since before the index: a line that does not parse, or sits at the wrong seq, is suspect.
     const suspect = !readable || tail.seq !== index.count + batch.length + 1;
     batch.push({ offset, length: bytes.length + 1, wallet: readable ? tail.wallet : null, hash: readable ? hash : null, suspect });
-    if (++lines % PROGRESS_EVERY === 0) {
-      report(`audit: indexing audit.log: ${lines} lines read, ${Math.floor(((offset - from) / Math.max(1, goodEnd - from)) * 100)}% of the bytes to index`);
-    }
+    lines++;
     if (batch.length < CATCH_UP_BATCH) continue;
     index.add(batch);
     batch = [];
@@ -93,15 +92,15 @@ async function headOf(fh: FileHandle, index: LogIndex): Promise<AuditHead> {
  * from now on the log changes, and a crash leaves the index to be caught up, not trusted whole.
  */
 export async function bringIndexUp(
-  fh: FileHandle, index: LogIndex, goodEnd: number, found: LogIdentity, report: (line: string) => void,
+  fh: FileHandle, index: LogIndex, goodEnd: number, found: LogIdentity, reports: StartReports,
 ): Promise<IndexReady> {
   const keep = await trusted(fh, index, goodEnd, found);
   const fromNothing = !keep || index.count === 0;
   if (!keep) {
-    if (index.count > 0) report(`audit: the index (${index.path}) does not match audit.log; rebuilding it from the whole log`);
+    if (index.count > 0) reports.report(`audit: the index (${index.path}) does not match audit.log; rebuilding it from the whole log`);
     index.clear();
   }
   index.markClosed(null);
-  const indexedLines = await catchUp(fh, index, goodEnd, report);
+  const indexedLines = await catchUp(fh, index, goodEnd, reports);
   return { records: index.count, suspectLines: index.suspectLines, head: await headOf(fh, index), rebuilt: fromNothing && indexedLines > 0, indexedLines };
 }

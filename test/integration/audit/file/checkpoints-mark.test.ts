@@ -113,6 +113,42 @@ describe('the checked mark of checkpoints.log across restarts of a service proce
     }
   });
 
+  it('names a last marked line the file ends inside as damage, keeps it as found, and serves again once the file is restored', async () => {
+    const { dataDir, path } = await signedDataDir();
+    const whole = readFileSync(path);
+    const lines = linesOf(path);
+    const lastAt = whole.length - lines.at(-1)!.length - 1;
+    // Cut 10 bytes into the last line: the index marked it whole, checked and served, so this is no torn write.
+    const cutBytes = whole.subarray(0, lastAt + 10);
+    writeFileSync(path, cutBytes);
+    const cut = await start(dataDir);
+    try {
+      assert.deepEqual(checkedAtStart(cut), { checked: lines.length - 1, marked: 0, why: ' (the index\'s mark no longer matched the file: every line checked)' });
+      const named = `${path} line ${lines.length} (byte ${lastAt}) is damaged: the file ends inside this line, though the audit index's mark ` +
+        `shows that its first ${whole.length} bytes held whole checkpoint lines, checked and served (the file was cut or overwritten, not torn by a crash). ` +
+        'Proofs and new checkpoints are off, since a checkpoint served from this file may not verify for the client. Restore the file from a copy';
+      const audit = (await getJson(`${cut.base}/status.json`)).json.components.audit;
+      assert.equal(audit.proofs.status, 'fail');
+      assert.ok(audit.reason.startsWith(named), audit.reason);
+      for (const route of ['/api/v1/audit/proof/3', '/api/v1/audit/checkpoint']) {
+        const refused = await getJson(`${cut.base}${route}`);
+        assert.deepEqual([refused.status, refused.json.code], [503, 'audit_proofs_unavailable'], route);
+        assert.ok(String(refused.json.detail).includes(named), refused.text);
+      }
+    } finally {
+      await cut.stop();
+    }
+    assert.deepEqual(readFileSync(path), cutBytes, 'the damaged line is kept as found, not cut as a torn write');
+    writeFileSync(path, whole);
+    const restored = await start(dataDir);
+    try {
+      assert.deepEqual(checkedAtStart(restored), { checked: 0, marked: lines.length, why: '' }, 'the mark was kept while the file was damaged');
+      await proofsServed(restored, path);
+    } finally {
+      await restored.stop();
+    }
+  });
+
   it('checks every line of a file cut below the mark, naming a byte changed in what is left', async () => {
     const { dataDir, path } = await signedDataDir();
     const lines = linesOf(path);

@@ -2,7 +2,7 @@
 // line and byte, a torn last line cut, lines read a block at a time, the newest checkpoint read from the end, and
 // the mark in the audit index that lets a start check each signature once.
 import assert from 'node:assert/strict';
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -215,6 +215,47 @@ describe('the checked mark in the audit index', () => {
   });
 });
 
+describe('a last line no newline ends, against the mark', () => {
+  const lines = [5, 10, 12].map((size) => JSON.stringify(signed(size)));
+  const whole = Buffer.from(lines.map((line) => `${line}\n`).join(''));
+  const lastAt = whole.length - lines[2].length - 1;
+  const markOfWhole = () => heldMark({ end: whole.length, sha256: createHash('sha256').update(whole).digest('hex'), keyId: key.key_id });
+
+  it('keeps and names a line inside the mark the file ends in, or whose newline is gone: it was whole and served', async () => {
+    for (const found of [whole.subarray(0, lastAt + 10), whole.subarray(0, whole.length - 1), Buffer.concat([whole.subarray(0, -1), Buffer.from('x')])]) {
+      const { dir, path } = await fileOf([]);
+      writeFileSync(path, found);
+      const store = await FileCheckpointStore.open(dir, key, markOfWhole());
+      try {
+        assert.ok((store.damage() ?? '').startsWith(`${path} line 3 (byte ${lastAt}) is damaged: the file ends inside this line, though the audit ` +
+          `index's mark shows that its first ${whole.length} bytes held whole checkpoint lines`), store.damage() ?? 'no damage');
+        assert.deepEqual(readFileSync(path), found, 'kept as found');
+        await assert.rejects(store.add(signed(20)), /line 3 .* is damaged/);
+      } finally {
+        await store.close();
+      }
+    }
+  });
+
+  it('cuts it when it begins at the mark\'s end or after, or when the mark went with a file moved aside', async () => {
+    const { dir, path } = await fileOf(lines);
+    appendFileSync(path, JSON.stringify(signed(20)).slice(0, 30));
+    const keeper = markOfWhole();
+    await (await FileCheckpointStore.open(dir, key, keeper)).close();
+    assert.deepEqual(readFileSync(path), whole, 'a torn write after the mark is cut');
+    renameSync(path, `${path}.aside`);
+    await (await FileCheckpointStore.open(dir, key, keeper)).close();
+    writeFileSync(path, JSON.stringify(signed(3)).slice(0, 30));
+    const begun = await FileCheckpointStore.open(dir, key, keeper);
+    try {
+      assert.equal(begun.damage(), null);
+      assert.equal(readFileSync(path).length, 0, 'the new file\'s torn first write is cut');
+    } finally {
+      await begun.close();
+    }
+  });
+});
+
 describe('what a start says of checkpoints.log', () => {
   /** A clock that moves on a second each time it is read: the store reads it once per line it checks. */
   const steppingClock = () => {
@@ -230,10 +271,11 @@ describe('what a start says of checkpoints.log', () => {
     const said: string[] = [];
     const store = await FileCheckpointStore.open(dir, key, heldMark(null), { report: (line) => said.push(line), now: steppingClock() });
     try {
+      // The clock reads 1 s at the start, 2 s as the pass begins (a line due at 7 s), then 3 s, 4 s ... before each line.
       assert.deepEqual(said, [
-        `audit: checking ${path}: 3 of about ${Math.round((3 * size) / offset(3))} lines read (${Math.floor((offset(3) / size) * 100)}% of its ${size} bytes), 3 signatures checked`,
-        `audit: checking ${path}: 8 of about ${Math.round((8 * size) / offset(8))} lines read (${Math.floor((offset(8) / size) * 100)}% of its ${size} bytes), 8 signatures checked`,
-        `audit: ${path}: checked the signatures of 12 checkpoint lines and took 0 as checked by the index's mark, in 13000 ms (no mark in the index: every line checked)`,
+        `audit: checking ${path}: 4 of about ${Math.round((4 * size) / offset(4))} lines read, ${offset(4)} of ${size} bytes (${Math.floor((offset(4) / size) * 100)}%), 4 signatures checked`,
+        `audit: checking ${path}: 9 of about ${Math.round((9 * size) / offset(9))} lines read, ${offset(9)} of ${size} bytes (${Math.floor((offset(9) / size) * 100)}%), 9 signatures checked`,
+        `audit: ${path}: checked the signatures of 12 checkpoint lines and took 0 as checked by the index's mark, in 14000 ms (no mark in the index: every line checked)`,
       ]);
       assert.deepEqual(await store.latest(), signed(12));
     } finally {

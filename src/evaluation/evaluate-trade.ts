@@ -10,6 +10,7 @@ import type { StoreState } from '../store/store-state.js';
 import { gatherFacts, type FactSources } from './gather-facts.js';
 import { sealFacts, type TierOrigin } from './recorded-facts.js';
 import { resolveFacts } from './resolve-facts.js';
+import { recordedRequest } from './trade-of-request.js';
 import type { ScoreBatcher } from './score-batcher.js';
 import { countEvaluation } from './wallet-window.js';
 import { orGiveBack, scoreWithinBudget } from './daily-budget-use.js';
@@ -45,7 +46,7 @@ export interface EvaluationMetrics {
 
 export interface EvaluationRequest {
   trade: TradeInput & { request_id: string | null };
-  /** The JSON the caller sent (defaults applied), recorded in the audit entry as is. */
+  /** The JSON the caller sent (defaults applied); the audit entry records it less the defaults (`recordedRequest`). */
   body: Record<string, unknown>;
   /** The policy of the tier the caller evaluates at, resolved once by the evaluation entry. */
   policy: TierPolicy;
@@ -151,11 +152,12 @@ function assertLogReady(audit: AuditLog, wallet: string): void {
 
 /** The record to append and what the verdict adds to it: what a paid verdict not yet recorded is kept as. */
 function owedVerdict(request: EvaluationRequest, wallet: string, input: RiskInput, result: RiskResult, payment: AuditPayment | undefined): UnrecordedVerdict {
+  const recorded = recordedRequest(request.body);
   return {
     entry: {
       wallet,
       channel: request.channel,
-      request: request.body,
+      request: recorded,
       decision: result.decision,
       risk_score: result.risk_score,
       reasons: result.reasons,
@@ -165,7 +167,7 @@ function owedVerdict(request: EvaluationRequest, wallet: string, input: RiskInpu
       ...(payment ? { payment } : {}),
       // The record's request and ts are the trade and time the verdict was judged on: format 3 facts keep neither again.
       ts: input.nowMs,
-      facts: sealFacts(input, tierOrigin(request), request.body),
+      facts: sealFacts(input, tierOrigin(request), recorded),
     },
     verdict: verdictParts(request, result, input.safety, input.wallet.dailyPnlUsd),
     permit: request.permit === true,

@@ -55,7 +55,8 @@ export interface SealedFacts extends StoredFacts {
  * asset's registry entries, the price and its origin, the token-safety fact), kept once for every verdict that
  * uses it. The trade and the time are the record's: `request` (`tradeOfRequest`) and `ts`, which the evaluation
  * sets to `input.nowMs` (evaluate-trade.ts); `input.trade` keeps only the members the request does not give back
- * (the defaults a channel filled in without recording them), so nothing is ever taken from the record wrongly.
+ * (an absent member reads as its spec default, so a recorded request gives back every one), so nothing is ever
+ * taken from the record wrongly.
  * The record's `facts_hash` names this document, which names the context, which names the rest, and the record's
  * own hash binds its request and ts: the record still binds everything the verdict was judged on
  * (ARCHITECTURE.md "Recorded facts").

@@ -1,8 +1,17 @@
-// The engine's trade as a record's `request` gives it back: what format 3 facts take from the record instead of
-// keeping it a second time (ARCHITECTURE.md "Recorded facts").
+// The request a record keeps, and the engine's trade as that request gives it back: what format 3 facts take from the
+// record instead of keeping it a second time (ARCHITECTURE.md "Recorded facts").
+import { TRADE_DEFAULTS } from '../schemas/trade.js';
 
-/** Members a request may leave out, which the engine's trade holds as null (src/schemas/trade.ts `engineTrade`). */
-const NULL_WHEN_ABSENT = new Set(['deadline', 'request_id']);
+const DEFAULTS: Readonly<Record<string, unknown>> = TRADE_DEFAULTS;
+
+/**
+ * What the engine's trade holds for a member the request leaves out (src/schemas/trade.ts `engineTrade`): null, or
+ * the spec's default, which the record leaves out (`recordedRequest`).
+ */
+const WHEN_ABSENT: Readonly<Record<string, unknown>> = Object.freeze({
+  deadline: null, request_id: null,
+  allow_unregistered: TRADE_DEFAULTS.allow_unregistered, max_slippage_bps: TRADE_DEFAULTS.max_slippage_bps,
+});
 /** Every member of the engine's trade. */
 const MEMBERS = ['allow_unregistered', 'amount', 'asset', 'contract_address', 'deadline', 'max_slippage_bps', 'request_id', 'side', 'wallet'] as const;
 
@@ -10,12 +19,25 @@ type Json = Readonly<Record<string, unknown>>;
 
 function fromRequest(request: Json, key: string): unknown {
   const value = request[key];
-  return value === undefined && NULL_WHEN_ABSENT.has(key) ? null : value;
+  return value === undefined ? WHEN_ABSENT[key] : value;
 }
 
 /**
- * The trade a recorded request was judged as: each member as the request holds it, then `kept`, the members the
- * facts kept because the request does not give them back (a default the channel filled in and did not record).
+ * The request as the record keeps it: the body the channel validated, less each member equal to the spec's default
+ * for it (`max_slippage_bps` 100, `allow_unregistered` and `permit` false), which a reader puts back (`tradeOfRequest`,
+ * docs/audit-records.md). Some 65 bytes a record on a REST body, which has every default filled in.
+ */
+export function recordedRequest(body: Json): Record<string, unknown> {
+  const recorded: Record<string, unknown> = {};
+  for (const key in body) {
+    if (!Object.hasOwn(DEFAULTS, key) || body[key] !== DEFAULTS[key]) recorded[key] = body[key];
+  }
+  return recorded;
+}
+
+/**
+ * The trade a recorded request was judged as: each member as the request holds it (null or the spec's default when
+ * absent), then `kept`, the members the facts kept because the request does not give them back.
  */
 export function tradeOfRequest(request: Json, kept: Json | undefined): Record<string, unknown> {
   const trade: Record<string, unknown> = {};
@@ -25,7 +47,7 @@ export function tradeOfRequest(request: Json, kept: Json | undefined): Record<st
 
 /**
  * The members of `trade` that `request` does not give back as they are, for the facts to keep; undefined when it
- * gives back every one (a REST body, which records its defaults). A few compares a verdict.
+ * gives back every one, as a recorded request does (`recordedRequest`). A few compares a verdict.
  */
 export function tradeBesidesRequest(trade: object, request: Json): Record<string, unknown> | undefined {
   let kept: Record<string, unknown> | undefined;

@@ -7,8 +7,8 @@ import { ErrorCode } from './errors.js';
 const Side = Type.Union([Type.Literal('buy'), Type.Literal('sell')]);
 const RequestId = Type.Union([Type.String({ minLength: 1, maxLength: 128 }), Type.Null()]);
 
-/** The spec's defaults for what a caller may leave out. */
-const TRADE_DEFAULTS = Object.freeze({ max_slippage_bps: 100, allow_unregistered: false, permit: false });
+/** The spec's defaults for what a caller may leave out; a record's request leaves out a member equal to its default. */
+export const TRADE_DEFAULTS = Object.freeze({ max_slippage_bps: 100, allow_unregistered: false, permit: false });
 
 /** The trade, stated once: REST's body of the analyze operations (slippage 0-1000), and what every channel's variant is cut from. */
 export const TradeRequest = Type.Object(

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { canonicalText, sealFacts } from '../../../src/evaluation/recorded-facts.js';
 import { resolveFacts } from '../../../src/evaluation/resolve-facts.js';
+import { recordedRequest, tradeOfRequest } from '../../../src/evaluation/trade-of-request.js';
 import { deepFreeze } from '../../../src/facts/prices/price-provider.js';
 import { TIER_POLICIES } from '../../../src/risk/tiers.js';
 import type { RiskInput } from '../../../src/risk/types.js';
@@ -14,7 +15,7 @@ const SAFETY = deepFreeze({ flaggedDanger: false, riskFactors: [], severity: 'un
 const NOW = 1_795_830_769_615;
 const WALLET = '0x0000000000000000000000000000000000000001';
 
-/** A REST body as the record keeps it: every default written out, no deadline and no request_id. */
+/** A REST body as the channel validated it: every default written out, no deadline and no request_id. */
 const REQUEST = { allow_unregistered: false, amount: 1, asset: 'TSLA', contract_address: TSLA.contract_address, max_slippage_bps: 100, permit: false, side: 'buy', wallet: WALLET };
 
 function input(trade: Record<string, unknown>): RiskInput {
@@ -52,21 +53,40 @@ describe('facts format 3', () => {
     assert.equal(three.facts.input.nowMs, NOW);
   });
 
-  it('keeps the members a request does not give back: defaults a channel did not record, or a value it recorded otherwise', () => {
+  it('keeps only the members a request does not give back: a spec default left out is given back, a value recorded otherwise is kept', () => {
     const sparse = { amount: 1, asset: 'TSLA', contract_address: TSLA.contract_address, side: 'buy', wallet: WALLET, deadline: 1_795_830_800, request_id: 'r-1' };
     const trade = { ...ENGINE_TRADE, deadline: 1_795_830_800, request_id: 'r-1' };
     const sealed = sealFacts(input(trade), TIER, sparse);
-    assert.deepEqual(JSON.parse(sealed.text).input.trade, { allow_unregistered: false, max_slippage_bps: 100 });
+    assert.equal(JSON.parse(sealed.text).input.trade, undefined);
     const shared = new Map(sealed.shared.map((document) => [document.hash, document.text]));
     const resolved = resolveFacts(sealed.text, shared, { request: sparse, ts: NOW });
     assert.ok(resolved.ok);
     assert.deepEqual(resolved.facts.input.trade, trade);
+
+    // Facts written while a left-out default was kept in the facts still resolve to the same trade.
+    const before = JSON.parse(sealed.text);
+    before.input.trade = { allow_unregistered: false, max_slippage_bps: 100 };
+    const keptBefore = resolveFacts(canonicalText(before), shared, { request: sparse, ts: NOW });
+    assert.ok(keptBefore.ok);
+    assert.deepEqual(keptBefore.facts.input.trade, trade);
+
+    const unregistered = sealFacts(input({ ...trade, allow_unregistered: true, max_slippage_bps: 250 }), TIER, sparse);
+    assert.deepEqual(JSON.parse(unregistered.text).input.trade, { allow_unregistered: true, max_slippage_bps: 250 });
 
     const otherwise = sealFacts(input(ENGINE_TRADE), TIER, { ...REQUEST, amount: 2 });
     assert.deepEqual(JSON.parse(otherwise.text).input.trade, { amount: 1 });
     const back = resolveFacts(otherwise.text, shared, { request: { ...REQUEST, amount: 2 }, ts: NOW });
     assert.ok(back.ok);
     assert.deepEqual(back.facts.input.trade, ENGINE_TRADE);
+  });
+
+  it('records a request without the members equal to the spec\'s defaults, and gives them back', () => {
+    const recorded = recordedRequest(REQUEST);
+    assert.deepEqual(recorded, { amount: 1, asset: 'TSLA', contract_address: TSLA.contract_address, side: 'buy', wallet: WALLET });
+    assert.deepEqual(tradeOfRequest(recorded, undefined), ENGINE_TRADE);
+    const chosen = { ...REQUEST, allow_unregistered: true, max_slippage_bps: 0, permit: true, deadline: 1_795_830_800 };
+    assert.deepEqual(recordedRequest(chosen), chosen);
+    assert.deepEqual(recordedRequest({ ...REQUEST, max_slippage_bps: 100.0 }), recorded);
   });
 
   it('is held to the hash the record names like every format: its text is canonical', () => {

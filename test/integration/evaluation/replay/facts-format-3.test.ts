@@ -1,8 +1,9 @@
-// Format 3 facts keep neither the trade nor the time: the record's request and ts are them (a default the request
-// does not hold is the one member kept), so a verdict's facts are a few hundred bytes smaller, and replay still re-derives every verdict, on the file and the Redis log
+// Format 3 facts keep neither the trade nor the time: the record's request and ts are them (a member it leaves out
+// is the spec's default), so a verdict's facts are a few hundred bytes smaller, and replay still re-derives every verdict, on the file and the Redis log
 // (ARCHITECTURE.md "Recorded facts").
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { TRADE_DEFAULTS } from '../../../../src/schemas/trade.js';
 import { EXIT_REPRODUCED, runAuditReplay } from '../../../../src/tools/cli/audit-replay-command.js';
 import { callMcpTool } from '../../../support/mcp-client.js';
 import { OPEN_MARKET_MS } from '../../../support/manual-clock.js';
@@ -49,9 +50,13 @@ async function assertFormat3(service: TestService, count: number): Promise<void>
   for (const { record, facts, line } of await recordsAndOwnFacts(service.base, count)) {
     assert.equal(facts.format, 3, line);
     assert.equal(facts.input.nowMs, undefined, line);
-    // A REST body holds every default; MCP records the arguments with some left out: only those are kept.
-    if (record.channel === 'free') assert.equal(facts.input.trade, undefined, line);
-    else assert.ok(Object.keys(facts.input.trade).length > 0 && Object.keys(facts.input.trade).every((member) => !(member in record.request)), line);
+    // The record leaves out what equals the spec's default and a reader puts it back, on every channel: the facts keep nothing of the trade.
+    assert.equal(facts.input.trade, undefined, line);
+    for (const [member, value] of Object.entries(TRADE_DEFAULTS)) assert.notEqual(record.request[member], value, line);
+    const chosen = TRADES.find((trade) => trade.wallet === record.wallet);
+    for (const member of ['max_slippage_bps', 'allow_unregistered'] as const) {
+      if (chosen?.[member] !== undefined) assert.equal(record.request[member], chosen[member], line);
+    }
     assert.equal(record.ts, OPEN_MARKET_MS, 'the record\'s ts is the time the verdict was judged at');
     // Nothing of the request is written a second time: neither its wallet (the record's own, format 3) nor its contract address.
     assert.equal(record.request.wallet, undefined);

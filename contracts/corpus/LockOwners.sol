@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Corpus tokens whose narrow capped mint belongs to a contract that claims a two-day delay: a Compound-style Timelock (excused) and two fakes that run calls at once (not).
+// Corpus tokens whose narrow capped mint belongs to a contract that claims a two-day delay: a Compound-style Timelock (excused) and fakes that run calls sooner (not).
 pragma solidity ^0.8.24;
 
 import {ERC20} from "@openzeppelin/contracts/token/ERC20/ERC20.sol";
@@ -108,6 +108,43 @@ contract FakeTimelockAtOnce is AccessControl {
     }
 }
 
+/// Answers getMinDelay() with two days and waits for the time a call was scheduled for, but
+/// schedules any wait of a second or more: whoever holds the roles runs a call a block later.
+contract FakeTimelockShortWait is AccessControl {
+    bytes32 public constant PROPOSER_ROLE = keccak256("PROPOSER_ROLE");
+    bytes32 public constant EXECUTOR_ROLE = keccak256("EXECUTOR_ROLE");
+    mapping(bytes32 => uint256) private _readyAt;
+
+    constructor(address member) {
+        _grantRole(PROPOSER_ROLE, member);
+        _grantRole(EXECUTOR_ROLE, member);
+    }
+
+    function getMinDelay() external pure returns (uint256) {
+        return 2 days;
+    }
+
+    function schedule(address target, uint256 value, bytes calldata data, bytes32 predecessor, bytes32 salt, uint256 delay)
+        external
+        onlyRole(PROPOSER_ROLE)
+    {
+        require(delay >= 1, "delay below the minimum");
+        _readyAt[keccak256(abi.encode(target, value, data, predecessor, salt))] = block.timestamp + delay;
+    }
+
+    function execute(address target, uint256 value, bytes calldata payload, bytes32 predecessor, bytes32 salt)
+        external
+        payable
+        onlyRole(EXECUTOR_ROLE)
+    {
+        bytes32 id = keccak256(abi.encode(target, value, payload, predecessor, salt));
+        require(_readyAt[id] != 0 && _readyAt[id] <= block.timestamp, "not ready");
+        delete _readyAt[id];
+        (bool ok,) = target.call{value: value}(payload);
+        require(ok, "call reverted");
+    }
+}
+
 /// Answers getMinDelay() with two days but has no queue at all: its owner runs any call at once.
 contract FakeTimelockNoQueue is Ownable {
     constructor(address owner_) Ownable(owner_) {}
@@ -144,6 +181,11 @@ contract TlCompoundCappedMintNarrow is LockOwnedCappedMint {
 /// Owned by a contract that claims a two-day delay but executes a scheduled mint at once.
 contract TlFakeAtOnceCappedMintNarrow is LockOwnedCappedMint {
     constructor(address pm) LockOwnedCappedMint("Tl Fake At Once Capped Mint", "TLFA", pm, address(new FakeTimelockAtOnce(msg.sender))) {}
+}
+
+/// Owned by a contract that claims a two-day delay but schedules a mint a second ahead.
+contract TlFakeShortWaitCappedMintNarrow is LockOwnedCappedMint {
+    constructor(address pm) LockOwnedCappedMint("Tl Fake Short Wait Capped Mint", "TLFS", pm, address(new FakeTimelockShortWait(msg.sender))) {}
 }
 
 /// Owned by a contract that claims a two-day delay but has no queue: its owner mints at once.

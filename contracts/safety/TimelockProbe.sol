@@ -41,16 +41,18 @@ abstract contract TimelockProbe {
     }
 
     /// @notice Reads the delay `lock` claims, queues ping() through it at the shortest wait it
-    /// accepts (none at all, else the claimed delay), and tries to run it at once.
+    /// accepts (none at all, else `shortWait`, else the claimed delay), and tries to run it at once.
+    /// @param shortWait Just under the delay the check asks of a timelock: a lock that accepts it
+    /// lets calls run sooner than that, whatever delay it claims.
     /// @return family 0 none, 1 OpenZeppelin, 2 Compound.
     /// @return claimedDelay The claimed minimum delay, in seconds.
     /// @return queued Whether the lock accepted the queued call.
     /// @return ranAtOnce Whether the lock ran it in the block it was queued in.
-    function queueAtLock(address lock) external returns (uint8 family, uint256 claimedDelay, bool queued, bool ranAtOnce) {
+    function queueAtLock(address lock, uint256 shortWait) external returns (uint8 family, uint256 claimedDelay, bool queued, bool ranAtOnce) {
         (family, claimedDelay) = _claimedDelay(lock);
         _family = family;
         if (family == NONE) return (family, claimedDelay, false, false);
-        queued = _queue(lock, 0) || _queue(lock, claimedDelay);
+        queued = _queue(lock, 0) || _queue(lock, shortWait) || _queue(lock, claimedDelay);
         if (queued) ranAtOnce = _run(lock);
     }
 

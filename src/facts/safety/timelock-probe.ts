@@ -26,7 +26,7 @@ const LATE_SECONDS = Number(TIMELOCK_EARLY_GAP.seconds + TIMELOCK_LATE_GAP.secon
 
 /** TimelockProbe (contracts/safety/), part of SafetyProbe's code. */
 export const timelockProbeAbi = parseAbi([
-  'function queueAtLock(address lock) returns (uint8 family, uint256 claimedDelay, bool queued, bool ranAtOnce)',
+  'function queueAtLock(address lock, uint256 shortWait) returns (uint8 family, uint256 claimedDelay, bool queued, bool ranAtOnce)',
   'function runAtLock(address lock) returns (bool ran)',
 ]);
 
@@ -61,7 +61,7 @@ export interface TimelockProbe {
   probe: Address;
   /** The probe's code, the lock's grants and the sender's ether, applied at the queueing block and not before, so the owner's other reads see it untouched. */
   overrides: Overrides;
-  /** Its own block: read the claimed delay, queue, try to run at once. */
+  /** Its own block: read the claimed delay, queue at the shortest wait the lock accepts (none, TIMELOCK_EARLY_GAP, the claimed delay), try to run at once. */
   queue: LabelledCalls;
   /** TIMELOCK_EARLY_GAP after the queueing block: try to run. */
   early: LabelledCalls;
@@ -79,7 +79,8 @@ export function buildTimelockProbe(input: { owner: Address; origin: Address; pro
   return {
     probe,
     overrides: { [probe]: { code: input.probeCode }, [owner]: { stateDiff: lockGrants(probe) }, [origin]: { balance: numberToHex(10n ** 30n) } },
-    queue: { labels: [TIMELOCK_LABELS.queue], calls: [call(encodeFunctionData({ abi: timelockProbeAbi, functionName: 'queueAtLock', args: [owner] }))] },
+    // The short wait is the early run's gap: a lock that accepts it runs the call there.
+    queue: { labels: [TIMELOCK_LABELS.queue], calls: [call(encodeFunctionData({ abi: timelockProbeAbi, functionName: 'queueAtLock', args: [owner, TIMELOCK_EARLY_GAP.seconds] }))] },
     early: { labels: [TIMELOCK_LABELS.early], calls: [run] },
     late: { labels: [TIMELOCK_LABELS.late], calls: [run] },
   };

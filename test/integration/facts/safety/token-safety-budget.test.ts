@@ -14,7 +14,7 @@ import { startDevnet, type Devnet } from '../../../../src/tools/devnet/devnet.js
 
 const IDS = [
   'ev-hidden-seize', 'oc-owned-limiter', 'oc-registry-caller', 'role-mintable', 'tl-capped-mint-narrow', 'tl-capped-mint-wide',
-  'tl-compound-capped-mint-narrow', 'tl-fake-at-once-capped-mint-narrow', 'tl-fake-no-queue-capped-mint-narrow',
+  'tl-compound-capped-mint-narrow', 'tl-fake-at-once-capped-mint-narrow', 'tl-fake-short-wait-capped-mint-narrow', 'tl-fake-no-queue-capped-mint-narrow',
 ];
 const NOW = Date.UTC(2026, 10, 17, 15, 0, 0);
 
@@ -141,6 +141,13 @@ describe('a timelock by behaviour, whatever its ABI', () => {
     assert.equal(report.severity, 'warn', report.risk_factors.join(' | '));
     assert.deepEqual(codes(report.risk_factors), ['MINT_CAPABILITY']);
     assert.match(report.risk_factors[0], /^MINT_CAPABILITY: mint\(address,uint256\) let the owner contract 0x[0-9a-fA-F]{40} \(it answers getMinDelay\(\) with 2 days, but ran a call queued through it at once\) create new supply$/);
+  });
+
+  it('warns on a capped mint whose owner answers getMinDelay() with two days and honours a scheduled time, but schedules a wait under two days', async () => {
+    const { report } = await cold('tl-fake-short-wait-capped-mint-narrow');
+    assert.equal(report.severity, 'warn', report.risk_factors.join(' | '));
+    assert.deepEqual(codes(report.risk_factors), ['MINT_CAPABILITY']);
+    assert.match(report.risk_factors[0], /^MINT_CAPABILITY: mint\(address,uint256\) let the owner contract 0x[0-9a-fA-F]{40} \(it answers getMinDelay\(\) with 2 days, but ran a call queued through it before 2 days had passed\) create new supply$/);
   });
 
   it('warns on a capped mint whose owner answers getMinDelay() with two days but has no queue to put a call in', async () => {

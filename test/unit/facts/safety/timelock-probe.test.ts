@@ -1,7 +1,7 @@
 // Timelocks by behaviour: the grants the probe is given, and an owner read as a timelock only when a call queued through it waited past two days and then ran.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { encodeFunctionResult, keccak256, pad, toHex, type Address, type Hex } from 'viem';
+import { decodeFunctionData, encodeFunctionResult, keccak256, pad, toHex, type Address, type Hex } from 'viem';
 import { contractFacts, type SecondRoundFacts } from '../../../../src/facts/safety/contract-facts.js';
 import type { FirstRound } from '../../../../src/facts/safety/first-round.js';
 import type { LegResult } from '../../../../src/facts/safety/simulation-bundle.js';
@@ -41,6 +41,8 @@ describe('the grants the timelock probe is given', () => {
     assert.equal(TIMELOCK_EARLY_GAP.seconds, TWO_DAYS - 1n);
     const probe = buildTimelockProbe({ owner: OWNER, origin: PROBE, probeCode: '0x00', probe: PROBE });
     assert.deepEqual(probe.overrides[OWNER], { stateDiff: lockGrants(PROBE) });
+    // The short wait the probe offers the lock is the early run's gap, so a lock that accepts it runs the call there.
+    assert.deepEqual(decodeFunctionData({ abi: timelockProbeAbi, data: probe.queue.calls[0].data }).args, [OWNER, TWO_DAYS - 1n]);
   });
 });
 

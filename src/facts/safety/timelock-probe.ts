@@ -105,7 +105,8 @@ export interface TimelockBehaviour {
 export function readTimelock(legs: TimelockLegs | null): TimelockBehaviour {
   const queue = legs?.queue;
   const none: TimelockBehaviour = { claim: null, shown: false, refuted: null };
-  if (!queue?.ok) return none;
+  // Four words from the probe's code; anything shorter means the probe did not run there.
+  if (!queue?.ok || queue.data.length !== 2 + 4 * 64) return none;
   const [family, delay, queued, ranAtOnce] = decodeFunctionResult({ abi: timelockProbeAbi, functionName: 'queueAtLock', data: queue.data });
   const reader = READERS[family];
   if (reader === undefined) return none;
@@ -122,7 +123,7 @@ export function readTimelock(legs: TimelockLegs | null): TimelockBehaviour {
   return { claim, shown: true, refuted: null };
 }
 
-/** runAtLock's answer; null when the leg did not run or reverted. */
+/** runAtLock's answer; null when the leg did not run, reverted or answered no word. */
 function ran(leg: LegResult | undefined): boolean | null {
-  return leg?.ok ? decodeFunctionResult({ abi: timelockProbeAbi, functionName: 'runAtLock', data: leg.data }) : null;
+  return leg?.ok && leg.data.length === 66 ? BigInt(leg.data) !== 0n : null;
 }

@@ -56,6 +56,7 @@ describe('reading the behaviour', () => {
     const none = { claim: null, shown: false, refuted: null };
     assert.deepEqual(readTimelock({ ...real(1), queue: queued(0, 0n, false, false) }), none);
     assert.deepEqual(readTimelock({ queue: reverted }), none);
+    assert.deepEqual(readTimelock({ ...real(1), queue: { ok: true, data: '0x' } }), none, 'an address without the probe\'s code answers nothing');
     assert.deepEqual(readTimelock(null), none);
   });
 

@@ -75,16 +75,23 @@ const port = await freePort();
 const env = { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, REGISTRY_FILE: REGISTRY, RATE_LIMITS: 'off', REQUEST_LOG: 'off' };
 const began = performance.now();
 const service = await spawnNode(MAIN, [], env, /listening on http/, ['--max-semi-space-size=32'], 3_600_000);
-const listened = performance.now() - began;
 const base = `http://127.0.0.1:${port}`;
-await healthy(base);
-const health = performance.now() - began;
-const first = await listing(base, 0);
+let listened = 0;
+let health = 0;
+let first = 0;
 const times: number[] = [];
-for (let n = 1; n <= LISTINGS; n++) times.push(await listing(base, n));
-times.sort((a, b) => a - b);
-await stop(service);
-if (service.exitCode === null) await once(service, 'exit');
+try {
+  listened = performance.now() - began;
+  await healthy(base);
+  health = performance.now() - began;
+  first = await listing(base, 0);
+  for (let n = 1; n <= LISTINGS; n++) times.push(await listing(base, n));
+  times.sort((a, b) => a - b);
+} finally {
+  // Stopped whatever failed: a service left running would hold the folder's lock against the next start.
+  await stop(service);
+  if (service.exitCode === null) await once(service, 'exit');
+}
 // The service's own account of the start: an index rebuilt, the checkpoint lines checked and any progress lines.
 for (const [said] of startOutput(service).matchAll(/audit: [^"\n]*/g)) console.log(said);
 console.log(`start to listening: ${seconds(listened)}; to the first 200 from /healthz: ${seconds(health)}`);

@@ -9,6 +9,7 @@ import { assetFact, type Registry } from '../facts/registry/registry.js';
 import type { RiskInput, SafetyFact, Tier, TierPolicy, TradeInput } from '../risk/types.js';
 import type { CacheStore } from '../store/cache-store.js';
 import { NO_VENUE, VENUE_OFFLINE, type VenueFacts } from '../facts/quote/venue-facts.js';
+import { provenSellAmount } from '../facts/safety/proven-sell.js';
 
 export interface FactSources {
   registry: Registry;
@@ -106,10 +107,14 @@ const UNCHECKED: SafetyFact = deepFreeze({ severity: 'unchecked', flaggedDanger:
 function parsedSafetyFact(danger: string | null, latest: string | null): SafetyFact {
   if (danger !== null) return { severity: 'danger', flaggedDanger: true, riskFactors: parseFactors(danger), checkedAt: checkedAtOf(danger) };
   if (latest === null) return UNCHECKED;
-  const parsed = JSON.parse(latest) as { severity?: unknown };
+  const parsed = JSON.parse(latest) as { severity?: unknown; sell_proven?: unknown };
   const severity = parsed.severity;
   if (severity !== 'safe' && severity !== 'warn' && severity !== 'danger') throw new Error('stored token-safety result is malformed');
-  return { severity, flaggedDanger: false, riskFactors: parseFactors(latest), checkedAt: checkedAtOf(latest) };
+  // The largest sell seen at once, which the engine holds the trade's amount to (ARCHITECTURE.md "Token safety"); absent before the figure was kept.
+  const sellProvenAmount = provenSellAmount(parsed);
+  return {
+    severity, flaggedDanger: false, riskFactors: parseFactors(latest), ...(sellProvenAmount === undefined ? {} : { sellProvenAmount }), checkedAt: checkedAtOf(latest),
+  };
 }
 
 /** When the stored token-safety result was produced, for the audit record; null when it does not say. */

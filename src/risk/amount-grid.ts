@@ -48,6 +48,26 @@ export function unitsAtLeast(amount: number, decimals: number): bigint | null {
   return unitsOf(amount, decimals, true);
 }
 
+/**
+ * The largest JSON number the service reads as at most `units` base units (`unitsAtLeast` of it is not
+ * above `units`): a figure a trade is compared with, rounded down to what a double can say, never up.
+ * 0 for 0 units.
+ */
+export function amountAtMost(units: bigint, decimals: number): number {
+  if (units <= 0n) return 0;
+  let amount = unitsToAmount(units, decimals);
+  while (amount > 0 && (unitsAtLeast(amount, decimals) ?? 0n) > units) amount = nextDouble(amount, -1n);
+  for (let up = nextDouble(amount, 1n); (unitsAtLeast(up, decimals) ?? units + 1n) <= units; up = nextDouble(up, 1n)) amount = up;
+  return amount;
+}
+
+/** The positive double next to `value`, below (-1n) or above (1n). */
+function nextDouble(value: number, direction: -1n | 1n): number {
+  const bits = new BigInt64Array(new Float64Array([value]).buffer);
+  bits[0] = bits[0]! + direction;
+  return new Float64Array(bits.buffer)[0]!;
+}
+
 /** The largest grid point not above the decimal `amount` is written as (what a permit may grant). */
 export function unitsAtMost(amount: number, decimals: number): bigint | null {
   return unitsOf(amount, decimals, false);

@@ -2,6 +2,7 @@
 import { judgedNote, type Derived } from './derived.js';
 import { formatNumber, formatShare } from './format.js';
 import { reason, type OverrideCode } from './reason-codes.js';
+import { unprovenSellWords } from './sell-size.js';
 import type { CategoryScores, RiskInput } from './types.js';
 import { CATEGORY_MAX, THRESHOLDS, WEIGHTS } from './weights.js';
 
@@ -59,6 +60,10 @@ export function scoreContract(input: RiskInput, d: Derived): CategoryResult {
     // Registry tokens are vetted when listed, so only an unchecked outside contract scores.
     const words = `no token-safety result exists for unregistered contract ${d.address}`;
     signals.push({ points: w.uncheckedUnregistered, reason: reason('CONTRACT_UNCHECKED', words) });
+  }
+  if (d.sellUnproven !== null) {
+    const words = unprovenSellWords(input.trade.amount, d.sellUnproven, d.symbol);
+    signals.push({ points: w.sellSizeUnproven, reason: reason('SELL_SIZE_UNPROVEN', words) });
   }
   return capped(CATEGORY_MAX.contract, signals);
 }

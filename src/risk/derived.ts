@@ -2,6 +2,7 @@
 import { marketSession, type MarketSession } from './market-hours.js';
 import { formatNumber, roundCents } from './format.js';
 import { tradeImpact, type TradeImpact } from './price-impact.js';
+import { unprovenSellSize } from './sell-size.js';
 import type { PriceFact, RiskInput } from './types.js';
 import { THRESHOLDS } from './weights.js';
 
@@ -29,6 +30,8 @@ export interface Derived {
   session: MarketSession;
   /** The trade's price impact on the venue pool; null when the facts hold no venue reading (ARCHITECTURE.md "Price impact"). */
   impact: TradeImpact | null;
+  /** The largest sell the token-safety check proved, when the trade's amount exceeds it; else null (ARCHITECTURE.md "Token safety"). */
+  sellUnproven: number | null;
 }
 
 export function registryState(input: RiskInput, symbol: string, address: string): RegistryState {
@@ -92,5 +95,6 @@ export function deriveFacts(input: RiskInput): Derived {
     lossUsd: pnl < 0 ? -pnl : 0,
     session: marketSession(input.nowMs),
     impact: tradeImpact(input),
+    sellUnproven: unprovenSellSize(input),
   };
 }

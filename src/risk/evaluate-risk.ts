@@ -12,6 +12,11 @@ export function bandFor(score: number): Decision {
   return 'deny';
 }
 
+/** The band, raised to `warn` when `raise` holds: the issue 42 scale calls a sell size the check could not see a warn. */
+function atLeastWarn(band: Decision, raise: boolean): Decision {
+  return raise && band === 'allow' ? 'warn' : band;
+}
+
 function sumScores(scores: CategoryScores): number {
   return scores.registry + scores.contract + scores.price + scores.wallet + scores.trade;
 }
@@ -28,8 +33,8 @@ export function evaluateRisk(input: RiskInput): RiskResult {
   const score = sumScores(scores);
   const override = overrides.length > 0 ? overrides[0]!.code : null;
   return {
-    // Spec "Hard overrides" force deny regardless of band.
-    decision: override !== null ? 'deny' : bandFor(score),
+    // Spec "Hard overrides" force deny regardless of band; an unproven sell size is at least a warn (ARCHITECTURE.md "Token safety").
+    decision: override !== null ? 'deny' : atLeastWarn(bandFor(score), derived.sellUnproven !== null),
     risk_score: score,
     reasons: [...overrides.map((o) => o.reason), ...reasons],
     calculated_notional_usd: derived.notionalUsd,

@@ -40,6 +40,10 @@ export const REASON_CODES = {
     meaning: 'The latest token-safety check returned severity=warn for the contract.',
     kind: 'blocking', category: 'contract', forcesDeny: false,
   },
+  SELL_SIZE_UNPROVEN: {
+    meaning: "The trade's amount is larger than the largest sell the token-safety check saw go through at once (a share of the pool's depth), so a sell of this size was not shown to work; the verdict is at least warn whatever the score.",
+    kind: 'blocking', category: 'contract', forcesDeny: false,
+  },
   CONTRACT_UNCHECKED: {
     meaning: 'No token-safety result exists yet for a contract outside the registry.',
     kind: 'blocking', category: 'contract', forcesDeny: false,

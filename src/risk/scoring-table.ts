@@ -6,7 +6,7 @@ import { BAND_UPPER, CATEGORY_MAX, THRESHOLDS, WEIGHTS } from './weights.js';
  * Bumped whenever the engine's logic changes in a way the table does not show (a new rule, a
  * changed condition); a changed weight or band shows in the table's hash on its own.
  */
-export const ENGINE_VERSION = '1.3.0';
+export const ENGINE_VERSION = '1.4.0';
 
 /** Category maxima, per-signal weights, thresholds, bands, tier policies and holdings thresholds. */
 export const SCORING_TABLE = Object.freeze({

@@ -103,6 +103,12 @@ export interface SafetyFact {
   /** A `danger` finding for this contract within the flag lifetime (24 h). */
   flaggedDanger: boolean;
   riskFactors: string[];
+  /**
+   * The largest sell the token-safety check saw go through at once, in token units, rounded down to what the
+   * service reads as at most that many base units (ARCHITECTURE.md "Token safety"). Absent when no sized sell
+   * ran (no live pool, no proven balance slot) or it failed, and in facts recorded before the rule.
+   */
+  sellProvenAmount?: number;
   /** When the result the severity comes from was produced (ms); the audit record keeps it, the engine does not use it. */
   checkedAt?: number | null;
 }

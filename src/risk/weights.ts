@@ -13,7 +13,7 @@ export const CATEGORY_MAX: Readonly<CategoryScores> = Object.freeze({
 export const WEIGHTS = Object.freeze({
   registry: { mismatch: 30, unregisteredBlocked: 30, unregisteredAllowed: 20 },
   // An unchecked registry token scores 0: registry tokens are vetted when listed.
-  contract: { danger: 30, warn: 15, uncheckedUnregistered: 15 },
+  contract: { danger: 30, warn: 15, uncheckedUnregistered: 15, sellSizeUnproven: 15 },
   price: { unavailable: 15, venue: 3, fallback: 8, stale: 5, deviation: 5, marketClosed: 3 },
   wallet: { windowNearLimit: 5, dailyLossHigh: 10 },
   trade: { slippageOver300: 4, slippageOver500: 7, slippageOver1000: 10, nearCeiling: 2, priceImpactOver100: 4, priceImpactOver300: 8 },

@@ -34,7 +34,7 @@ function inputOut(input: RiskInput): unknown[] {
     wallet.windowCount, wallet.windowLimit, wallet.dailyPnlUsd, wallet.windowSeconds,
     input.blockedAssets, input.nowMs, input.entitledTier, wallet.windowHitsMs ?? null,
     price.alternative ?? null, input.permitRequested === true,
-    input.limits ?? null, wallet.dailyNotionalUsedUsd ?? null, input.venue ?? null,
+    input.limits ?? null, wallet.dailyNotionalUsedUsd ?? null, input.venue ?? null, safety.sellProvenAmount ?? null,
   ];
 }
 
@@ -51,7 +51,7 @@ function inputIn(w: any[]): RiskInput {
     registryBySymbol: bySymbol,
     registryByAddress: w[13] === SAME_AS_SYMBOL ? bySymbol : registryIn(w[13]),
     price: { usd: w[14], source: w[15], stale: w[16], deviationBps: w[17], alternative: w[29] },
-    safety: { severity: w[18], flaggedDanger: w[19], riskFactors: w[20] },
+    safety: { severity: w[18], flaggedDanger: w[19], riskFactors: w[20], ...(w[34] === null ? {} : { sellProvenAmount: w[34] }) },
     wallet: {
       windowCount: w[21], windowLimit: w[22], dailyPnlUsd: w[23], windowSeconds: w[24],
       ...(w[28] ? { windowHitsMs: w[28] } : {}), ...(w[32] === null ? {} : { dailyNotionalUsedUsd: w[32] }),

@@ -53,7 +53,9 @@ const rawInput: fc.Arbitrary<RiskInput> = fc.record({
     severity: mostly(fc.constantFrom('safe' as const, 'warn' as const, 'unchecked' as const), fc.constant('danger' as const)),
     flaggedDanger: mostly(fc.constant(false), fc.constant(true)),
     riskFactors: fc.array(fc.string({ maxLength: 12 }), { maxLength: 3 }),
-  }),
+    // The largest sell the check proved, near the trade's amounts so both sides of it are drawn; absent in most draws.
+    sellProvenAmount: fc.oneof(fc.constantFrom(0, 1, 4, 100), fc.double({ min: 0, max: 200, noNaN: true })),
+  }, { requiredKeys: ['severity', 'flaggedDanger', 'riskFactors'] }),
   wallet: fc.record({
     windowCount: fc.nat(100),
     windowLimit: fc.nat(100),

@@ -152,6 +152,10 @@ export function chainFactsSection(): string {
     '',
     'Every result is kept 10 minutes as the `contract_risk` of later verdicts (evaluations never simulate inline; a',
     'contract never checked reads `unchecked`). A `danger` result denies every evaluation of the contract for 24 hours.',
+    "A trade whose `amount` is larger than the sized sell that went through (`sized_sell_amount` in the token's units,",
+    'buy or sell alike) is `SELL_SIZE_UNPROVEN`: a sell of that size was not shown to work, which the scale above calls a',
+    '`warn`, so the verdict is at least `warn` and `max_allowed_amount` is at most that sell. A result with no sized sell',
+    '(no live pool, no proven balance slot) sets no such bound.',
     'A check that cannot reach the node answers HTTP 503 with `error`: do not assume the token is safe.',
     '',
   ].join('\n');

@@ -46,6 +46,7 @@ function scoreSection(): string {
     'contract safety (30), price & market data quality (15), wallet behavior (15), trade parameters (10).',
     'Bands: 0-30 `allow`, 31-70 `warn`, 71-100 `deny`. Every per-signal weight is in the scoring table below.',
     'Hard overrides force `deny` whatever the band; they are the reason codes marked "forces deny" below.',
+    '`SELL_SIZE_UNPROVEN` (a trade larger than any sell the token-safety check saw go through at once) makes the verdict at least `warn`.',
     'A response with an `error` key (HTTP 503 on REST) means no verdict was produced: do not trade.',
     '',
   ].join('\n');
@@ -135,7 +136,7 @@ function signInDecisions(): string {
     `- Up to ${MAX_PENDING_MESSAGES} messages wait per address at once. Anyone may ask for a nonce for any address, so asking again never invalidates a message already handed out; past ${MAX_PENDING_MESSAGES} the oldest is dropped. A signature is matched against each waiting message, and a refusal (HTTP 401) names the check that failed: no message pending, signature, domain, chain, address, nonce or expiry. A message is spent only by a sign-in that succeeds: one that fails because the chain node or the store did not answer (HTTP 503 with \`code\` \`chain_unavailable\` or \`store_unavailable\`) leaves it pending, and the same signature may be sent again.`,
     '- A 503 says what failed in words and a `code`; it never carries a node URL, call data or a dependency\'s own error text. Those go to the service\'s log (stderr), with URLs cut to scheme, host and port since RPC providers put credentials in the rest.',
     `- The access token is an HS256 JWT with a \`jti\`, valid ${TOKEN_LIFETIME_S} s (\`expires_in_seconds\`). Revocation records the \`jti\` in the store until the token would have expired, on disk before the answer (Redis when the service runs with one), so a restart keeps it; a revoked or expired token gets HTTP 401 with \`WWW-Authenticate: Bearer\`.`,
-    "- `preview_mode` is true when the wallet holds less than the Tier 1 threshold. `x-preview-tier` (1, 2 or 3) evaluates at another tier's ceiling; a preview above the tier the holdings grant is always `deny` with `PREVIEW_ABOVE_ENTITLEMENT` first, a hard override like the others: the score and the other reasons show what that tier would say, and the decision never says the trade may proceed. Every decision is the score's band or a `deny` named by a hard override.",
+    "- `preview_mode` is true when the wallet holds less than the Tier 1 threshold. `x-preview-tier` (1, 2 or 3) evaluates at another tier's ceiling; a preview above the tier the holdings grant is always `deny` with `PREVIEW_ABOVE_ENTITLEMENT` first, a hard override like the others: the score and the other reasons show what that tier would say, and the decision never says the trade may proceed. Every decision is the score's band (raised to `warn` by `SELL_SIZE_UNPROVEN`) or a `deny` named by a hard override.",
     '',
   ].join('\n');
 }

@@ -11,6 +11,7 @@ import { readFirstRound } from './first-round.js';
 import { outsideCalls, ownersAnswered, readableTrace, registryAddresses } from './outside-calls.js';
 import type { ProbeCode } from './probe-code.js';
 import { planCheck, runSecondRound } from './second-round.js';
+import { provenSell } from './proven-sell.js';
 import { notSimulated, type SellSimulation } from './sell-simulation.js';
 import { classify, type SafetyEvidence, type Severity } from './severity.js';
 
@@ -124,12 +125,14 @@ export class TokenSafetyChecker {
       owner_is_multisig: evidence.facts.owner.kind === 'multisig',
       sell_simulation: sell ?? {},
     };
-    await this.remember(address, report);
+    await this.remember(address, report, evidence.facts.decimals);
     return report;
   }
 
-  private async remember(address: Address, report: TokenSafetyReport): Promise<void> {
-    const entry = JSON.stringify({ severity: report.severity, risk_factors: report.risk_factors, checked_at: this.deps.now() });
+  /** `sell_proven`: the largest sell seen at once, which an evaluation holds the trade's own amount to (ARCHITECTURE.md "Token safety"). */
+  private async remember(address: Address, report: TokenSafetyReport, decimals: number | null): Promise<void> {
+    const proven = provenSell(report.sell_simulation, decimals);
+    const entry = JSON.stringify({ severity: report.severity, risk_factors: report.risk_factors, checked_at: this.deps.now(), ...(proven ? { sell_proven: proven } : {}) });
     const writes = [this.deps.store.set(safetyKey(address), entry, this.latestTtlMs)];
     if (report.severity === 'danger') writes.push(this.deps.store.set(dangerKey(address), entry, this.dangerTtlMs));
     await Promise.all(writes);

@@ -50,11 +50,13 @@ describe('risk engine properties', () => {
     }), RUNS);
   });
 
-  it('the decision is the band unless an override fired, and then it is deny', () => {
+  it('the decision is the band (raised to warn by SELL_SIZE_UNPROVEN) unless an override fired, and then it is deny', () => {
     fc.assert(fc.property(riskInput, (input) => {
       const result = evaluateRisk(input);
       if (result.override === null) {
-        strictEqual(result.decision, bandFor(result.risk_score));
+        const band = bandFor(result.risk_score);
+        const unproven = result.reasons.some((text) => text.startsWith('SELL_SIZE_UNPROVEN: '));
+        strictEqual(result.decision, unproven && band === 'allow' ? 'warn' : band);
       } else {
         strictEqual(result.decision, 'deny');
         ok(OVERRIDE_PRIORITY.includes(result.override as (typeof OVERRIDE_PRIORITY)[number]));

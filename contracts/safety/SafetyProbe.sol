@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// What a token-safety check runs at throwaway holders: buy through a v4 pool, sell back (by transfer or through a router), or pass tokens on.
+// What a token-safety check runs at throwaway holders: buy through a v4 pool, sell back (by transfer or through a router), or pass tokens on; and what it runs against the owner (TimelockProbe).
 pragma solidity ^0.8.28;
 
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
@@ -7,13 +7,15 @@ import {IPoolManager} from "@uniswap/v4-core/src/interfaces/IPoolManager.sol";
 import {PoolKey} from "@uniswap/v4-core/src/types/PoolKey.sol";
 import {Currency} from "@uniswap/v4-core/src/types/Currency.sol";
 import {SwapHelper} from "../uniswap/SwapHelper.sol";
+import {TimelockProbe} from "./TimelockProbe.sol";
 
-/// @dev Like SwapHelper (which it extends), it has no constructor, immutables or persistent
-/// state, so its runtime code works at any address: an eth_simulateV1 places it at several
+/// @dev Like SwapHelper (which it extends), it has no constructor or immutables and needs no
+/// initial state, so its runtime code works at any address: an eth_simulateV1 places it at several
 /// fresh addresses with a code override. Each holder acquires the token the way a buyer does
 /// (the pool, or a real holder, sends it) and then disposes of it; every leg reports what
-/// really moved, so taxes and blocks are measured rather than guessed.
-contract SafetyProbe is SwapHelper {
+/// really moved, so taxes and blocks are measured rather than guessed. One more copy drives
+/// the token's owner contract as a timelock would be driven (TimelockProbe).
+contract SafetyProbe is SwapHelper, TimelockProbe {
     error NothingToDispose();
     error TransferReturnedFalse();
 

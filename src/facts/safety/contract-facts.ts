@@ -3,12 +3,12 @@ import { decodeFunctionResult, getAddress, parseAbi, type Address, type Hex } fr
 import { scanBytecode, type BytecodeScan } from './bytecode.js';
 import type { FirstRound } from './first-round.js';
 import { capabilitiesOf, type Capability } from './selectors.js';
+import { readTimelock, type TimelockLegs } from './timelock-probe.js';
 
 /** What the owner contract is asked inside the simulation (ARCHITECTURE.md "Token safety": no third round trip). */
 export const ownerFactsAbi = parseAbi([
   'function getThreshold() view returns (uint256)',
   'function getOwners() view returns (address[])',
-  'function getMinDelay() view returns (uint256)',
   'function implementation() view returns (address)',
 ]);
 
@@ -20,8 +20,10 @@ export interface OwnerFacts {
   address: Address | null;
   threshold: number | null;
   signers: number | null;
-  /** A timelock's getMinDelay(), in seconds; null for any other owner. */
+  /** A timelock's claimed delay (getMinDelay() or delay()), in seconds; null for any other owner. */
   delaySeconds?: number | null;
+  /** Why an owner contract that claims a delay is no timelock (ARCHITECTURE.md "Token safety"); absent when it claims none. */
+  notTimelock?: string | null;
 }
 
 export interface ProxyFacts {
@@ -59,8 +61,8 @@ export interface ProxySlots {
 /** What round trip 2 answered about the owner and the implementation. */
 export interface SecondRoundFacts {
   ownerCode: Hex | null;
-  /** The owner's answers to ownerFactsAbi's first three calls, from the simulation; null: not asked or not run. */
-  ownerAnswers: { threshold: Hex | null; owners: Hex | null; delay: Hex | null } | null;
+  /** The owner's answers to getThreshold() and getOwners(), and the timelock probe's legs, from the simulation; null: not asked or not run. */
+  ownerAnswers: { threshold: Hex | null; owners: Hex | null; timelock: TimelockLegs | null } | null;
   implementationCode: Hex | null;
   beaconImplementation: Address | null;
 }
@@ -104,12 +106,13 @@ function ownerFacts(owner: Address, second: SecondRoundFacts): OwnerFacts {
   const answers = second.ownerAnswers;
   const m = word(answers?.threshold);
   const n = signers(answers?.owners ?? null);
-  const delay = word(answers?.delay);
+  const lock = readTimelock(answers?.timelock ?? null);
+  const counted = { threshold: m === null ? null : Number(m), signers: n };
   // Safe's interface: a threshold of two or more signers is a multisig; one signer is a single key.
   if (m !== null && m >= 2n) return { ...facts, kind: 'multisig', threshold: Number(m), signers: n };
-  // OpenZeppelin's TimelockController: every owner call waits getMinDelay() seconds after it is scheduled.
-  if (delay !== null) return { ...facts, kind: 'timelock', delaySeconds: Number(delay), threshold: m === null ? null : Number(m), signers: n };
-  return { ...facts, kind: 'contract', threshold: m === null ? null : Number(m), signers: n };
+  // A timelock by behaviour, whatever its ABI: a call queued through it waited past the threshold and then ran.
+  if (lock.shown && lock.claim) return { ...facts, ...counted, kind: 'timelock', delaySeconds: lock.claim.seconds };
+  return { ...facts, ...counted, kind: 'contract', ...(lock.refuted ? { notTimelock: lock.refuted } : {}) };
 }
 
 function word(data: Hex | null | undefined): bigint | null {

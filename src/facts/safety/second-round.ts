@@ -12,6 +12,7 @@ import { buildSequenceProbe, SEQUENCE_GAP, type SequenceProbe } from './owner-se
 import { gasTerms, poolOf } from './sell-simulation.js';
 import { sizedSellAmount } from './sized-sell.js';
 import { buildBundle, runBundle, throwawayAddress, unsupported, type Bundle, type GasTerms, type LegResult, type Overrides, type Pool, type TailBlock } from './simulation-bundle.js';
+import { buildTimelockProbe, TIMELOCK_EARLY_GAP, TIMELOCK_LABELS, TIMELOCK_LATE_GAP, TIMELOCK_QUEUE_GAP, type TimelockProbe } from './timelock-probe.js';
 
 /** Everything round trip 2 sends, built from round trip 1's answers alone. */
 export interface CheckPlan {
@@ -54,7 +55,9 @@ export function planCheck(first: FirstRound, venue: Venue | null, excluded: Read
     ? buildPowerProbe({ token, owner, admins: admins.map((admin) => admin.address), selectors: scan.selectors, slot: override.slot, amount: override.amount })
     : null;
   const sequence = owner && override && scan ? buildSequenceProbe({ token, owner, selectors: scan.selectors, slot: override.slot, amount: override.amount }) : null;
-  const tail = tailBlock(token, owner, scan ? [...scan.addresses].filter((a) => a !== token) : [], powers, sequence);
+  // A token that owns itself is not driven as a timelock: the lock's grants would write the token's own storage.
+  const lock = owner && scan && owner !== token ? buildTimelockProbe({ owner, origin: throwawayAddress(), probeCode: first.probeCode, probe: throwawayAddress() }) : null;
+  const tail = tailBlock(token, owner, scan ? [...scan.addresses].filter((a) => a !== token) : [], powers, sequence, lock);
   const sized = pool && first.poolState ? sizedSellAmount(first.poolState.sqrtPriceX96, first.poolState.liquidity, pool.tokenIsCurrency0) : 0n;
   const bundle = buildBundle({ token, probeCode: first.probeCode, head: first.head, pool, holders: first.holders, override, decimals, gas, router, tail, sized: sized > 0n ? sized : null });
   const slots = scan ? proxySlots(first, scan) : null;
@@ -71,27 +74,43 @@ export function planCheck(first: FirstRound, venue: Venue | null, excluded: Read
 }
 
 /**
- * After every sell: a funded throwaway asks the owner what it is (multisig threshold and signers,
- * timelock delay) and each address constant of the code for its owner(); then the owner probes,
- * the first step of the two-step probe, and SEQUENCE_GAP later its second step.
+ * After every sell: a funded throwaway asks the owner what it is (multisig threshold and signers)
+ * and each address constant of the code for its owner(); then the owner probes and the first step
+ * of the two-step probe; then the timelock probe's blocks, and SEQUENCE_GAP after the first
+ * block the two-step probe's second step and the timelock probe's late run.
  */
-function tailBlock(token: Address, owner: Address | null, candidates: Address[], powers: PowerProbe | null, sequence: SequenceProbe | null): TailBlock {
+function tailBlock(token: Address, owner: Address | null, candidates: Address[], powers: PowerProbe | null, sequence: SequenceProbe | null, lock: TimelockProbe | null): TailBlock {
   const origin = throwawayAddress();
   const overrides: Overrides = { ...(powers?.overrides ?? {}), ...(sequence?.overrides ?? {}), [origin]: { balance: numberToHex(10n ** 30n) } };
   if (sequence) overrides[token] = { stateDiff: { ...(powers?.overrides[token]?.stateDiff ?? {}), ...sequence.tokenDiff } };
   const asks = ownerCalls(candidates, origin);
   const facts = owner
-    ? (['getThreshold', 'getOwners', 'getMinDelay'] as const).map((functionName) => ({ from: origin, to: owner, data: encodeFunctionData({ abi: ownerFactsAbi, functionName }) }))
+    ? (['getThreshold', 'getOwners'] as const).map((functionName) => ({ from: origin, to: owner, data: encodeFunctionData({ abi: ownerFactsAbi, functionName }) }))
     : [];
   const [first, ...later] = powers?.blocks ?? [{ labels: [], calls: [] }];
   const steps = sequence ? [sequence.first] : [];
   return {
     blocks: [{
-      labels: [...(owner ? ['owner.threshold', 'owner.owners', 'owner.delay'] : []), ...asks.labels, ...first.labels, ...steps.flatMap((step) => step.labels)],
+      labels: [...(owner ? ['owner.threshold', 'owner.owners'] : []), ...asks.labels, ...first.labels, ...steps.flatMap((step) => step.labels)],
       calls: [...facts, ...asks.calls, ...first.calls, ...steps.flatMap((step) => step.calls)],
-    }, ...later, ...(sequence ? [{ ...sequence.second, gap: SEQUENCE_GAP }] : [])],
+    }, ...later, ...gapBlocks(sequence, lock)],
     overrides,
   };
+}
+
+/**
+ * The timelock probe's queueing block (with the lock's grants, so the owner reads before it see
+ * the owner untouched) and early block; then, SEQUENCE_GAP after the block before them, the
+ * two-step probe's second step and the timelock probe's late run (TIMELOCK_LATE_GAP).
+ */
+function gapBlocks(sequence: SequenceProbe | null, lock: TimelockProbe | null): TailBlock['blocks'] {
+  if (lock === null) return sequence ? [{ ...sequence.second, gap: SEQUENCE_GAP }] : [];
+  const late = sequence ? [sequence.second, lock.late] : [lock.late];
+  return [
+    { ...lock.queue, gap: TIMELOCK_QUEUE_GAP, overrides: lock.overrides },
+    { ...lock.early, gap: TIMELOCK_EARLY_GAP },
+    { labels: late.flatMap((block) => block.labels), calls: late.flatMap((block) => block.calls), gap: TIMELOCK_LATE_GAP },
+  ];
 }
 
 /** Every request is issued before any is awaited: one HTTP request with a batching client. Rejects when the node fails. */
@@ -106,7 +125,8 @@ export async function runSecondRound(client: PublicClient, plan: CheckPlan, toke
       beacon ? orOnRevert(client.readContract({ address: beacon, abi: ownerFactsAbi, functionName: 'implementation' }), null, `beacon read of ${beacon}`) : null,
     ]);
     const answer = (label: string) => (legs?.get(label)?.ok ? (legs.get(label)!.data as Hex) : null);
-    const ownerAnswers = owner && legs ? { threshold: answer('owner.threshold'), owners: answer('owner.owners'), delay: answer('owner.delay') } : null;
+    const timelock = { queue: legs?.get(TIMELOCK_LABELS.queue), early: legs?.get(TIMELOCK_LABELS.early), late: legs?.get(TIMELOCK_LABELS.late) };
+    const ownerAnswers = owner && legs ? { threshold: answer('owner.threshold'), owners: answer('owner.owners'), timelock } : null;
     return { legs, trace, facts: { ownerCode, ownerAnswers, implementationCode, beaconImplementation } };
   } catch (error) {
     throw error instanceof ChainUnavailableError ? error : new ChainUnavailableError(`simulation of ${token}`, error);

@@ -11,6 +11,7 @@ import type { SellSimulation, SimulatedSell } from './sell-simulation.js';
 import { HOLD_HORIZONS } from './simulation-bundle.js';
 import { SIZED_SELL_SHARE_BPS } from './sized-sell.js';
 import { durationWords } from './simulation-outcome.js';
+import { TIMELOCK_MIN_DELAY_SECONDS } from './timelock-probe.js';
 
 export type Severity = 'safe' | 'warn' | 'danger';
 
@@ -261,8 +262,8 @@ function capabilityFindings({ facts, listed, admins }: SafetyEvidence): Finding[
   return findings;
 }
 
-/** A timelock owner of at least this delay announces every mint ahead (the methodology states it). */
-export const TIMELOCK_MIN_DELAY_SECONDS = 2 * 86_400;
+/** A timelock owner of at least this delay announces every mint ahead (the methodology states it); the timelock probe shows it. */
+export { TIMELOCK_MIN_DELAY_SECONDS };
 /** A mint cap at most this far above the supply bounds what a timelocked owner can dilute. */
 export const TIMELOCK_CAP_HEADROOM_BPS = 1_000;
 
@@ -290,7 +291,7 @@ function controller(owner: OwnerFacts, admins: readonly string[] = []): string {
     case 'eoa': return `the owner ${owner.address} (a single key)`;
     case 'multisig': return `the ${owner.threshold}-of-${owner.signers ?? '?'} multisig owner ${owner.address}`;
     case 'timelock': return `the timelock owner ${owner.address} (minimum delay ${days(owner.delaySeconds ?? 0)})`;
-    case 'contract': return `the owner contract ${owner.address}`;
+    case 'contract': return `the owner contract ${owner.address}${owner.notTimelock ? ` (${owner.notTimelock})` : ''}`;
   }
 }
 

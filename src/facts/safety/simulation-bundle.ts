@@ -88,8 +88,11 @@ export interface BundleInput {
 
 /** The last blocks of the simulation, one after another: their calls with labels, and state overrides applied at the first. */
 export interface TailBlock {
-  /** `gap`: how far after the block before it the block runs; one 12-second block when absent. */
-  blocks: { labels: string[]; calls: { from: Address; to: Address; data: Hex }[]; gap?: { seconds: bigint; blocks: bigint } }[];
+  /**
+   * `gap`: how far after the block before it the block runs; one 12-second block when absent.
+   * `overrides`: state overrides applied at that block (not the first), when earlier calls must see the state untouched.
+   */
+  blocks: { labels: string[]; calls: { from: Address; to: Address; data: Hex }[]; gap?: { seconds: bigint; blocks: bigint }; overrides?: Overrides }[];
   overrides: Overrides;
 }
 
@@ -253,7 +256,7 @@ function request(input: BundleInput, overrides: Overrides, blocks: Call[][]): un
       ...HOLD_HORIZONS.map((horizon, i) => ({ blockOverrides: at(horizon.blocks, horizon.seconds), calls: wire(blocks[i + 1]) })),
       ...tailBlocks(input.tail, last).map(({ block, blocks, seconds }, i) => ({
         blockOverrides: at(blocks, seconds),
-        ...(i === 0 ? { stateOverrides: input.tail!.overrides } : {}),
+        ...(i === 0 ? { stateOverrides: input.tail!.overrides } : block.overrides ? { stateOverrides: block.overrides } : {}),
         calls: wire(block.calls),
       })),
     ],

@@ -1,17 +1,21 @@
-// Token safety against the real devnet, one checker over a transport that counts HTTP requests: the two-round-trip budget, outside calls, unchecked owner powers, a timelocked capped mint.
+// Token safety against the real devnet, one checker over a transport that counts HTTP requests: the two-round-trip budget, outside calls, unchecked owner powers, a timelocked capped mint and timelocks by behaviour.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createPublicClient, http, type PublicClient } from 'viem';
+import { createPublicClient, getAddress, http, keccak256, pad, parseAbi, toHex, type Address, type PublicClient } from 'viem';
 import { compiledSafetyProbe } from '../../../../src/assembly/fact-sources.js';
 import { robinhoodChain } from '../../../../src/facts/chain/public-client.js';
 import { registryFromFile } from '../../../../src/facts/registry/registry.js';
 import { CompiledProbeCode } from '../../../../src/facts/safety/probe-code.js';
+import { roleMemberSlot } from '../../../../src/facts/safety/timelock-probe.js';
 import { TokenSafetyChecker, type TokenSafetyReport } from '../../../../src/facts/safety/token-safety.js';
 import { MemoryStore } from '../../../../src/store/memory-store.js';
 import { deployCorpus, type CorpusToken } from '../../../../src/tools/devnet/deploy-corpus.js';
 import { startDevnet, type Devnet } from '../../../../src/tools/devnet/devnet.js';
 
-const IDS = ['ev-hidden-seize', 'oc-owned-limiter', 'oc-registry-caller', 'role-mintable', 'tl-capped-mint-narrow', 'tl-capped-mint-wide'];
+const IDS = [
+  'ev-hidden-seize', 'oc-owned-limiter', 'oc-registry-caller', 'role-mintable', 'tl-capped-mint-narrow', 'tl-capped-mint-wide',
+  'tl-compound-capped-mint-narrow', 'tl-fake-at-once-capped-mint-narrow', 'tl-fake-short-wait-capped-mint-narrow', 'tl-fake-no-queue-capped-mint-narrow',
+];
 const NOW = Date.UTC(2026, 10, 17, 15, 0, 0);
 
 /** Every HTTP request the checker sends the node, with the JSON-RPC methods it carried. */
@@ -19,6 +23,7 @@ const requests: string[][] = [];
 let devnet: Devnet;
 let checker: TokenSafetyChecker;
 let tokens: Map<string, CorpusToken>;
+let reader: PublicClient;
 
 before(async () => {
   devnet = await startDevnet();
@@ -31,6 +36,7 @@ before(async () => {
     },
   });
   const client = createPublicClient({ chain: robinhoodChain(devnet.rpcUrl), transport }) as PublicClient;
+  reader = createPublicClient({ chain: robinhoodChain(devnet.rpcUrl), transport: http(devnet.rpcUrl) }) as PublicClient;
   const store = new MemoryStore(() => NOW);
   checker = new TokenSafetyChecker({ client, registry: registryFromFile(devnet.registry), store, code: new CompiledProbeCode(compiledSafetyProbe), now: () => NOW });
   // As the service does at start: the quote token's balance slot and the probe's code, once per process.
@@ -101,5 +107,53 @@ describe('a capped mint behind a timelock', () => {
     assert.equal(report.severity, 'warn');
     assert.deepEqual(codes(report.risk_factors), ['MINT_CAPABILITY']);
     assert.match(report.risk_factors[0], /the timelock owner 0x[0-9a-fA-F]{40} \(minimum delay 2 days\) create new supply$/);
+  });
+});
+
+/** The token's owner(), read apart from the counted transport. */
+async function ownerOf(id: string): Promise<Address> {
+  return reader.readContract({ address: tokens.get(id)!.address, abi: parseAbi(['function owner() view returns (address)']), functionName: 'owner' });
+}
+
+describe('a timelock by behaviour, whatever its ABI', () => {
+  it('grants the probe where the deployed locks keep their permissions: OpenZeppelin\'s role members at roleMemberSlot, Compound\'s admin at slot 0', async () => {
+    const oz = await ownerOf('tl-capped-mint-narrow');
+    for (const role of ['PROPOSER_ROLE', 'EXECUTOR_ROLE']) {
+      const member = await reader.getStorageAt({ address: oz, slot: roleMemberSlot(keccak256(toHex(role)), devnet.deployer) });
+      assert.equal(member, pad('0x01'), role);
+    }
+    const compound = await ownerOf('tl-compound-capped-mint-narrow');
+    const admin = await reader.getStorageAt({ address: compound, slot: pad('0x00') });
+    assert.equal(getAddress(`0x${admin!.slice(26)}`), devnet.deployer);
+  });
+
+  it('excuses a capped mint owned by a Compound-style Timelock (delay(), queueTransaction with an eta): a call queued through it waited two days and then ran', async () => {
+    const { report, trips } = await cold('tl-compound-capped-mint-narrow');
+    assert.equal(trips.length, 2, JSON.stringify(trips));
+    assert.equal(report.severity, 'safe', report.risk_factors.join(' | '));
+    assert.deepEqual(codes(report.risk_factors), ['ADVISORY: MINT_CAPABILITY']);
+    assert.match(report.risk_factors[0], /^ADVISORY: MINT_CAPABILITY: mint\(address,uint256\) let the timelock owner 0x[0-9a-fA-F]{40} \(minimum delay 2 days\) create new supply \(capped at 5% above the supply, announced 2 days ahead\)$/);
+  });
+
+  it('warns on a capped mint whose owner answers getMinDelay() with two days but runs a scheduled call at once', async () => {
+    const { report, trips } = await cold('tl-fake-at-once-capped-mint-narrow');
+    assert.equal(trips.length, 2, JSON.stringify(trips));
+    assert.equal(report.severity, 'warn', report.risk_factors.join(' | '));
+    assert.deepEqual(codes(report.risk_factors), ['MINT_CAPABILITY']);
+    assert.match(report.risk_factors[0], /^MINT_CAPABILITY: mint\(address,uint256\) let the owner contract 0x[0-9a-fA-F]{40} \(it answers getMinDelay\(\) with 2 days, but ran a call queued through it at once\) create new supply$/);
+  });
+
+  it('warns on a capped mint whose owner answers getMinDelay() with two days and honours a scheduled time, but schedules a wait under two days', async () => {
+    const { report } = await cold('tl-fake-short-wait-capped-mint-narrow');
+    assert.equal(report.severity, 'warn', report.risk_factors.join(' | '));
+    assert.deepEqual(codes(report.risk_factors), ['MINT_CAPABILITY']);
+    assert.match(report.risk_factors[0], /^MINT_CAPABILITY: mint\(address,uint256\) let the owner contract 0x[0-9a-fA-F]{40} \(it answers getMinDelay\(\) with 2 days, but ran a call queued through it before 2 days had passed\) create new supply$/);
+  });
+
+  it('warns on a capped mint whose owner answers getMinDelay() with two days but has no queue to put a call in', async () => {
+    const { report } = await cold('tl-fake-no-queue-capped-mint-narrow');
+    assert.equal(report.severity, 'warn', report.risk_factors.join(' | '));
+    assert.deepEqual(codes(report.risk_factors), ['MINT_CAPABILITY']);
+    assert.match(report.risk_factors[0], /^MINT_CAPABILITY: mint\(address,uint256\) let the owner contract 0x[0-9a-fA-F]{40} \(it answers getMinDelay\(\) with 2 days, but no call could be queued through it as its proposer or admin, so no delay was shown\) create new supply$/);
   });
 });

@@ -1,4 +1,4 @@
-// Public documents: cards, manifests, the methodology, guides, crawler files and the API reference, each rendered once at start-up.
+// Public documents: cards, manifests, the methodology, guides, crawler files and the API reference, each rendered once, at start-up or on first request.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PATHS } from '../../catalogue/published-facts.js';
@@ -48,7 +48,8 @@ export function documentRoutes(config: Readonly<Config>, baseUrl: () => string, 
   // Rendered now: a broken known-issues file stops the start instead of failing a request.
   const methodology = renderMethodology(config);
   const methodologyText = document('markdown', methodology);
-  const methodologyPage = document('html', methodologyHtml(methodology), PAGE);
+  // Its HTML is made on first request: turning the markdown into HTML is most of what the documents cost a start.
+  const methodologyPage = once(() => document('html', methodologyHtml(methodology), PAGE));
   const issuesFile = fileURLToPath(KNOWN_ISSUES_FILE);
   const issues = document('json', jsonText(knownIssues(readFileSync(issuesFile, 'utf8'), issuesFile)));
   const docs = document('html', docsPage(), DOCS_PAGE);
@@ -60,7 +61,7 @@ export function documentRoutes(config: Readonly<Config>, baseUrl: () => string, 
     [PATHS.aiCatalog, once(() => document('json', jsonText(aiCatalog(baseUrl()))))],
     [PATHS.knownIssues, () => issues],
     [PATHS.methodology, () => methodologyText],
-    [PATHS.methodologyHtml, () => methodologyPage],
+    [PATHS.methodologyHtml, methodologyPage],
     [PATHS.llmsTxt, once(() => document('text', llmsTxt(baseUrl())))],
     [PATHS.skill, once(() => document('markdown', skillMd(config, baseUrl())))],
     [PATHS.robots, once(() => document('text', robotsTxt(baseUrl())))],

@@ -23,6 +23,16 @@ export function sampleEntry(wallet: string, n: number): AuditEntry {
   };
 }
 
+/** An entry with facts of its own, `n` in them and in the request, for wallet `n + 1`: written as format 3. */
+export function factsEntry(n: number): AuditEntry {
+  const text = JSON.stringify({ format: 3, n });
+  const facts = { text, hash: createHash('sha256').update(text).digest('hex'), shared: [] };
+  return {
+    wallet: `0x${(n + 1).toString(16).padStart(40, '0')}`, channel: 'rest', request: { amount: n }, decision: 'allow',
+    risk_score: 1, reasons: [], tier: 1, price_usd: 1, price_source: 'oracle', facts,
+  };
+}
+
 /** Independent of src/: SHA-256 from node:crypto over the bytes after `<hash> `. */
 export function nodeSha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');

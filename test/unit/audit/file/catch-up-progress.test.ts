@@ -2,24 +2,14 @@
 // it is given (lines read of about the total, bytes read of the bytes to read and their share), so a start of minutes
 // over a long log is seen to be working.
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import type { AuditEntry } from '../../../../src/audit/record/audit-log.js';
 import { FileAuditLog } from '../../../../src/audit/file/file-audit-log.js';
+import { factsEntry } from '../../../support/audit-fixtures.js';
 import { useTempDirs } from '../../../support/temp-dirs.js';
 
 const tempDir = useTempDirs('catch-up-progress-');
-
-function entry(n: number): AuditEntry {
-  const text = JSON.stringify({ format: 3, n });
-  const facts = { text, hash: createHash('sha256').update(text).digest('hex'), shared: [] };
-  return {
-    wallet: `0x${(n + 1).toString(16).padStart(40, '0')}`, channel: 'rest', request: { amount: n }, decision: 'allow',
-    risk_score: 1, reasons: [], tier: 1, price_usd: 1, price_source: 'oracle', facts,
-  };
-}
 
 /** A clock that moves on a second each time it is read: a pass reads it as it begins and once before each line. */
 const steppingClock = () => {
@@ -53,7 +43,7 @@ describe('what a start says while it indexes the audit log from its start', () =
   it('logs progress every 5 s of its clock while it indexes audit.log and then facts.log', async () => {
     const dir = await tempDir();
     const log = await FileAuditLog.open(dir, { fsync: 'always' });
-    for (let n = 1; n <= 12; n++) await log.append(entry(n));
+    for (let n = 1; n <= 12; n++) await log.append(factsEntry(n));
     await log.close();
     rmSync(join(dir, 'index'), { recursive: true });
     const said: string[] = [];

@@ -1,22 +1,12 @@
 // The facts pages the audit index marks: a record's facts are found from its page's mark, for page 0 as for any other.
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
-import type { AuditEntry } from '../../../../src/audit/record/audit-log.js';
 import { FileAuditLog } from '../../../../src/audit/file/file-audit-log.js';
 import { LogIndex } from '../../../../src/audit/file/log-index.js';
+import { factsEntry } from '../../../support/audit-fixtures.js';
 import { useTempDirs } from '../../../support/temp-dirs.js';
 
 const tempDir = useTempDirs('facts-page-marks-');
-
-function entry(n: number): AuditEntry {
-  const text = JSON.stringify({ format: 3, n });
-  const facts = { text, hash: createHash('sha256').update(text).digest('hex'), shared: [] };
-  return {
-    wallet: `0x${(n + 1).toString(16).padStart(40, '0')}`, channel: 'rest', request: { amount: n }, decision: 'allow',
-    risk_score: 1, reasons: [], tier: 1, price_usd: 1, price_source: 'oracle', facts,
-  };
-}
 
 describe('facts page marks', () => {
   it("reads page 0's mark back once the index committed it", async () => {
@@ -35,15 +25,15 @@ describe('facts page marks', () => {
     for (const fsync of ['always', 'batch', 'off'] as const) {
       const dir = await tempDir();
       let log = await FileAuditLog.open(dir, { fsync });
-      await log.append(entry(1));
+      await log.append(factsEntry(1));
       await log.close();
       // A group after the first commit of page 0's mark: it must not mark page 0 again at its own offset.
       log = await FileAuditLog.open(dir, { fsync });
-      await log.append(entry(2));
-      await log.append(entry(3));
+      await log.append(factsEntry(2));
+      await log.append(factsEntry(3));
       for (const seq of [1, 2, 3]) {
         // Beside the record's own facts comes its outcome document (format 3).
-        const own = (await log.readFacts(seq, 1)).find((line) => line.hash === entry(seq).facts!.hash);
+        const own = (await log.readFacts(seq, 1)).find((line) => line.hash === factsEntry(seq).facts!.hash);
         assert.equal(own?.seq, seq, `${fsync}: the facts of record ${seq}`);
       }
       await log.close();

@@ -70,10 +70,9 @@ contract CompoundTimelock {
     }
 }
 
-/// Answers getMinDelay() with two days and refuses to schedule a shorter wait, as
-/// TimelockController does, but its execute checks only that the call was scheduled, not that its
-/// time has come: whoever holds the roles runs any call at once.
-contract FakeTimelockAtOnce is AccessControl {
+/// Answers getMinDelay() with two days and has TimelockController's schedule and execute, but
+/// each fake below breaks the wait in its own way: whoever holds the roles runs a call sooner.
+abstract contract FakeTimelock is AccessControl {
     bytes32 public constant PROPOSER_ROLE = keccak256("PROPOSER_ROLE");
     bytes32 public constant EXECUTOR_ROLE = keccak256("EXECUTOR_ROLE");
     mapping(bytes32 => uint256) private _readyAt;
@@ -87,11 +86,17 @@ contract FakeTimelockAtOnce is AccessControl {
         return 2 days;
     }
 
+    /// The shortest wait schedule accepts.
+    function _shortestWait() internal pure virtual returns (uint256);
+
+    /// Whether a call scheduled for `readyAt` may run now.
+    function _mayRun(uint256 readyAt) internal view virtual returns (bool);
+
     function schedule(address target, uint256 value, bytes calldata data, bytes32 predecessor, bytes32 salt, uint256 delay)
         external
         onlyRole(PROPOSER_ROLE)
     {
-        require(delay >= 2 days, "delay below the minimum");
+        require(delay >= _shortestWait(), "delay below the minimum");
         _readyAt[keccak256(abi.encode(target, value, data, predecessor, salt))] = block.timestamp + delay;
     }
 
@@ -101,47 +106,38 @@ contract FakeTimelockAtOnce is AccessControl {
         onlyRole(EXECUTOR_ROLE)
     {
         bytes32 id = keccak256(abi.encode(target, value, payload, predecessor, salt));
-        require(_readyAt[id] != 0, "not scheduled");
+        require(_readyAt[id] != 0 && _mayRun(_readyAt[id]), "not ready");
         delete _readyAt[id];
         (bool ok,) = target.call{value: value}(payload);
         require(ok, "call reverted");
     }
 }
 
-/// Answers getMinDelay() with two days and waits for the time a call was scheduled for, but
-/// schedules any wait of a second or more: whoever holds the roles runs a call a block later.
-contract FakeTimelockShortWait is AccessControl {
-    bytes32 public constant PROPOSER_ROLE = keccak256("PROPOSER_ROLE");
-    bytes32 public constant EXECUTOR_ROLE = keccak256("EXECUTOR_ROLE");
-    mapping(bytes32 => uint256) private _readyAt;
+/// Refuses to schedule a wait under two days, as TimelockController does, but its execute checks
+/// only that the call was scheduled, not that its time has come: a call runs at once.
+contract FakeTimelockAtOnce is FakeTimelock {
+    constructor(address member) FakeTimelock(member) {}
 
-    constructor(address member) {
-        _grantRole(PROPOSER_ROLE, member);
-        _grantRole(EXECUTOR_ROLE, member);
-    }
-
-    function getMinDelay() external pure returns (uint256) {
+    function _shortestWait() internal pure override returns (uint256) {
         return 2 days;
     }
 
-    function schedule(address target, uint256 value, bytes calldata data, bytes32 predecessor, bytes32 salt, uint256 delay)
-        external
-        onlyRole(PROPOSER_ROLE)
-    {
-        require(delay >= 1, "delay below the minimum");
-        _readyAt[keccak256(abi.encode(target, value, data, predecessor, salt))] = block.timestamp + delay;
+    function _mayRun(uint256) internal pure override returns (bool) {
+        return true;
+    }
+}
+
+/// Waits for the time a call was scheduled for, but schedules any wait of a second or more: a
+/// call runs a block later.
+contract FakeTimelockShortWait is FakeTimelock {
+    constructor(address member) FakeTimelock(member) {}
+
+    function _shortestWait() internal pure override returns (uint256) {
+        return 1;
     }
 
-    function execute(address target, uint256 value, bytes calldata payload, bytes32 predecessor, bytes32 salt)
-        external
-        payable
-        onlyRole(EXECUTOR_ROLE)
-    {
-        bytes32 id = keccak256(abi.encode(target, value, payload, predecessor, salt));
-        require(_readyAt[id] != 0 && _readyAt[id] <= block.timestamp, "not ready");
-        delete _readyAt[id];
-        (bool ok,) = target.call{value: value}(payload);
-        require(ok, "call reverted");
+    function _mayRun(uint256 readyAt) internal view override returns (bool) {
+        return readyAt <= block.timestamp;
     }
 }
 

@@ -82,12 +82,12 @@ export class FactsFile {
     const mark = await this.trustedMark(report);
     if (mark === null && this.end > 0) report(`audit: indexing facts.log from its start (${this.end} bytes; progress every ${PROGRESS_MS / 1000} s)`);
     const from = mark?.offset ?? 0;
-    const progress = new StartProgress(now, report, this.end - from);
+    const progress = new StartProgress(now, report, this.end - from, (read) => `audit: indexing facts.log: ${read}`);
     let marked = mark?.page ?? -1;
     let batch: FactsMark[] = [];
     let lines = 0;
     for await (const { line, offset } of this.linesFrom(from)) {
-      progress.at(lines++, offset - from, (read) => `audit: indexing facts.log: ${read}`);
+      progress.at(lines++, offset - from);
       if (pageOf(line.seq) > marked) batch.push({ page: (marked = pageOf(line.seq)), offset });
       if (batch.length < CATCH_UP_BATCH) continue;
       this.marks.add([], batch);

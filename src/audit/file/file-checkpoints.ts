@@ -141,9 +141,12 @@ export class FileCheckpointStore implements CheckpointStore {
    * read may then be trusted (the caller checks every line again).
    */
   private async load(mark: CheckpointsMark | null): Promise<boolean> {
-    const progress = new StartProgress(this.options.now, this.options.report, (await this.fh.stat()).size);
+    const progress = new StartProgress(
+      this.options.now, this.options.report, (await this.fh.stat()).size,
+      (read) => `audit: checking ${this.path}: ${read}, ${this.signaturesChecked} signatures checked`,
+    );
     for await (const line of fileLines(this.fh)) {
-      progress.at(this.signaturesChecked + this.linesMarked, line.offset, (read) => `audit: checking ${this.path}: ${read}, ${this.signaturesChecked} signatures checked`);
+      progress.at(this.signaturesChecked + this.linesMarked, line.offset);
       if (mark !== null && line.offset === mark.end && !this.matches(mark)) return false;
       const lineEnd = line.offset + line.bytes.length + 1;
       // A mark that ends inside a line was not made by this store: trust none of it.

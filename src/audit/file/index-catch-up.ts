@@ -57,12 +57,12 @@ async function catchUp(fh: FileHandle, index: LogIndex, goodEnd: number, { repor
   const last = index.count > 0 ? index.entry(index.count) : { offset: 0, length: 0 };
   const from = last.offset + last.length;
   if (from === 0 && goodEnd > 0) report(`audit: indexing audit.log from its start (${goodEnd} bytes; progress every ${PROGRESS_MS / 1000} s)`);
-  const progress = new StartProgress(now, report, goodEnd - from);
+  const progress = new StartProgress(now, report, goodEnd - from, (read) => `audit: indexing audit.log: ${read}`);
   let batch: IndexedLine[] = [];
   let lines = 0;
   for await (const { bytes, offset } of fileLines(fh, READ_BLOCK, from)) {
     if (offset >= goodEnd) break;
-    progress.at(lines, offset - from, (read) => `audit: indexing audit.log: ${read}`);
+    progress.at(lines, offset - from);
     const tail = quickParse(bytes, 0, bytes.length);
     const hash = bytes.toString('latin1', 0, 64);
     const readable = tail !== null && isSha256Hex(hash);

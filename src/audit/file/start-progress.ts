@@ -17,16 +17,22 @@ export const PROGRESS_MS = 5_000;
 export class StartProgress {
   private due: number;
 
-  constructor(private readonly now: () => number, private readonly report: (line: string) => void, private readonly bytes: number) {
+  /** `line` words a progress line around `linesRead`'s text, when one is due. */
+  constructor(
+    private readonly now: () => number,
+    private readonly report: (line: string) => void,
+    private readonly bytes: number,
+    private readonly line: (read: string) => string,
+  ) {
     this.due = now() + PROGRESS_MS;
   }
 
-  /** Asked before each line: `lines` done so far, which end `bytesRead` bytes into the pass; `line` words it around `linesRead`. */
-  at(lines: number, bytesRead: number, line: (read: string) => string): void {
+  /** Asked before each line: `lines` done so far, which end `bytesRead` bytes into the pass. */
+  at(lines: number, bytesRead: number): void {
     const now = this.now();
     if (now < this.due || bytesRead === 0) return;
     this.due = now + PROGRESS_MS;
-    this.report(line(linesRead(lines, bytesRead, this.bytes)));
+    this.report(this.line(linesRead(lines, bytesRead, this.bytes)));
   }
 }
 

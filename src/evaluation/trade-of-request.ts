@@ -2,16 +2,14 @@
 // record instead of keeping it a second time (ARCHITECTURE.md "Recorded facts").
 import { TRADE_DEFAULTS } from '../schemas/trade.js';
 
+/** The spec's defaults, read by any member's name. */
 const DEFAULTS: Readonly<Record<string, unknown>> = TRADE_DEFAULTS;
 
 /**
  * What the engine's trade holds for a member the request leaves out (src/schemas/trade.ts `engineTrade`): null, or
  * the spec's default, which the record leaves out (`recordedRequest`).
  */
-const WHEN_ABSENT: Readonly<Record<string, unknown>> = Object.freeze({
-  deadline: null, request_id: null,
-  allow_unregistered: TRADE_DEFAULTS.allow_unregistered, max_slippage_bps: TRADE_DEFAULTS.max_slippage_bps,
-});
+const WHEN_ABSENT: Readonly<Record<string, unknown>> = Object.freeze({ deadline: null, request_id: null, ...TRADE_DEFAULTS });
 /** Every member of the engine's trade. */
 const MEMBERS = ['allow_unregistered', 'amount', 'asset', 'contract_address', 'deadline', 'max_slippage_bps', 'request_id', 'side', 'wallet'] as const;
 

@@ -5,9 +5,11 @@ import { appendFileSync, cpSync, readFileSync, rmSync, truncateSync } from 'node
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { open as openLmdb } from 'lmdb';
 import type { AuditRecord } from '../../../../src/audit/record/audit-log.js';
 import { AuditVerifier } from '../../../../src/audit/verify/audit-verifier.js';
 import { FileAuditLog } from '../../../../src/audit/file/file-audit-log.js';
+import { sha256Buffer } from '../../../../src/audit/record/sha256.js';
 import { checkChain, sampleEntry } from '../../../support/audit-fixtures.js';
 import { useTempDirs } from '../../../support/temp-dirs.js';
 
@@ -77,6 +79,36 @@ async function killedWriter(dir: string, wallets: number, atLeast: number): Prom
   });
 }
 
+/**
+ * The index as layout 1 wrote it for `dir`'s log, after a clean close: `lines` held 42-byte entries (offset, length,
+ * hash) and `wallets` one key a line (the wallet's 16-byte key and the big-endian seq); meta had no layout.
+ */
+async function layoutOneIndex(dir: string): Promise<void> {
+  rmSync(join(dir, 'index'), { recursive: true });
+  const root = openLmdb({ path: join(dir, 'index') });
+  const lines = root.openDB<Buffer, number>({ name: 'lines', keyEncoding: 'uint32', encoding: 'binary' });
+  const wallets = root.openDB<Buffer, Buffer>({ name: 'wallets', keyEncoding: 'binary', encoding: 'binary' });
+  const text = readFileSync(join(dir, 'audit.log'));
+  await root.transaction(() => {
+    let offset = 0;
+    for (let seq = 1; offset < text.length; seq++) {
+      const length = text.indexOf(0x0a, offset) + 1 - offset;
+      const line = text.subarray(offset, offset + length);
+      const entry = Buffer.alloc(42);
+      entry.writeUIntLE(offset, 0, 6);
+      entry.writeUInt32LE(length, 6);
+      Buffer.from(line.toString('latin1', 0, 64), 'hex').copy(entry, 10);
+      void lines.put(seq, entry);
+      const key = Buffer.alloc(20);
+      sha256Buffer(JSON.parse(line.toString('utf8', 65)).wallet).copy(key, 0, 0, 16);
+      key.writeUInt32BE(seq, 16);
+      void wallets.put(key, Buffer.alloc(0));
+      offset += length;
+    }
+  });
+  await root.close();
+}
+
 describe('FileAuditLog index on disk', () => {
   it('answers listings, chains and verification from disk for 3,000 wallets, and reopens without reading the log', async () => {
     const dir = await tempDir();
@@ -112,6 +144,19 @@ describe('FileAuditLog index on disk', () => {
     rmSync(join(dir, 'index'), { recursive: true });
     const log = await FileAuditLog.open(dir, { fsync: 'always' });
     assert.deepEqual(log.indexReport, { rebuilt: true, indexedLines: 600 });
+    await assertAnswers(log, stored(dir), 300);
+    await assertChainsContinue(log, stored(dir), 300);
+    await log.close();
+  });
+
+  it('rebuilds an index of the older layout (one key a line for every wallet), saying so, with the same answers', async () => {
+    const dir = await tempDir();
+    await written(dir, 600, 300);
+    await layoutOneIndex(dir);
+    const told: string[] = [];
+    const log = await FileAuditLog.open(dir, { fsync: 'always', report: (line) => told.push(line) });
+    assert.deepEqual(log.indexReport, { rebuilt: true, indexedLines: 600 });
+    assert.ok(told.some((line) => /index .* is of an older layout; rebuilding it from the whole log/.test(line)), told.join('\n'));
     await assertAnswers(log, stored(dir), 300);
     await assertChainsContinue(log, stored(dir), 300);
     await log.close();

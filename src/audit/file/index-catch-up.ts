@@ -98,9 +98,12 @@ export async function bringIndexUp(
   const otherLayout = index.count > 0 && !index.ofThisLayout;
   const keep = !otherLayout && await trusted(fh, index, goodEnd, found);
   const fromNothing = !keep || index.count === 0;
-  if (otherLayout) reports.report(`audit: the index (${index.path}) is of an older layout; rebuilding it from the whole log`);
+  if (otherLayout) reports.report(`audit: the index (${index.path}) is of an older layout; rebuilding it from the whole log (the checkpoints already checked stay checked)`);
   else if (!keep && index.count > 0) reports.report(`audit: the index (${index.path}) does not match audit.log; rebuilding it from the whole log`);
+  // What checkpoints.log's check found is no fact of the index's layout: a start re-hashes the marked bytes anyway.
+  const checked = otherLayout ? index.checkedCheckpoints() : null;
   if (!keep) index.clear();
+  if (checked !== null) index.markCheckpoints(checked);
   index.markClosed(null);
   const indexedLines = await catchUp(fh, index, goodEnd, reports);
   return { records: index.count, suspectLines: index.suspectLines, head: await headOf(fh, index), rebuilt: fromNothing && indexedLines > 0, indexedLines };

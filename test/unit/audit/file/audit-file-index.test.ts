@@ -79,34 +79,46 @@ async function killedWriter(dir: string, wallets: number, atLeast: number): Prom
   });
 }
 
+/** A mark of checkpoints.log's checked bytes, as a start leaves it in the index's meta. */
+const CHECKED = { end: 1234, sha256: 'cd'.repeat(32), keyId: 'key-1' };
+
 /**
- * The index as layout 1 wrote it for `dir`'s log, after a clean close: `lines` held 42-byte entries (offset, length,
- * hash) and `wallets` one key a line (the wallet's 16-byte key and the big-endian seq); meta had no layout.
+ * `dir`'s index turned back into layout 1, as that layout wrote it: `lines` held 42-byte entries (offset, length, hash),
+ * `wallets` one key a line (the wallet's 16-byte key and the big-endian seq), `meta` no layout; the clean-close mark
+ * stays, and a mark of checked checkpoints is added.
  */
-async function layoutOneIndex(dir: string): Promise<void> {
-  rmSync(join(dir, 'index'), { recursive: true });
+async function asLayoutOne(dir: string): Promise<void> {
   const root = openLmdb({ path: join(dir, 'index') });
   const lines = root.openDB<Buffer, number>({ name: 'lines', keyEncoding: 'uint32', encoding: 'binary' });
   const wallets = root.openDB<Buffer, Buffer>({ name: 'wallets', keyEncoding: 'binary', encoding: 'binary' });
+  const meta = root.openDB<unknown, string>({ name: 'meta' });
   const text = readFileSync(join(dir, 'audit.log'));
   await root.transaction(() => {
     let offset = 0;
     for (let seq = 1; offset < text.length; seq++) {
       const length = text.indexOf(0x0a, offset) + 1 - offset;
-      const line = text.subarray(offset, offset + length);
-      const entry = Buffer.alloc(42);
-      entry.writeUIntLE(offset, 0, 6);
-      entry.writeUInt32LE(length, 6);
-      Buffer.from(line.toString('latin1', 0, 64), 'hex').copy(entry, 10);
-      void lines.put(seq, entry);
+      void lines.put(seq, Buffer.from(lines.getBinary(seq)!.subarray(0, 42)));
       const key = Buffer.alloc(20);
-      sha256Buffer(JSON.parse(line.toString('utf8', 65)).wallet).copy(key, 0, 0, 16);
+      sha256Buffer(JSON.parse(text.toString('utf8', offset + 65, offset + length - 1)).wallet).copy(key, 0, 0, 16);
       key.writeUInt32BE(seq, 16);
       void wallets.put(key, Buffer.alloc(0));
       offset += length;
     }
+    void meta.remove('layout');
+    void meta.put('checkpoints', CHECKED);
   });
+  root.openDB({ name: 'heads' }).dropSync();
   await root.close();
+}
+
+/** The mark of checked checkpoints in `dir`'s index. */
+async function checkedMark(dir: string): Promise<unknown> {
+  const root = openLmdb({ path: join(dir, 'index') });
+  try {
+    return root.openDB<unknown, string>({ name: 'meta' }).get('checkpoints');
+  } finally {
+    await root.close();
+  }
 }
 
 describe('FileAuditLog index on disk', () => {
@@ -149,10 +161,10 @@ describe('FileAuditLog index on disk', () => {
     await log.close();
   });
 
-  it('rebuilds an index of the older layout (one key a line for every wallet), saying so, with the same answers', async () => {
+  it('rebuilds an index of the older layout (one key a line for every wallet), saying so, with the same answers and its checkpoints still checked', async () => {
     const dir = await tempDir();
     await written(dir, 600, 300);
-    await layoutOneIndex(dir);
+    await asLayoutOne(dir);
     const told: string[] = [];
     const log = await FileAuditLog.open(dir, { fsync: 'always', report: (line) => told.push(line) });
     assert.deepEqual(log.indexReport, { rebuilt: true, indexedLines: 600 });
@@ -160,6 +172,7 @@ describe('FileAuditLog index on disk', () => {
     await assertAnswers(log, stored(dir), 300);
     await assertChainsContinue(log, stored(dir), 300);
     await log.close();
+    assert.deepEqual(await checkedMark(dir), CHECKED, 'the next start does not check every checkpoint signature again');
   });
 
   it('refuses a log cut by hand after a clean close; once the loss is accepted it rebuilds and never reissues the cut seq', async () => {

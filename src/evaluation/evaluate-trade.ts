@@ -176,10 +176,18 @@ function owedVerdict(request: EvaluationRequest, wallet: string, input: RiskInpu
 
 /** Why the evaluation ran at its tier, for the recorded facts. */
 function tierOrigin(request: EvaluationRequest): TierOrigin {
-  if (request.channel === 'x402') return { basis: 'payment' };
   if (request.channel === 'rest') return { basis: 'holdings', holdings: request.holdings ?? null };
-  return { basis: 'channel', channel: request.channel };
+  return FIXED_ORIGINS[request.channel];
 }
+
+/** The origins that depend on the channel alone: one frozen object each, so their text is written once (canonical-text.ts). */
+const FIXED_ORIGINS: Readonly<Record<Exclude<Channel, 'rest'>, TierOrigin>> = Object.freeze({
+  x402: Object.freeze({ basis: 'payment' }),
+  free: Object.freeze({ basis: 'channel', channel: 'free' }),
+  demo: Object.freeze({ basis: 'channel', channel: 'demo' }),
+  mcp: Object.freeze({ basis: 'channel', channel: 'mcp' }),
+  a2a: Object.freeze({ basis: 'channel', channel: 'a2a' }),
+});
 
 /** What a verdict adds to its record's fields (the rest comes from the record: seq, hash, time, price). */
 interface VerdictParts {

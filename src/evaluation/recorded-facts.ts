@@ -69,8 +69,10 @@ export function sealFacts(input: RiskInput, tier: TierOrigin, request: Readonly<
     // A wallet's own limits are its own facts; none set leaves the member out, so older facts read alike.
     ...(input.limits ? { limits: input.limits } : {}),
   };
-  const origins = { safety_checked_at: input.safety.checkedAt ?? null, tier };
-  const text = canonicalText({ format: FACTS_FORMAT, input: own, origins, uses: { context: context.hash } });
+  // The document's layout is fixed, so its outer members are written in their RFC 8785 order here rather than sorted
+  // per verdict: `{format, input, origins: {safety_checked_at, tier}, uses: {context}}` (a unit test holds it to the library).
+  const checkedAt = canonicalText(input.safety.checkedAt ?? null);
+  const text = `{"format":${FACTS_FORMAT},"input":${canonicalText(own)},"origins":{"safety_checked_at":${checkedAt},"tier":${canonicalText(tier)}},"uses":{"context":${canonicalText(context.hash)}}}`;
   return { text, hash: crypto.hash('sha256', text, 'hex'), shared: context.documents };
 }
 

@@ -92,6 +92,33 @@ function registryDocument(bySymbol: RegistryFact | null | undefined, byAddress: 
  * (`venue`, one per block and pool, absent from facts gathered before the price-impact rule), each a document of its own.
  */
 export function sharedContext(engine: EngineFacts, input: RiskInput, safety: Omit<SafetyFact, 'checkedAt'>): SharedContext {
+  const last = lastContext;
+  if (
+    last !== null && last.engine === engine && last.policy === input.policy && last.price === input.price && last.safety === safety &&
+    last.bySymbol === input.registryBySymbol && last.byAddress === input.registryByAddress && last.venue === input.venue
+  ) {
+    return last.context;
+  }
+  const context = contextOf(engine, input, safety);
+  const taken = [engine, input.policy, input.price, safety, input.registryBySymbol, input.registryByAddress, input.venue];
+  lastContext = taken.every((value) => value === null || value === undefined || Object.isFrozen(value))
+    ? { engine, policy: input.policy, price: input.price, safety, bySymbol: input.registryBySymbol, byAddress: input.registryByAddress, venue: input.venue, context }
+    : null;
+  return context;
+}
+
+/**
+ * The objects the context last made was made from, when every one was frozen, and that context. A fleet's verdicts on
+ * one asset within a block take the very same objects (the block's price, the registry's entries, the tier's policy,
+ * the token's safety fact), so each after the first is a few compares (ARCHITECTURE.md "Recorded facts").
+ */
+let lastContext: {
+  engine: EngineFacts; policy: object; price: object; safety: object;
+  bySymbol: RegistryFact | null | undefined; byAddress: RegistryFact | null | undefined; venue: VenueFact | undefined;
+  context: SharedContext;
+} | null = null;
+
+function contextOf(engine: EngineFacts, input: RiskInput, safety: Omit<SafetyFact, 'checkedAt'>): SharedContext {
   const parts = {
     engine: byObject(engine, () => ({ kind: 'engine', ...engine })),
     policy: byObject(input.policy, () => ({ kind: 'policy', policy: input.policy })),

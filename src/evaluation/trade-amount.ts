@@ -27,6 +27,8 @@ export function tradeDecimals(registry: Registry, trade: { asset: string; contra
  */
 export function amountIssue(registry: Registry, trade: { asset: string; contract_address: string; amount: number }): ValidationIssue | null {
   const decimals = tradeDecimals(registry, trade);
+  // A whole token or more is at least one base unit on any grid: read exactly only below that, not on every verdict.
+  if (Number.isFinite(trade.amount) && trade.amount >= 1 && decimals >= 0) return null;
   const units = unitsAtMost(trade.amount, decimals);
   if (units !== null && units > 0n) return null;
   const error = `amount is less than one base unit of the token (10^-${decimals} at ${decimals} decimals)`;

@@ -12,6 +12,8 @@ const DEFAULTS: Readonly<Record<string, unknown>> = TRADE_DEFAULTS;
 const WHEN_ABSENT: Readonly<Record<string, unknown>> = Object.freeze({ deadline: null, request_id: null, ...TRADE_DEFAULTS });
 /** Every member of the engine's trade. */
 const MEMBERS = ['allow_unregistered', 'amount', 'asset', 'contract_address', 'deadline', 'max_slippage_bps', 'request_id', 'side', 'wallet'] as const;
+/** The same, as a lookup without a prototype, so a key such as `constructor` is no member. */
+const IS_MEMBER: Readonly<Record<string, true>> = Object.freeze(Object.assign(Object.create(null), Object.fromEntries(MEMBERS.map((key) => [key, true]))));
 
 type Json = Readonly<Record<string, unknown>>;
 
@@ -49,8 +51,11 @@ export function tradeOfRequest(request: Json, kept: Json | undefined): Record<st
  */
 export function tradeBesidesRequest(trade: object, request: Json): Record<string, unknown> | undefined {
   let kept: Record<string, unknown> | undefined;
-  for (const [key, value] of Object.entries(trade)) {
-    if (value !== undefined && value === fromRequest(request, key) && (MEMBERS as readonly string[]).includes(key)) continue;
+  const members = trade as Json;
+  // The keys alone: Object.entries made an array per member on every verdict.
+  for (const key of Object.keys(members)) {
+    const value = members[key];
+    if (value !== undefined && IS_MEMBER[key] === true && value === fromRequest(request, key)) continue;
     (kept ??= {})[key] = value;
   }
   return kept;

@@ -147,9 +147,26 @@ function dayStatus(year: number, month: number, day: number): DayStatus {
 
 /** NYSE regular session (09:30-16:00 ET, 13:00 on early-close days) at `nowMs` (ARCHITECTURE.md "Market hours"). */
 export function marketSession(nowMs: number): MarketSession {
-  if (!Number.isFinite(nowMs) || Number.isNaN(new Date(nowMs).getTime())) {
+  // What Date accepts (ECMA-262 TimeClip): at most 8.64e15 ms either side of the epoch; NaN fails the test too.
+  if (!(Math.abs(nowMs) <= MAX_TIME_MS)) {
     throw new RangeError(`marketSession: nowMs must be a valid epoch millisecond value, got ${nowMs}`);
   }
+  const minute = Math.floor(nowMs / MINUTE_MS);
+  if (minute !== lastSession.minute) lastSession = { minute, session: sessionAt(nowMs) };
+  return lastSession.session;
+}
+
+const MAX_TIME_MS = 8.64e15;
+const MINUTE_MS = 60_000;
+
+/**
+ * The session of the UTC minute last asked. New York's offset is whole minutes and fixed within a UTC hour
+ * (newYorkWallClock), so every instant of a UTC minute has one wall-clock minute and one session: the verdicts
+ * of a minute read the calendar once (ARCHITECTURE.md "Market hours").
+ */
+let lastSession: { minute: number; session: MarketSession } = { minute: NaN, session: CLOSED_HOURS };
+
+function sessionAt(nowMs: number): MarketSession {
   const { year, month, day, minuteOfDay } = newYorkWallClock(nowMs);
   const status = dayStatus(year, month, day);
   if (typeof status !== 'number') return status;

@@ -234,7 +234,8 @@ export function sealRecord(
 function detachedRecord(body: AuditRecordBody, entry: AuditEntry, hash: string): AuditRecord {
   if (body.format === 3) {
     return {
-      seq: body.seq, ts: body.ts, wallet: body.wallet, channel: body.channel, request: { ...body.request },
+      // A request without its wallet is already a copy of the caller's, made for this record (requestBesidesWallet).
+      seq: body.seq, ts: body.ts, wallet: body.wallet, channel: body.channel, request: body.request === entry.request ? { ...body.request } : body.request,
       decision: body.decision, risk_score: body.risk_score, tier: body.tier, facts_hash: body.facts_hash, format: 3,
       outcome_hash: body.outcome_hash, prev_hash: body.prev_hash, wallet_prev_hash: body.wallet_prev_hash, hash,
       reasons: entry.reasons.slice(), price_usd: entry.price_usd, price_source: entry.price_source,

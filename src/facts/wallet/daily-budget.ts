@@ -1,13 +1,14 @@
 // What a wallet's allowed and warned trades used of its daily budget, kept in the shared store per UTC day (ARCHITECTURE.md "Fleet limits").
 import type { CacheStore } from '../../store/cache-store.js';
 import { dailyBudgetKey } from '../../store/keys.js';
+import { utcDay } from './daily-pnl.js';
 
 /** A day's use outlives its day by one more, so every instance's clock has left the day before it goes. */
 const KEPT_MS = 2 * 86_400_000;
 
-/** The UTC day of `nowMs` as the key names it. */
+/** The UTC day of `nowMs` as the key names it: the date the P&L snapshots name, written once a day rather than per verdict. */
 export function budgetDay(nowMs: number): string {
-  return new Date(nowMs).toISOString().slice(0, 10);
+  return utcDay(nowMs);
 }
 
 export function budgetKey(wallet: string, nowMs: number): string {

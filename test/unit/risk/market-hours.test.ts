@@ -29,8 +29,16 @@ describe('marketSession: regular hours (09:30-16:00 America/New_York)', () => {
     deepStrictEqual(marketSession(ny('2026-01-11', '12:00', 5)), WEEKEND);
   });
 
+  it('is the session of each instant asked, whichever instant came before: the open and the millisecond before it, back and forth', () => {
+    const open = ny('2026-01-06', '09:30', 5);
+    for (const [instant, session] of [[open - 1, AFTER_HOURS], [open, OPEN], [open + 59_999, OPEN], [open - 1, AFTER_HOURS], [open - 60_000, AFTER_HOURS], [open, OPEN]] as const) {
+      deepStrictEqual(marketSession(instant), session);
+    }
+  });
+
   it('rejects a timestamp that is not a date', () => {
     throws(() => marketSession(Number.NaN), RangeError);
+    for (const instant of [Infinity, -Infinity, 8.64e15 + 1, -8.64e15 - 1]) throws(() => marketSession(instant), RangeError);
   });
 });
 

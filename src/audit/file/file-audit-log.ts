@@ -32,11 +32,10 @@ import { LogHealth } from './log-health.js';
 import { lossMarkers } from './tail-evidence.js';
 import { resolveOptions, type FileAuditLogOptions } from './file-log-options.js';
 import { bringIndexUp, type IndexReport } from './index-catch-up.js';
-import { openLogIndex, type CheckpointsMark, type FactsMark, type IndexedLine, type LogIdentity, type LogIndex } from './log-index.js';
+import { openLogIndex, type CheckpointsMark, type FactsMark, type Head, type LinkedLine, type LogIdentity, type LogIndex } from './log-index.js';
 import { GroupCommitter, type BatchOutcome } from '../record/group-commit.js';
 import { LogLines } from './log-lines.js';
 import { cutAt, writeAllAt } from './file-lines.js';
-import { normalizeWallet } from '../record/record.js';
 import { withOutcomes } from '../record/outcome-reads.js';
 import { sealBatch, type SealedBatch } from '../record/seal-batch.js';
 import { sha256Hex } from '../record/sha256.js';
@@ -223,11 +222,17 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
   private async commit(entries: AuditEntry[]): Promise<BatchOutcome<AuditRecord>> {
     const failed = this.health.error();
     if (failed) throw failed;
-    const batch = sealBatch(entries, this.current, (wallet) => this.walletHead(wallet), sha256Hex, this.options.now());
+    // The seq of each wallet's head the group seals on: its first line links to it in the index, with no second read.
+    const sealedOn = new Map<string, number>();
+    const batch = sealBatch(entries, this.current, (wallet) => {
+      const head = this.walletHead(wallet);
+      sealedOn.set(wallet, head?.[0] ?? 0);
+      return head?.[1];
+    }, sha256Hex, this.options.now());
     if (batch.sealed.length === 0) return batch.outcome;
     this.writing = true;
     try {
-      await this.write(batch);
+      await this.write(batch, sealedOn);
     } finally {
       this.writing = false;
     }
@@ -236,14 +241,13 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
     return batch.outcome;
   }
 
-  /** A wallet's newest record hash: kept from a recent append, else a synchronous read out of LMDB's map. */
-  private walletHead(wallet: string): string | undefined {
-    const normalized = normalizeWallet(wallet);
-    return this.walletHeads.get(normalized) ?? this.index.head(normalized)?.[1];
+  /** A wallet's newest record (sealBatch gives it stored, lower case): kept from a recent append, else read out of LMDB's map. */
+  private walletHead(wallet: string): Head | undefined {
+    return this.walletHeads.get(wallet) ?? this.index.head(wallet) ?? undefined;
   }
 
   /** The group's facts, then its records, each at the true end of its file. */
-  private async write(batch: SealedBatch): Promise<void> {
+  private async write(batch: SealedBatch, sealedOn: ReadonlyMap<string, number>): Promise<void> {
     try {
       this.health.checkBeforeWrite();
     } catch (error) {
@@ -262,8 +266,8 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
     // After the lines (and their fdatasync): the index never counts a record the log could lose to a crash.
     // Under 'always' committed here; otherwise staged (reads see it at once) and committed by the log's next sync, after
     // its fdatasync, in one transaction for every group since (ARCHITECTURE.md "File audit index").
-    if (this.options.fsync !== 'always') return this.index.stage(this.indexed(batch), factsMarks);
-    await this.guarded(async () => this.index.add(this.indexed(batch), factsMarks, false), this.indexFailed);
+    if (this.options.fsync !== 'always') return this.index.stage(this.indexed(batch, sealedOn), factsMarks);
+    await this.guarded(async () => this.index.add(this.indexed(batch, sealedOn), factsMarks, false), this.indexFailed);
     await this.guarded(() => this.index.flush(), this.indexFailed);
   }
 
@@ -271,11 +275,13 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
     return `the audit index ${this.index.path} could not be written`;
   }
 
-  /** The group's lines as the index places them, from the acknowledged end on. */
-  private indexed(batch: SealedBatch): IndexedLine[] {
+  /** The group's lines as the index places them, from the acknowledged end on, each linked to its wallet's line before. */
+  private indexed(batch: SealedBatch, sealedOn: ReadonlyMap<string, number>): LinkedLine[] {
     let offset = this.end;
+    const newest = new Map(sealedOn);
     return batch.sealed.map(({ record, line }) => {
-      const entry = { offset, length: line.length, wallet: record.wallet, hash: record.hash };
+      const entry = { offset, length: line.length, wallet: record.wallet, hash: record.hash, prev: newest.get(record.wallet) ?? 0 };
+      newest.set(record.wallet, record.seq);
       offset += line.length;
       return entry;
     });
@@ -330,7 +336,7 @@ export class FileAuditLog implements AuditLog, AuditLineSource, AuditWalletLineS
     for (const { record, line } of batch.sealed) {
       this.records++;
       this.end += line.length;
-      this.walletHeads.acknowledged(record.wallet, record.hash);
+      this.walletHeads.acknowledged(record.wallet, record.seq, record.hash);
       this.onAppended?.(record);
     }
     this.current = batch.head;

@@ -71,10 +71,10 @@ async function catchUp(fh: FileHandle, index: LogIndex, goodEnd: number, { repor
     batch.push({ offset, length: bytes.length + 1, wallet: readable ? tail.wallet : null, hash: readable ? hash : null, suspect });
     lines++;
     if (batch.length < CATCH_UP_BATCH) continue;
-    index.add(batch);
+    index.add(index.link(batch));
     batch = [];
   }
-  index.add(batch);
+  index.add(index.link(batch));
   return lines;
 }
 
@@ -94,12 +94,16 @@ async function headOf(fh: FileHandle, index: LogIndex): Promise<AuditHead> {
 export async function bringIndexUp(
   fh: FileHandle, index: LogIndex, goodEnd: number, found: LogIdentity, reports: StartReports,
 ): Promise<IndexReady> {
-  const keep = await trusted(fh, index, goodEnd, found);
+  // An index of another layout is not read at all: its entries are not what this code decodes.
+  const otherLayout = index.count > 0 && !index.ofThisLayout;
+  const keep = !otherLayout && await trusted(fh, index, goodEnd, found);
   const fromNothing = !keep || index.count === 0;
-  if (!keep) {
-    if (index.count > 0) reports.report(`audit: the index (${index.path}) does not match audit.log; rebuilding it from the whole log`);
-    index.clear();
-  }
+  if (otherLayout) reports.report(`audit: the index (${index.path}) is of an older layout; rebuilding it from the whole log (the checkpoints already checked stay checked)`);
+  else if (!keep && index.count > 0) reports.report(`audit: the index (${index.path}) does not match audit.log; rebuilding it from the whole log`);
+  // What checkpoints.log's check found is no fact of the index's layout: a start re-hashes the marked bytes anyway.
+  const checked = otherLayout ? index.checkedCheckpoints() : null;
+  if (!keep) index.clear();
+  if (checked !== null) index.markCheckpoints(checked);
   index.markClosed(null);
   const indexedLines = await catchUp(fh, index, goodEnd, reports);
   return { records: index.count, suspectLines: index.suspectLines, head: await headOf(fh, index), rebuilt: fromNothing && indexedLines > 0, indexedLines };

@@ -3,13 +3,14 @@
 // ARCHITECTURE.md "File audit index". Four named databases in an LMDB environment of their own
 // (not the store's, so a failed index commit and a failed store write never share a fate):
 //   lines:   seq (uint32) -> 6-byte offset, 4-byte length with the newline, 32-byte record hash
-//            (zeros for a line that does not parse, which joins no wallet's list)
-//   wallets: 16-byte wallet key + 4-byte big-endian seq -> nothing, so a wallet's seqs sort
-//            together and a reverse range reads them newest first
+//            (zeros for a line that does not parse, which joins no wallet's list), and the seq of the
+//            same wallet's line before it (uint32, 0 for its first): a wallet's lines form a chain
+//   heads:   16-byte wallet key -> the wallet's newest seq (uint32 big-endian), where its chain starts
 //   facts:   page of SHARED_FACTS_PAGE seqs (uint32) -> byte offset in facts.log of the first line of that page
 //            (facts-file.ts), so a facts read starts at its page without reading the file from its start
 //   meta:    'closed' -> the log's size, mtime and inode at the last clean close;
-//            'suspect' -> how many indexed lines were found damaged; 'probed' -> when a heal last wrote
+//            'suspect' -> how many indexed lines were found damaged; 'probed' -> when a heal last wrote;
+//            'layout' -> INDEX_LAYOUT (an index without it, or with another, is rebuilt from the log)
 // Writes are synchronous transactions, made after the group's lines are written (and synced under
 // AUDIT_FSYNC=always): the number of indexed lines is a floor on the acknowledged records
 // (ARCHITECTURE.md "Damage is not a torn tail"), and a read after an append sees it at once.
@@ -29,8 +30,15 @@ export const INDEX_DIR_NAME = 'index';
  * (ARCHITECTURE.md "A full disk at start").
  */
 export const ROOM_TO_CREATE_BYTES = 1024 * 1024;
-const ENTRY_BYTES = 42;
+/**
+ * The layout of the index's entries. 2: a wallet's lines are a chain of seqs (`prev` in each entry, `heads` for the
+ * newest); layout 1 kept one key per line in a `wallets` database, whose random inserts cost the event loop some
+ * 7-9 us a record at a commit (ARCHITECTURE.md "File audit index").
+ */
+export const INDEX_LAYOUT = 2;
+const ENTRY_BYTES = 46;
 const HASH_AT = 10;
+const PREV_AT = 42;
 const KEY_BYTES = 16;
 const NO_HASH = Buffer.alloc(32);
 /** lmdb's default for a synchronous transaction (abortable, committed before it returns), without the flush to disk. */
@@ -53,6 +61,11 @@ export interface IndexedLine extends LineEntry {
   suspect?: boolean;
 }
 
+/** An indexed line with the seq of its wallet's line before it (0 for the wallet's first, or a line without a wallet). */
+export interface LinkedLine extends IndexedLine {
+  prev: number;
+}
+
 /** Where facts.log's lines for a page of seqs begin (facts-file.ts). */
 export interface FactsMark {
   page: number;
@@ -67,6 +80,11 @@ export interface LogIdentity {
 }
 
 type Meta = { size: number; mtimeNs: string; ino: string } | CheckpointsMark | number;
+
+/** A line as the index holds it: where it is, its hash, and its wallet's line before it. */
+interface StoredEntry extends LineEntry {
+  prev: number;
+}
 
 /**
  * How much of checkpoints.log a start has already checked (each line's signature, and that it grows past the one
@@ -91,24 +109,28 @@ function walletKey(wallet: string): Buffer {
   return sha256Buffer(wallet).subarray(0, KEY_BYTES);
 }
 
-function walletSeqKey(key: Buffer, seq: number): Buffer {
-  const full = Buffer.allocUnsafe(KEY_BYTES + 4);
-  key.copy(full, 0);
-  full.writeUInt32BE(seq, KEY_BYTES);
-  return full;
+function seqValue(seq: number): Buffer {
+  const value = Buffer.allocUnsafe(4);
+  value.writeUInt32BE(seq, 0);
+  return value;
 }
 
-function encodeEntry(line: LineEntry): Buffer {
+function encodeEntry(line: LinkedLine): Buffer {
   const entry = Buffer.allocUnsafe(ENTRY_BYTES);
   entry.writeUIntLE(line.offset, 0, 6);
   entry.writeUInt32LE(line.length, 6);
-  (line.hash === null ? NO_HASH : Buffer.from(line.hash, 'hex')).copy(entry, HASH_AT);
+  if (line.hash === null) NO_HASH.copy(entry, HASH_AT);
+  else entry.write(line.hash, HASH_AT, 32, 'hex');
+  entry.writeUInt32LE(line.prev, PREV_AT);
   return entry;
 }
 
-function decodeEntry(entry: Buffer): LineEntry {
+function decodeEntry(entry: Buffer): StoredEntry {
   const hash = entry.subarray(HASH_AT, HASH_AT + 32);
-  return { offset: entry.readUIntLE(0, 6), length: entry.readUInt32LE(6), hash: hash.equals(NO_HASH) ? null : hash.toString('hex') };
+  return {
+    offset: entry.readUIntLE(0, 6), length: entry.readUInt32LE(6), hash: hash.equals(NO_HASH) ? null : hash.toString('hex'),
+    prev: entry.readUInt32LE(PREV_AT),
+  };
 }
 
 /** RootDatabase#sync as lmdb 3 has it (open.js). */
@@ -125,7 +147,7 @@ export class LogIndex {
     readonly path: string,
     private readonly root: RootDatabase,
     private readonly lines: Database<Buffer, number>,
-    private readonly wallets: Database<Buffer, Buffer>,
+    private readonly heads: Database<Buffer, Buffer>,
     private readonly facts: Database<number, number>,
     private readonly meta: Database<Meta, string>,
     private readonly durable: boolean,
@@ -154,17 +176,25 @@ export class LogIndex {
     const root = open({ path, noSync: !durable, overlappingSync: false });
     try {
       const lines = root.openDB<Buffer, number>({ name: 'lines', keyEncoding: 'uint32', encoding: 'binary' });
-      const wallets = root.openDB<Buffer, Buffer>({ name: 'wallets', keyEncoding: 'binary', encoding: 'binary' });
+      const heads = root.openDB<Buffer, Buffer>({ name: 'heads', keyEncoding: 'binary', encoding: 'binary' });
       const facts = root.openDB<number, number>({ name: 'facts', keyEncoding: 'uint32' });
       const meta = root.openDB<Meta, string>({ name: 'meta' });
-      return new LogIndex(path, root, lines, wallets, facts, meta, durable);
+      const index = new LogIndex(path, root, lines, heads, facts, meta, durable);
+      // A new index is of this layout; one with lines and another layout is rebuilt at open (index-catch-up.ts).
+      if (index.count === 0 && !index.ofThisLayout) index.root.transactionSync(() => index.meta.putSync('layout', INDEX_LAYOUT));
+      return index;
     } catch (error) {
       void root.close();
       throw error;
     }
   }
 
-  entry(seq: number): LineEntry {
+  /** Whether the index's entries are of INDEX_LAYOUT: one of another is read as nothing but a reason to rebuild. */
+  get ofThisLayout(): boolean {
+    return this.meta.get('layout') === INDEX_LAYOUT;
+  }
+
+  entry(seq: number): StoredEntry {
     const staged = this.staged.entry(seq);
     if (staged !== undefined) return staged;
     const entry = this.lines.getBinary(seq);
@@ -186,14 +216,28 @@ export class LogIndex {
     return found;
   }
 
-  /** The wallet's newest `limit` seqs, newest first. */
+  /** The wallet's newest `limit` seqs, newest first: its chain, from its newest line back. */
   walletSeqs(wallet: string, limit: number): number[] {
-    const seqs = this.staged.walletSeqs(wallet, limit);
-    if (seqs.length >= limit) return seqs;
-    const key = walletKey(wallet);
-    const range = this.wallets.getKeys({ start: walletSeqKey(key, 0xffffffff), end: walletSeqKey(key, 0), reverse: true, limit: limit - seqs.length });
-    for (const found of range) seqs.push((found as Buffer).readUInt32BE(KEY_BYTES));
+    const seqs: number[] = [];
+    for (let seq = this.newestSeq(wallet); seq !== 0 && seqs.length < limit; seq = this.prevOf(seq)) seqs.push(seq);
     return seqs;
+  }
+
+  /** The wallet's newest seq, staged or committed; 0 for a wallet without lines. */
+  private newestSeq(wallet: string): number {
+    const staged = this.staged.newest(wallet);
+    if (staged !== undefined) return staged;
+    const found = this.heads.getBinary(walletKey(wallet));
+    return found === undefined ? 0 : found.readUInt32BE(0);
+  }
+
+  /** The seq of the line before `seq` in its wallet's chain, 0 at its first. */
+  private prevOf(seq: number): number {
+    const staged = this.staged.entry(seq);
+    if (staged !== undefined) return staged.prev;
+    const entry = this.lines.getBinary(seq);
+    if (entry === undefined) throw new Error(`the audit index (${this.path}) has no entry for line ${seq} of ${this.count}`);
+    return entry.readUInt32LE(PREV_AT);
   }
 
   /** The wallet's newest record, or null for a wallet without records. */
@@ -209,10 +253,25 @@ export class LogIndex {
    * commit's flush on the event loop blocked it for milliseconds each group and cost some 40 us of CPU a record
    * (ARCHITECTURE.md "File audit index").
    */
-  add(lines: IndexedLine[], factsMarks: FactsMark[] = [], flushed = true): void {
+  add(lines: LinkedLine[], factsMarks: FactsMark[] = [], flushed = true): void {
     if (this.staged.size > 0) throw new Error(`the audit index (${this.path}) has ${this.staged.size} staged lines before an add`);
     this.commit(lines, factsMarks, flushed);
     this.staged.reset(this.committedCount + 1);
+  }
+
+  /**
+   * Lines count + 1 onwards, each linked to its wallet's line before it: an earlier one of `lines`, else the wallet's
+   * newest indexed line. For lines read back from the log (catch-up at open); the log links the lines it writes itself,
+   * from the heads it sealed them on, with no index read.
+   */
+  link(lines: readonly IndexedLine[]): LinkedLine[] {
+    const newest = new Map<string, number>();
+    return lines.map((line, i) => {
+      if (line.wallet === null) return { ...line, prev: 0 };
+      const prev = newest.get(line.wallet) ?? this.newestSeq(line.wallet);
+      newest.set(line.wallet, this.count + 1 + i);
+      return { ...line, prev };
+    });
   }
 
   /**
@@ -220,7 +279,7 @@ export class LogIndex {
    * AUDIT_FSYNC=batch or off stages its lines, and the log's sync commits them in one transaction after its fdatasync
    * (one LMDB commit a group cost some 15 us of CPU a record; ARCHITECTURE.md "File audit index").
    */
-  stage(lines: IndexedLine[], factsMarks: FactsMark[]): void {
+  stage(lines: LinkedLine[], factsMarks: FactsMark[]): void {
     this.staged.stage(lines, factsMarks);
   }
 
@@ -235,17 +294,20 @@ export class LogIndex {
     this.staged.committed(lines.length);
   }
 
-  private commit(lines: IndexedLine[], factsMarks: FactsMark[], flushed: boolean): void {
+  private commit(lines: LinkedLine[], factsMarks: FactsMark[], flushed: boolean): void {
     if (lines.length === 0 && factsMarks.length === 0) return;
     const first = this.committedCount + 1;
     const suspect = lines.filter((line) => line.suspect).length;
+    // One head a wallet a commit: a fleet's heads are a few pages, where a key a line inserted across the whole tree.
+    const newest = new Map<string, number>();
+    lines.forEach((line, i) => {
+      if (line.wallet !== null) newest.set(line.wallet, first + i);
+    });
     this.root.transactionSync(() => {
       if (suspect > 0) this.meta.putSync('suspect', this.suspectLines + suspect);
       for (const { page, offset } of factsMarks) this.facts.putSync(page, offset);
-      lines.forEach((line, i) => {
-        this.lines.putSync(first + i, encodeEntry(line));
-        if (line.wallet !== null) this.wallets.putSync(walletSeqKey(walletKey(line.wallet), first + i), Buffer.alloc(0));
-      });
+      lines.forEach((line, i) => this.lines.putSync(first + i, encodeEntry(line)));
+      for (const [wallet, seq] of newest) this.heads.putSync(walletKey(wallet), seqValue(seq));
     }, flushed ? undefined : COMMIT_WITHOUT_FLUSH);
     this.committedCount += lines.length;
   }
@@ -325,9 +387,12 @@ export class LogIndex {
   /** Drops every entry, for a rebuild from the log. */
   clear(): void {
     this.lines.clearSync();
-    this.wallets.clearSync();
+    this.heads.clearSync();
     this.facts.clearSync();
     this.meta.clearSync();
+    // Layout 1's key a line for every wallet: nothing reads it any more.
+    this.root.openDB({ name: 'wallets' }).dropSync();
+    this.root.transactionSync(() => this.meta.putSync('layout', INDEX_LAYOUT));
     this.committedCount = 0;
     this.staged.reset(1);
   }

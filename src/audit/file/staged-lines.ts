@@ -1,13 +1,13 @@
 // Lines the log has written and acknowledged but the LMDB index has not committed yet: one index transaction per
 // sync of the log instead of one per group commit (ARCHITECTURE.md "File audit index"). Reads see them at once. Pure.
-import type { FactsMark, IndexedLine, LineEntry } from './log-index.js';
+import type { FactsMark, LinkedLine } from './log-index.js';
 
 export class StagedLines {
-  private lines: IndexedLine[] = [];
+  private lines: LinkedLine[] = [];
   /** Each staged facts mark, with the seq of the first line of its group: it is committed with that line. */
   private marks: Array<{ mark: FactsMark; seq: number }> = [];
-  /** A wallet's staged seqs, oldest first. */
-  private byWallet = new Map<string, number[]>();
+  /** A wallet's newest staged seq. */
+  private newestByWallet = new Map<string, number>();
 
   /** `first`: the seq the first staged line takes (the committed lines' count + 1). */
   constructor(private first: number) {}
@@ -16,28 +16,23 @@ export class StagedLines {
     return this.lines.length;
   }
 
-  /** Lines first + size onwards, and the facts pages their group began. */
-  stage(lines: readonly IndexedLine[], marks: readonly FactsMark[]): void {
+  /** Lines first + size onwards, each linked to its wallet's line before it, and the facts pages their group began. */
+  stage(lines: readonly LinkedLine[], marks: readonly FactsMark[]): void {
     for (const mark of marks) this.marks.push({ mark, seq: this.first + this.lines.length });
     for (const line of lines) {
-      const seq = this.first + this.lines.length;
+      if (line.wallet !== null) this.newestByWallet.set(line.wallet, this.first + this.lines.length);
       this.lines.push(line);
-      if (line.wallet === null) continue;
-      const seqs = this.byWallet.get(line.wallet);
-      if (seqs === undefined) this.byWallet.set(line.wallet, [seq]);
-      else seqs.push(seq);
     }
   }
 
   /** The staged line at `seq`, or undefined for one before the first staged. */
-  entry(seq: number): LineEntry | undefined {
+  entry(seq: number): LinkedLine | undefined {
     return seq >= this.first ? this.lines[seq - this.first] : undefined;
   }
 
-  /** The wallet's staged seqs, newest first, at most `limit`. */
-  walletSeqs(wallet: string, limit: number): number[] {
-    const seqs = this.byWallet.get(wallet);
-    return seqs === undefined ? [] : seqs.slice(-limit).reverse();
+  /** The wallet's newest staged seq, or undefined when none of its lines is staged. */
+  newest(wallet: string): number | undefined {
+    return this.newestByWallet.get(wallet);
   }
 
   /** The newest staged facts mark not after `page`, or undefined when none is staged. */
@@ -47,7 +42,7 @@ export class StagedLines {
   }
 
   /** The lines up to seq `last` and the marks of their groups, for one commit; `committed` drops them once it succeeds. */
-  upTo(last: number): { lines: IndexedLine[]; marks: FactsMark[] } {
+  upTo(last: number): { lines: LinkedLine[]; marks: FactsMark[] } {
     return {
       lines: this.lines.slice(0, Math.max(0, last - this.first + 1)),
       marks: this.marks.filter(({ seq }) => seq <= last).map(({ mark }) => mark),
@@ -59,20 +54,15 @@ export class StagedLines {
     this.lines = this.lines.slice(lines);
     this.first += lines;
     this.marks = this.marks.filter(({ seq }) => seq >= this.first);
-    this.byWallet = new Map();
-    this.lines.forEach((line, i) => {
-      if (line.wallet === null) return;
-      const seqs = this.byWallet.get(line.wallet);
-      if (seqs === undefined) this.byWallet.set(line.wallet, [this.first + i]);
-      else seqs.push(this.first + i);
-    });
+    // A wallet whose newest line was committed is read from the index from now on.
+    for (const [wallet, seq] of this.newestByWallet) if (seq < this.first) this.newestByWallet.delete(wallet);
   }
 
   /** Forgets everything (an index cleared for a rebuild). */
   reset(first: number): void {
     this.lines = [];
     this.marks = [];
-    this.byWallet = new Map();
+    this.newestByWallet = new Map();
     this.first = first;
   }
 }

@@ -5,9 +5,11 @@ import { appendFileSync, cpSync, readFileSync, rmSync, truncateSync } from 'node
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { open as openLmdb } from 'lmdb';
 import type { AuditRecord } from '../../../../src/audit/record/audit-log.js';
 import { AuditVerifier } from '../../../../src/audit/verify/audit-verifier.js';
 import { FileAuditLog } from '../../../../src/audit/file/file-audit-log.js';
+import { sha256Buffer } from '../../../../src/audit/record/sha256.js';
 import { checkChain, sampleEntry } from '../../../support/audit-fixtures.js';
 import { useTempDirs } from '../../../support/temp-dirs.js';
 
@@ -77,6 +79,48 @@ async function killedWriter(dir: string, wallets: number, atLeast: number): Prom
   });
 }
 
+/** A mark of checkpoints.log's checked bytes, as a start leaves it in the index's meta. */
+const CHECKED = { end: 1234, sha256: 'cd'.repeat(32), keyId: 'key-1' };
+
+/**
+ * `dir`'s index turned back into layout 1, as that layout wrote it: `lines` held 42-byte entries (offset, length, hash),
+ * `wallets` one key a line (the wallet's 16-byte key and the big-endian seq), `meta` no layout; the clean-close mark
+ * stays, and a mark of checked checkpoints is added.
+ */
+async function asLayoutOne(dir: string): Promise<void> {
+  const root = openLmdb({ path: join(dir, 'index') });
+  const lines = root.openDB<Buffer, number>({ name: 'lines', keyEncoding: 'uint32', encoding: 'binary' });
+  const wallets = root.openDB<Buffer, Buffer>({ name: 'wallets', keyEncoding: 'binary', encoding: 'binary' });
+  const meta = root.openDB<unknown, string>({ name: 'meta' });
+  const text = readFileSync(join(dir, 'audit.log'));
+  await root.transaction(() => {
+    let offset = 0;
+    for (let seq = 1; offset < text.length; seq++) {
+      const length = text.indexOf(0x0a, offset) + 1 - offset;
+      void lines.put(seq, Buffer.from(lines.getBinary(seq)!.subarray(0, 42)));
+      const key = Buffer.alloc(20);
+      sha256Buffer(JSON.parse(text.toString('utf8', offset + 65, offset + length - 1)).wallet).copy(key, 0, 0, 16);
+      key.writeUInt32BE(seq, 16);
+      void wallets.put(key, Buffer.alloc(0));
+      offset += length;
+    }
+    void meta.remove('layout');
+    void meta.put('checkpoints', CHECKED);
+  });
+  root.openDB({ name: 'heads' }).dropSync();
+  await root.close();
+}
+
+/** The mark of checked checkpoints in `dir`'s index. */
+async function checkedMark(dir: string): Promise<unknown> {
+  const root = openLmdb({ path: join(dir, 'index') });
+  try {
+    return root.openDB<unknown, string>({ name: 'meta' }).get('checkpoints');
+  } finally {
+    await root.close();
+  }
+}
+
 describe('FileAuditLog index on disk', () => {
   it('answers listings, chains and verification from disk for 3,000 wallets, and reopens without reading the log', async () => {
     const dir = await tempDir();
@@ -115,6 +159,20 @@ describe('FileAuditLog index on disk', () => {
     await assertAnswers(log, stored(dir), 300);
     await assertChainsContinue(log, stored(dir), 300);
     await log.close();
+  });
+
+  it('rebuilds an index of the older layout (one key a line for every wallet), saying so, with the same answers and its checkpoints still checked', async () => {
+    const dir = await tempDir();
+    await written(dir, 600, 300);
+    await asLayoutOne(dir);
+    const told: string[] = [];
+    const log = await FileAuditLog.open(dir, { fsync: 'always', report: (line) => told.push(line) });
+    assert.deepEqual(log.indexReport, { rebuilt: true, indexedLines: 600 });
+    assert.ok(told.some((line) => /index .* is of an older layout; rebuilding it from the whole log/.test(line)), told.join('\n'));
+    await assertAnswers(log, stored(dir), 300);
+    await assertChainsContinue(log, stored(dir), 300);
+    await log.close();
+    assert.deepEqual(await checkedMark(dir), CHECKED, 'the next start does not check every checkpoint signature again');
   });
 
   it('refuses a log cut by hand after a clean close; once the loss is accepted it rebuilds and never reissues the cut seq', async () => {

@@ -12,7 +12,7 @@ describe('facts page marks', () => {
   it("reads page 0's mark back once the index committed it", async () => {
     const index = LogIndex.open(await tempDir(), false);
     try {
-      index.stage([{ offset: 0, length: 10, wallet: '0xa', hash: 'ab'.repeat(32) }], [{ page: 0, offset: 0 }]);
+      index.stage([{ offset: 0, length: 10, wallet: '0xa', hash: 'ab'.repeat(32), prev: 0 }], [{ page: 0, offset: 0 }]);
       index.commitStaged();
       assert.deepEqual(index.lastFactsMark(), { page: 0, offset: 0 });
       assert.equal(index.factsStart(0), 0);

@@ -2,9 +2,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { StagedLines } from '../../../../src/audit/file/staged-lines.js';
-import type { IndexedLine } from '../../../../src/audit/file/log-index.js';
+import type { LinkedLine } from '../../../../src/audit/file/log-index.js';
 
-const line = (offset: number, wallet: string | null): IndexedLine => ({ offset, length: 10, wallet, hash: offset.toString(16).padStart(64, '0') });
+const line = (offset: number, wallet: string | null, prev = 0): LinkedLine => ({ offset, length: 10, wallet, hash: offset.toString(16).padStart(64, '0'), prev });
 
 describe('staged index lines', () => {
   it('places each staged line at its seq, after the committed ones', () => {
@@ -18,12 +18,14 @@ describe('staged index lines', () => {
     assert.equal(staged.entry(14), undefined);
   });
 
-  it("lists a wallet's staged seqs newest first, up to the limit", () => {
-    const staged = new StagedLines(1);
-    staged.stage([line(0, '0xa'), line(10, '0xb'), line(20, '0xa'), line(30, null), line(40, '0xa')], []);
-    assert.deepEqual(staged.walletSeqs('0xa', 10), [5, 3, 1]);
-    assert.deepEqual(staged.walletSeqs('0xa', 2), [5, 3]);
-    assert.deepEqual(staged.walletSeqs('0xc', 10), []);
+  it("keeps each wallet's newest staged seq, and each line's link to the line before it", () => {
+    const staged = new StagedLines(8);
+    staged.stage([line(0, '0xa', 6), line(10, '0xb'), line(20, '0xa', 8)], []);
+    staged.stage([line(30, null), line(40, '0xa', 10)], []);
+    assert.deepEqual([8, 9, 10, 11, 12].map((seq) => staged.entry(seq)?.prev), [6, 0, 8, 0, 10]);
+    assert.equal(staged.newest('0xa'), 12);
+    assert.equal(staged.newest('0xb'), 9);
+    assert.equal(staged.newest('0xc'), undefined);
   });
 
   it('commits only the lines a sync covered, with the facts marks of their groups', () => {
@@ -37,7 +39,8 @@ describe('staged index lines', () => {
     assert.equal(staged.size, 1);
     assert.equal(staged.entry(2), undefined);
     assert.equal(staged.entry(3)?.offset, 20);
-    assert.deepEqual(staged.walletSeqs('0xa', 10), [3], 'the committed seq is read from LMDB, not here');
+    assert.equal(staged.newest('0xa'), 3);
+    assert.equal(staged.newest('0xb'), undefined, "the wallet's newest seq is committed: it is read from LMDB, not here");
     assert.deepEqual(staged.factsMark(), { page: 1, offset: 500 });
     assert.equal(staged.factsMark(0), undefined, 'page 0 is committed');
   });
@@ -57,7 +60,7 @@ describe('staged index lines', () => {
     staged.reset(1);
     assert.equal(staged.size, 0);
     assert.equal(staged.entry(1), undefined);
-    assert.deepEqual(staged.walletSeqs('0xa', 5), []);
+    assert.equal(staged.newest('0xa'), undefined);
     assert.equal(staged.factsMark(), undefined);
   });
 });

@@ -17,6 +17,7 @@ export const ConfigSchema = Type.Object({
   HOST: Type.Optional(Type.String({ minLength: 1 })),
   RPC_URL: Type.Optional(Url),
   RPC_WS_URL: Type.Optional(Type.String({ pattern: '^wss?://' })),
+  RPC_TIMEOUT_MS: Type.Optional(Type.Integer({ minimum: 100, maximum: 60_000 })),
   REDIS_URL: Type.Optional(Url),
   // Seed nodes of a Redis Cluster, host:port separated by commas (in place of REDIS_URL).
   REDIS_CLUSTER_NODES: Type.Optional(Type.String({ pattern: '^[^\\s,]+:[0-9]{1,5}(\\s*,\\s*[^\\s,]+:[0-9]{1,5})*$' })),
@@ -82,6 +83,8 @@ export interface Config {
   rpcUrl: string | null;
   /** The node's WebSocket endpoint for new heads; null polls RPC_URL (ARCHITECTURE.md "Chain facts by block"). */
   rpcWsUrl: string | null;
+  /** How long one chain read may take before it fails (the verdict is then an error, never an allow). */
+  rpcTimeoutMs: number;
   redisUrl: string | null;
   /** A Redis Cluster's seed nodes (`host:port`), in place of REDIS_URL; store/redis-connection.ts opens either. */
   redisClusterNodes: readonly string[] | null;
@@ -212,6 +215,7 @@ function resolveConfig(raw: RawConfig): Config {
     host: raw.HOST ?? '127.0.0.1',
     rpcUrl: raw.RPC_URL ?? null,
     rpcWsUrl: raw.RPC_WS_URL ?? null,
+    rpcTimeoutMs: raw.RPC_TIMEOUT_MS ?? 2_000,
     redisUrl: raw.REDIS_URL ?? null,
     redisClusterNodes: raw.REDIS_CLUSTER_NODES ? Object.freeze(raw.REDIS_CLUSTER_NODES.split(',').map((node) => node.trim())) : null,
     store: sharedRedis(raw) ? 'redis' : (raw.STORE ?? 'lmdb'),

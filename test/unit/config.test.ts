@@ -14,6 +14,7 @@ describe('loadConfig', () => {
     assert.equal(config.auditFsync, 'batch');
     assert.equal(config.maxBodyBytes, 65536);
     assert.equal(config.idempotencyTtlMs, 300_000);
+    assert.equal(config.rpcTimeoutMs, 2_000);
     assert.deepEqual(config.rateLimits, {
       enabled: true,
       windowMs: 60_000,
@@ -75,6 +76,12 @@ describe('loadConfig', () => {
     );
     assert.throws(() => loadConfig({ REDIS_CLUSTER_NODES: '127.0.0.1' }), /REDIS_CLUSTER_NODES="127.0.0.1": must match pattern/);
     assert.throws(() => loadConfig({ STORE: 'lmdb', REDIS_CLUSTER_NODES: '127.0.0.1:7000' }), /STORE=lmdb: REDIS_CLUSTER_NODES is set, and then the store is Redis/);
+  });
+
+  it('takes a chain read timeout from 100 ms to a minute', () => {
+    assert.equal(loadConfig({ RPC_TIMEOUT_MS: '10000' }).rpcTimeoutMs, 10_000);
+    assert.throws(() => loadConfig({ RPC_TIMEOUT_MS: '50' }), /RPC_TIMEOUT_MS="50": must be >= 100/);
+    assert.throws(() => loadConfig({ RPC_TIMEOUT_MS: '60001' }), /RPC_TIMEOUT_MS="60001": must be <= 60000/);
   });
 
   it('treats empty variables as unset', () => {

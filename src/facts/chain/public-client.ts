@@ -13,7 +13,7 @@ export function robinhoodChain(rpcUrl: string) {
 }
 
 /**
- * Reads fail fast (2 s, no retries) so an evaluation that depends on a dead node
+ * Reads fail fast (RPC_TIMEOUT_MS, 2 s by default; no retries) so an evaluation that depends on a dead node
  * answers with an error within a bounded time instead of hanging (fail closed).
  * `refuse` (the embedded devnet's supervisor) names a reason while the node must not be
  * read, e.g. while it is being redeployed: reads then fail at once, as on a dead node.
@@ -31,9 +31,9 @@ export function createChainClient(
 }
 
 /** The service's two clients of one node, plain and batching, on one pool of kept-alive sockets. */
-export function chainClients(rpcUrl: string, refuse?: () => string | null): { client: PublicClient; batchClient: PublicClient } {
+export function chainClients(rpcUrl: string, timeoutMs: number, refuse?: () => string | null): { client: PublicClient; batchClient: PublicClient } {
   const send = keepAliveFetch();
-  return { client: createChainClient(rpcUrl, undefined, refuse, false, send), batchClient: createChainClient(rpcUrl, undefined, refuse, true, send) };
+  return { client: createChainClient(rpcUrl, timeoutMs, refuse, false, send), batchClient: createChainClient(rpcUrl, timeoutMs, refuse, true, send) };
 }
 
 function gatedFetch(send: RpcFetch, refuse?: () => string | null): RpcFetch {

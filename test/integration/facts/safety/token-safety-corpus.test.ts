@@ -11,7 +11,9 @@ let running: TestService;
 let deployed: Map<string, CorpusToken>;
 
 before(async () => {
-  running = await startTestService({ REGISTRY_FILE: '', RATE_LIMIT_IP_TOKEN_SAFETY: '1000' });
+  // What this file asks is each token's label, not how fast a loaded machine's anvil simulates it: a read that once stalled
+  // past the 2 s default under a full suite made a label a 503. Hung nodes and their bound: chain-fail-closed.test.ts.
+  running = await startTestService({ REGISTRY_FILE: '', RATE_LIMIT_IP_TOKEN_SAFETY: '1000', RPC_TIMEOUT_MS: '20000' });
   deployed = new Map((await deployCorpus(running.service.chain.devnet!)).map((token) => [token.id, token]));
 });
 after(() => running.stop());

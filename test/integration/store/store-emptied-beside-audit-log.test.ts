@@ -6,18 +6,30 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { freePort } from '../../../src/tools/devnet/free-port.js';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { getJson, postJson, sampleTrade, SAMPLE_REGISTRY } from '../../support/service.js';
+import { getJson, postJson, sampleTrade, SAMPLE_REGISTRY, startTestService } from '../../support/service.js';
 import { startServiceProcess, type ServiceProcess } from '../../support/service-process.js';
 import { useTempDirs } from '../../support/temp-dirs.js';
 
 const tempDir = useTempDirs('store-emptied-');
 
+const settings = { HOST: '127.0.0.1', REGISTRY_FILE: SAMPLE_REGISTRY, WORKERS: '1', AUDIT_FSYNC: 'off' };
+
 async function start(dataDir: string, env: Record<string, string> = {}, expectExit = false): Promise<ServiceProcess> {
   const port = String(await freePort());
-  return startServiceProcess({ DATA_DIR: dataDir, PORT: port, HOST: '127.0.0.1', REGISTRY_FILE: SAMPLE_REGISTRY, WORKERS: '1', AUDIT_FSYNC: 'off', ...env }, { expectExit });
+  return startServiceProcess({ ...settings, DATA_DIR: dataDir, PORT: port, ...env }, { expectExit });
 }
 
-async function verdictSeqs(service: ServiceProcess, count: number): Promise<number[]> {
+/**
+ * The first service on `dataDir`, which writes what the tests then take away: it runs in this process, the same
+ * startService and close a process runs on SIGTERM, so the same files, without a process loading the service's
+ * modules once more. The starts under test, on what is left, are processes.
+ */
+const startFirst = (dataDir: string) => startTestService({ ...settings, PORT: '0' }, dataDir);
+
+/** What the helpers below need of a service: where it listens. */
+type Listening = { base: string };
+
+async function verdictSeqs(service: Listening, count: number): Promise<number[]> {
   const seqs: number[] = [];
   for (let i = 0; i < count; i++) {
     const verdict = await postJson(`${service.base}/api/v1/analyze/free`, sampleTrade({ wallet: `0x${(0xe0 + i).toString(16).repeat(20)}` }));
@@ -29,9 +41,9 @@ async function verdictSeqs(service: ServiceProcess, count: number): Promise<numb
 
 const account = privateKeyToAccount(generatePrivateKey());
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-const policyStatus = async (service: ServiceProcess, token: string) => (await getJson(`${service.base}/api/v1/config`, bearer(token))).status;
+const policyStatus = async (service: Listening, token: string) => (await getJson(`${service.base}/api/v1/config`, bearer(token))).status;
 
-async function signIn(service: ServiceProcess): Promise<string> {
+async function signIn(service: Listening): Promise<string> {
   const nonce = await getJson(`${service.base}/api/v1/auth/nonce?address=${account.address}`);
   assert.equal(nonce.status, 200, nonce.text);
   const session = await postJson(`${service.base}/api/v1/auth/wallet`, { address: account.address, signature: await account.signMessage({ message: nonce.json.message }) });
@@ -44,12 +56,16 @@ const epochOf = (dataDir: string) => JSON.parse(readFileSync(join(dataDir, 'epoc
 describe('an embedded store that lost its data beside a long audit log', () => {
   it('refuses to start on a zero-length data.mdb, naming the epoch and the way to accept it, and starts a new epoch when told', async () => {
     const dataDir = await tempDir();
-    const first = await start(dataDir);
-    assert.deepEqual(await verdictSeqs(first, 3), [1, 2, 3]);
-    const revoked = await signIn(first);
-    assert.equal((await postJson(`${first.base}/api/v1/auth/revoke`, {}, bearer(revoked))).status, 200);
-    assert.equal(await policyStatus(first, revoked), 401);
-    await first.stop();
+    const first = await startFirst(dataDir);
+    let revoked: string;
+    try {
+      assert.deepEqual(await verdictSeqs(first, 3), [1, 2, 3]);
+      revoked = await signIn(first);
+      assert.equal((await postJson(`${first.base}/api/v1/auth/revoke`, {}, bearer(revoked))).status, 200);
+      assert.equal(await policyStatus(first, revoked), 401);
+    } finally {
+      await first.stop(false);
+    }
 
     truncateSync(join(dataDir, 'store', 'data.mdb'), 0);
     const refused = await start(dataDir, {}, true);
@@ -81,9 +97,12 @@ describe('an embedded store that lost its data beside a long audit log', () => {
 
   it('refuses to start when the audit log lost records the store saw, instead of giving seq 1 a second record', async () => {
     const dataDir = await tempDir();
-    const first = await start(dataDir);
-    assert.deepEqual(await verdictSeqs(first, 2), [1, 2]);
-    await first.stop();
+    const first = await startFirst(dataDir);
+    try {
+      assert.deepEqual(await verdictSeqs(first, 2), [1, 2]);
+    } finally {
+      await first.stop(false);
+    }
 
     rmSync(join(dataDir, 'audit'), { recursive: true });
     const refused = await start(dataDir, {}, true);

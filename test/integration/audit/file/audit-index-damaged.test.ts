@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { getJson, postJson, SAMPLE_REGISTRY, sampleTrade } from '../../../support/service.js';
+import { getJson, postJson, SAMPLE_REGISTRY, sampleTrade, startTestService } from '../../../support/service.js';
 import { startServiceProcess, type ServiceProcess } from '../../../support/service-process.js';
 import { useTempDirs } from '../../../support/temp-dirs.js';
 
@@ -12,17 +12,22 @@ const tempDir = useTempDirs('audit-index-damaged-test-');
 const RECORDS = 300;
 const wallet = (n: number) => `0x${(n + 1).toString(16).padStart(40, '0')}`;
 
-const start = (dataDir: string): Promise<ServiceProcess> => startServiceProcess({
-  PORT: '0', DATA_DIR: dataDir, REGISTRY_FILE: SAMPLE_REGISTRY, WORKERS: '1', REQUEST_LOG: 'off', RATE_LIMITS: 'off', AUDIT_FSYNC: 'always',
-});
-const evaluate = (service: ServiceProcess, n: number) => postJson(`${service.base}/api/v1/analyze/free`, sampleTrade({ wallet: wallet(n % 3), amount: 1 }));
-const listing = async (service: ServiceProcess, w: number) => (await getJson(`${service.base}/api/v1/audit/wallet/${wallet(w)}?limit=500`)).json.records;
-const facts = async (service: ServiceProcess) => (await getJson(`${service.base}/api/v1/audit/facts?from_seq=1&limit=${RECORDS}`)).text;
+const settings = { PORT: '0', REGISTRY_FILE: SAMPLE_REGISTRY, WORKERS: '1', REQUEST_LOG: 'off', RATE_LIMITS: 'off', AUDIT_FSYNC: 'always' };
+const start = (dataDir: string): Promise<ServiceProcess> => startServiceProcess({ ...settings, DATA_DIR: dataDir });
+/** What the helpers below need of a service: where it listens (a process, or the one in this process that writes the DATA_DIR). */
+type Listening = { base: string };
+const evaluate = (service: Listening, n: number) => postJson(`${service.base}/api/v1/analyze/free`, sampleTrade({ wallet: wallet(n % 3), amount: 1 }));
+const listing = async (service: Listening, w: number) => (await getJson(`${service.base}/api/v1/audit/wallet/${wallet(w)}?limit=500`)).json.records;
+const facts = async (service: Listening) => (await getJson(`${service.base}/api/v1/audit/facts?from_seq=1&limit=${RECORDS}`)).text;
 
-/** A DATA_DIR (store, log, facts, index) the service wrote over 300 verdicts, and what it served from it. */
+/**
+ * A DATA_DIR (store, log, facts, index) the service wrote over 300 verdicts, and what it served from it. That service
+ * runs in this process: the same startService and close a process runs on SIGTERM, so the same files, without a
+ * process loading the service's modules once more; the start under test, on the damaged index, is a process.
+ */
 async function dataDirWithRecords(): Promise<{ dataDir: string; before: { listings: unknown[]; facts: string } }> {
   const dataDir = await tempDir();
-  const service = await start(dataDir);
+  const service = await startTestService(settings, dataDir);
   try {
     for (let n = 0; n < RECORDS; n += 20) {
       const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => evaluate(service, n + i)));
@@ -31,7 +36,7 @@ async function dataDirWithRecords(): Promise<{ dataDir: string; before: { listin
     const listings = [await listing(service, 0), await listing(service, 1), await listing(service, 2)];
     return { dataDir, before: { listings, facts: await facts(service) } };
   } finally {
-    await service.stop();
+    await service.stop(false);
   }
 }
 

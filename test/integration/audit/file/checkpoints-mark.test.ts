@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { getJson, postJson, SAMPLE_REGISTRY, sampleTrade } from '../../../support/service.js';
+import { getJson, postJson, SAMPLE_REGISTRY, sampleTrade, startTestService } from '../../../support/service.js';
 import { startServiceProcess, type ServiceProcess } from '../../../support/service-process.js';
 import { useTempDirs } from '../../../support/temp-dirs.js';
 import { pollUntil } from '../../../support/wait-until.js';
@@ -12,13 +12,14 @@ import { pollUntil } from '../../../support/wait-until.js';
 const tempDir = useTempDirs('checkpoints-mark-test-');
 const wallet = (n: number) => `0x${(0xc00 + n).toString(16).padStart(40, '0')}`;
 
-const start = (dataDir: string): Promise<ServiceProcess> => startServiceProcess({
-  PORT: '0', DATA_DIR: dataDir, REGISTRY_FILE: SAMPLE_REGISTRY, WORKERS: '1', REQUEST_LOG: 'off', RATE_LIMITS: 'off',
+const settings = {
+  PORT: '0', REGISTRY_FILE: SAMPLE_REGISTRY, WORKERS: '1', REQUEST_LOG: 'off', RATE_LIMITS: 'off',
   AUDIT_FSYNC: 'always', AUDIT_CHECKPOINT_RECORDS: '5', AUDIT_CHECKPOINT_SECONDS: '0',
-});
+};
+const start = (dataDir: string): Promise<ServiceProcess> => startServiceProcess({ ...settings, DATA_DIR: dataDir });
 
 /** `count` verdicts from `from` on, then waits until a checkpoint covers them all. */
-async function evaluateAndSign(service: ServiceProcess, from: number, count: number): Promise<void> {
+async function evaluateAndSign(service: { base: string }, from: number, count: number): Promise<void> {
   for (let n = from; n < from + count; n++) {
     const answer = await postJson(`${service.base}/api/v1/analyze/free`, sampleTrade({ wallet: wallet(n % 4), amount: 1 }));
     assert.equal(answer.status, 200, answer.text);
@@ -43,14 +44,18 @@ function rootDigitChanged(line: string): string {
   return `${line.slice(0, at)}${line[at] === '0' ? '1' : '0'}${line.slice(at + 1)}`;
 }
 
-/** A DATA_DIR (store, log, index, keys) whose service signed checkpoints of 20 records and stopped cleanly. */
+/**
+ * A DATA_DIR (store, log, index, keys) whose service signed checkpoints of 20 records and stopped cleanly. That first
+ * service runs in this process: the same startService and close a process runs on SIGTERM, so the same files, without
+ * a process loading the service's modules once more; the starts under test, the ones after it, are processes.
+ */
 async function signedDataDir(): Promise<{ dataDir: string; path: string }> {
   const dataDir = await tempDir();
-  const first = await start(dataDir);
+  const first = await startTestService(settings, dataDir);
   try {
     await evaluateAndSign(first, 0, 20);
   } finally {
-    await first.stop();
+    await first.stop(false);
   }
   return { dataDir, path: join(dataDir, 'audit', 'checkpoints.log') };
 }

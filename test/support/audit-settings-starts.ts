@@ -3,8 +3,9 @@
 import { Redis } from 'ioredis';
 import { after, before, beforeEach } from 'node:test';
 import { freePort } from '../../src/tools/devnet/free-port.js';
+import { startDataDirWriter } from './data-dir-writer.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
-import { SAMPLE_REGISTRY } from './service.js';
+import { SAMPLE_REGISTRY, type TestService } from './service.js';
 import { startServiceProcess, type ServiceProcess } from './service-process.js';
 
 /** Call at a test file's top level: `url` is the server's once the file's tests run; each test finds it empty. */
@@ -22,6 +23,8 @@ export function useRedisEmptiedPerTest(): { readonly url: string } {
   return { get url() { return server!.url; } };
 }
 
+const defaults = { HOST: '127.0.0.1', REGISTRY_FILE: SAMPLE_REGISTRY, WORKERS: '1', AUDIT_FSYNC: 'off' };
+
 export type StartOnDataDir = (dataDir: string, env: Record<string, string | undefined>, expectExit?: boolean) => Promise<ServiceProcess>;
 
 /**
@@ -30,7 +33,15 @@ export type StartOnDataDir = (dataDir: string, env: Record<string, string | unde
  */
 export function startOnDataDir(base: Record<string, string> = {}): StartOnDataDir {
   return async (dataDir, env, expectExit = false) => startServiceProcess({
-    DATA_DIR: dataDir, PORT: String(await freePort()), HOST: '127.0.0.1', REGISTRY_FILE: SAMPLE_REGISTRY, WORKERS: '1', AUDIT_FSYNC: 'off', ...base,
+    DATA_DIR: dataDir, PORT: String(await freePort()), ...defaults, ...base,
     REDIS_URL: undefined, AUDIT_STORE: undefined, AUDIT_PARTITIONS: undefined, ...env,
   }, { expectExit });
+}
+
+/**
+ * As startOnDataDir, for the service that only writes the DATA_DIR (and Redis) the starts under test then open: it runs
+ * in this process (data-dir-writer.ts), which takes nothing from the environment.
+ */
+export function writeOnDataDir(base: Record<string, string> = {}): (dataDir: string, env: Record<string, string | undefined>) => Promise<TestService> {
+  return (dataDir, env) => startDataDirWriter({ ...defaults, ...base, ...env }, dataDir);
 }

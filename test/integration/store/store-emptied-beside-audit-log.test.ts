@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { freePort } from '../../../src/tools/devnet/free-port.js';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { getJson, postJson, sampleTrade, SAMPLE_REGISTRY, startTestService } from '../../support/service.js';
+import { startDataDirWriter } from '../../support/data-dir-writer.js';
+import { getJson, postJson, sampleTrade, SAMPLE_REGISTRY } from '../../support/service.js';
 import { startServiceProcess, type ServiceProcess } from '../../support/service-process.js';
 import { useTempDirs } from '../../support/temp-dirs.js';
 
@@ -19,12 +20,8 @@ async function start(dataDir: string, env: Record<string, string> = {}, expectEx
   return startServiceProcess({ ...settings, DATA_DIR: dataDir, PORT: port, ...env }, { expectExit });
 }
 
-/**
- * The first service on `dataDir`, which writes what the tests then take away: it runs in this process, the same
- * startService and close a process runs on SIGTERM, so the same files, without a process loading the service's
- * modules once more. The starts under test, on what is left, are processes.
- */
-const startFirst = (dataDir: string) => startTestService({ ...settings, PORT: '0' }, dataDir);
+/** The first service on `dataDir`, which writes what the tests then take away; the starts on what is left are processes. */
+const startFirst = (dataDir: string) => startDataDirWriter(settings, dataDir);
 
 /** What the helpers below need of a service: where it listens. */
 type Listening = { base: string };
@@ -57,15 +54,11 @@ describe('an embedded store that lost its data beside a long audit log', () => {
   it('refuses to start on a zero-length data.mdb, naming the epoch and the way to accept it, and starts a new epoch when told', async () => {
     const dataDir = await tempDir();
     const first = await startFirst(dataDir);
-    let revoked: string;
-    try {
-      assert.deepEqual(await verdictSeqs(first, 3), [1, 2, 3]);
-      revoked = await signIn(first);
-      assert.equal((await postJson(`${first.base}/api/v1/auth/revoke`, {}, bearer(revoked))).status, 200);
-      assert.equal(await policyStatus(first, revoked), 401);
-    } finally {
-      await first.stop(false);
-    }
+    assert.deepEqual(await verdictSeqs(first, 3), [1, 2, 3]);
+    const revoked = await signIn(first);
+    assert.equal((await postJson(`${first.base}/api/v1/auth/revoke`, {}, bearer(revoked))).status, 200);
+    assert.equal(await policyStatus(first, revoked), 401);
+    await first.stop();
 
     truncateSync(join(dataDir, 'store', 'data.mdb'), 0);
     const refused = await start(dataDir, {}, true);
@@ -98,11 +91,8 @@ describe('an embedded store that lost its data beside a long audit log', () => {
   it('refuses to start when the audit log lost records the store saw, instead of giving seq 1 a second record', async () => {
     const dataDir = await tempDir();
     const first = await startFirst(dataDir);
-    try {
-      assert.deepEqual(await verdictSeqs(first, 2), [1, 2]);
-    } finally {
-      await first.stop(false);
-    }
+    assert.deepEqual(await verdictSeqs(first, 2), [1, 2]);
+    await first.stop();
 
     rmSync(join(dataDir, 'audit'), { recursive: true });
     const refused = await start(dataDir, {}, true);

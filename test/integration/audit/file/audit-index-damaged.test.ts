@@ -4,7 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { getJson, postJson, SAMPLE_REGISTRY, sampleTrade, startTestService } from '../../../support/service.js';
+import { startDataDirWriter } from '../../../support/data-dir-writer.js';
+import { getJson, postJson, SAMPLE_REGISTRY, sampleTrade } from '../../../support/service.js';
 import { startServiceProcess, type ServiceProcess } from '../../../support/service-process.js';
 import { useTempDirs } from '../../../support/temp-dirs.js';
 
@@ -20,14 +21,10 @@ const evaluate = (service: Listening, n: number) => postJson(`${service.base}/ap
 const listing = async (service: Listening, w: number) => (await getJson(`${service.base}/api/v1/audit/wallet/${wallet(w)}?limit=500`)).json.records;
 const facts = async (service: Listening) => (await getJson(`${service.base}/api/v1/audit/facts?from_seq=1&limit=${RECORDS}`)).text;
 
-/**
- * A DATA_DIR (store, log, facts, index) the service wrote over 300 verdicts, and what it served from it. That service
- * runs in this process: the same startService and close a process runs on SIGTERM, so the same files, without a
- * process loading the service's modules once more; the start under test, on the damaged index, is a process.
- */
+/** A DATA_DIR (store, log, facts, index) the service wrote over 300 verdicts, and what it served from it; the start on it is a process. */
 async function dataDirWithRecords(): Promise<{ dataDir: string; before: { listings: unknown[]; facts: string } }> {
   const dataDir = await tempDir();
-  const service = await startTestService(settings, dataDir);
+  const service = await startDataDirWriter(settings, dataDir);
   try {
     for (let n = 0; n < RECORDS; n += 20) {
       const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => evaluate(service, n + i)));
@@ -36,7 +33,7 @@ async function dataDirWithRecords(): Promise<{ dataDir: string; before: { listin
     const listings = [await listing(service, 0), await listing(service, 1), await listing(service, 2)];
     return { dataDir, before: { listings, facts: await facts(service) } };
   } finally {
-    await service.stop(false);
+    await service.stop();
   }
 }
 

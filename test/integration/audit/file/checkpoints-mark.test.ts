@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { getJson, postJson, SAMPLE_REGISTRY, sampleTrade, startTestService } from '../../../support/service.js';
+import { startDataDirWriter } from '../../../support/data-dir-writer.js';
+import { getJson, postJson, SAMPLE_REGISTRY, sampleTrade } from '../../../support/service.js';
 import { startServiceProcess, type ServiceProcess } from '../../../support/service-process.js';
 import { useTempDirs } from '../../../support/temp-dirs.js';
 import { pollUntil } from '../../../support/wait-until.js';
@@ -44,18 +45,14 @@ function rootDigitChanged(line: string): string {
   return `${line.slice(0, at)}${line[at] === '0' ? '1' : '0'}${line.slice(at + 1)}`;
 }
 
-/**
- * A DATA_DIR (store, log, index, keys) whose service signed checkpoints of 20 records and stopped cleanly. That first
- * service runs in this process: the same startService and close a process runs on SIGTERM, so the same files, without
- * a process loading the service's modules once more; the starts under test, the ones after it, are processes.
- */
+/** A DATA_DIR (store, log, index, keys) whose service signed checkpoints of 20 records and stopped cleanly; the starts after it are processes. */
 async function signedDataDir(): Promise<{ dataDir: string; path: string }> {
   const dataDir = await tempDir();
-  const first = await startTestService(settings, dataDir);
+  const first = await startDataDirWriter(settings, dataDir);
   try {
     await evaluateAndSign(first, 0, 20);
   } finally {
-    await first.stop(false);
+    await first.stop();
   }
   return { dataDir, path: join(dataDir, 'audit', 'checkpoints.log') };
 }

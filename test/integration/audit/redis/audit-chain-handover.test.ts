@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { EXIT_HEALTHY, runAuditVerify } from '../../../../src/tools/cli/audit-verify-command.js';
-import { useRedisEmptiedPerTest, startOnDataDir } from '../../../support/audit-settings-starts.js';
+import { useRedisEmptiedPerTest, startOnDataDir, writeOnDataDir } from '../../../support/audit-settings-starts.js';
 import { getJson, postJson, sampleTrade } from '../../../support/service.js';
 import type { ServiceProcess } from '../../../support/service-process.js';
 import { useTempDirs } from '../../../support/temp-dirs.js';
@@ -15,11 +15,17 @@ import { useTempDirs } from '../../../support/temp-dirs.js';
 const tempDir = useTempDirs('audit-chain-handover-');
 const redis = useRedisEmptiedPerTest();
 // Instances sharing the chains sign with one key.
-const start = startOnDataDir({ RATE_LIMITS: 'off', AUDIT_CHECKPOINT_RECORDS: '10', AUDIT_SIGNING_KEY: Buffer.alloc(32, 7).toString('base64') });
+const settings = { RATE_LIMITS: 'off', AUDIT_CHECKPOINT_RECORDS: '10', AUDIT_SIGNING_KEY: Buffer.alloc(32, 7).toString('base64') };
+const start = startOnDataDir(settings);
+// Each test's first service only writes the chain the starts under test move from.
+const write = writeOnDataDir(settings);
+
+/** What the helpers below need of a service: where it listens (a process, or the writer in this process). */
+type Listening = Pick<ServiceProcess, 'base'>;
 
 const walletOf = (i: number) => `0x${(0x10 + i).toString(16).padStart(2, '0').repeat(20)}`;
 
-async function verdicts(service: ServiceProcess, count: number, from = 0): Promise<Array<{ seq: number; chain?: number }>> {
+async function verdicts(service: Listening, count: number, from = 0): Promise<Array<{ seq: number; chain?: number }>> {
   const seqs = [];
   for (let i = from; i < from + count; i++) {
     const verdict = await postJson(`${service.base}/api/v1/analyze/free`, sampleTrade({ wallet: walletOf(i) }));
@@ -30,7 +36,7 @@ async function verdicts(service: ServiceProcess, count: number, from = 0): Promi
 }
 
 /** Every record of the log, oldest first. */
-async function records(service: ServiceProcess): Promise<any[]> {
+async function records(service: Listening): Promise<any[]> {
   const listed = await getJson(`${service.base}/api/v1/audit/global?limit=1000`);
   assert.equal(listed.status, 200, listed.text);
   return listed.json.records.reverse();
@@ -48,7 +54,7 @@ async function verifiedHealthy(location: string): Promise<void> {
 describe('a new chain begins with where the old one ended', () => {
   it('starts the Redis chain after 40 file records with a handover naming file seq 40, its head and its last checkpoint; both chains verify', async () => {
     const dataDir = await tempDir();
-    const file = await start(dataDir, {});
+    const file = await write(dataDir, {});
     await verdicts(file, 40);
     const [fileHead] = (await getJson(`${file.base}/api/v1/audit/global?limit=1`)).json.records;
     assert.equal(fileHead.seq, 40);
@@ -88,7 +94,7 @@ describe('a new chain begins with where the old one ended', () => {
 
   it('refuses a fresh DATA_DIR asking AUDIT_PARTITIONS=2 of a Redis holding one chain, naming both counts; the named move hands over to both chains', async () => {
     const first = await tempDir();
-    const one = await start(first, { REDIS_URL: redis.url });
+    const one = await write(first, { REDIS_URL: redis.url });
     await verdicts(one, 2, 10);
     const [oneHead] = (await getJson(`${one.base}/api/v1/audit/global?limit=1`)).json.records;
     await one.stop();
@@ -123,7 +129,7 @@ describe('a new chain begins with where the old one ended', () => {
 
   it('moving back from 2 chains to 1 continues the single chain with a handover: seqs 1 and 2 keep their records', async () => {
     const dataDir = await tempDir();
-    const one = await start(dataDir, { REDIS_URL: redis.url });
+    const one = await write(dataDir, { REDIS_URL: redis.url });
     assert.deepEqual(await verdicts(one, 2), [{ seq: 1 }, { seq: 2 }]);
     const before = await records(one);
     await one.stop();
@@ -155,7 +161,7 @@ describe('a new chain begins with where the old one ended', () => {
 
   it('refuses a move whose old chain cannot be read, writing nothing, until the operator declares it gone; the handover then says so', async () => {
     const dataDir = await tempDir();
-    const shared = await start(dataDir, { REDIS_URL: redis.url });
+    const shared = await write(dataDir, { REDIS_URL: redis.url });
     await verdicts(shared, 2, 70);
     await shared.stop();
     const redisEpoch = epochOf(dataDir);

@@ -5,6 +5,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { open } from 'lmdb';
+import { startDataDirWriter } from '../../../support/data-dir-writer.js';
 import { getJson, postJson, SAMPLE_REGISTRY, sampleTrade } from '../../../support/service.js';
 import { startServiceProcess, type ServiceProcess } from '../../../support/service-process.js';
 import { useTempDirs } from '../../../support/temp-dirs.js';
@@ -12,20 +13,21 @@ import { useTempDirs } from '../../../support/temp-dirs.js';
 const tempDir = useTempDirs('audit-facts-index-test-');
 const wallet = (n: number) => `0x${(n + 1).toString(16).padStart(40, '0')}`;
 
-const start = (dataDir: string): Promise<ServiceProcess> => startServiceProcess({
-  PORT: '0', DATA_DIR: dataDir, REGISTRY_FILE: SAMPLE_REGISTRY, WORKERS: '1', REQUEST_LOG: 'off', RATE_LIMITS: 'off', AUDIT_FSYNC: 'off',
-});
-const evaluate = (service: ServiceProcess, n: number) => postJson(`${service.base}/api/v1/analyze/free`, sampleTrade({ wallet: wallet(n % 7), amount: 1 + (n % 5) }));
+const settings = { PORT: '0', REGISTRY_FILE: SAMPLE_REGISTRY, WORKERS: '1', REQUEST_LOG: 'off', RATE_LIMITS: 'off', AUDIT_FSYNC: 'off' };
+const start = (dataDir: string): Promise<ServiceProcess> => startServiceProcess({ ...settings, DATA_DIR: dataDir });
+/** What the helpers below need of a service: where it listens (a process, or the writer in this process). */
+type Listening = Pick<ServiceProcess, 'base'>;
+const evaluate = (service: Listening, n: number) => postJson(`${service.base}/api/v1/analyze/free`, sampleTrade({ wallet: wallet(n % 7), amount: 1 + (n % 5) }));
 
 /** The facts export of records 1 .. records, page by page. */
-async function allFacts(service: ServiceProcess, records: number): Promise<string> {
+async function allFacts(service: Listening, records: number): Promise<string> {
   let text = '';
   for (let from = 1; from <= records; from += 1000) text += (await getJson(`${service.base}/api/v1/audit/facts?from_seq=${from}&limit=1000`)).text;
   return text;
 }
 
 /** seq -> facts_hash of every stored record. */
-async function factsHashes(service: ServiceProcess): Promise<Map<number, string>> {
+async function factsHashes(service: Listening): Promise<Map<number, string>> {
   const exported = await getJson(`${service.base}/api/v1/audit/export?limit=10000`);
   return new Map(exported.text.split('\n').filter(Boolean).map((line) => {
     const record = JSON.parse(line.slice(65)) as { seq: number; facts_hash: string };
@@ -33,7 +35,7 @@ async function factsHashes(service: ServiceProcess): Promise<Map<number, string>
   }));
 }
 
-async function evaluateMany(service: ServiceProcess, count: number): Promise<void> {
+async function evaluateMany(service: Listening, count: number): Promise<void> {
   for (let n = 0; n < count; n += 25) {
     const answers = await Promise.all(Array.from({ length: 25 }, (_, i) => evaluate(service, n + i)));
     for (const answer of answers) assert.equal(answer.status, 200, answer.text);
@@ -43,7 +45,8 @@ async function evaluateMany(service: ServiceProcess, count: number): Promise<voi
 describe('the facts pages in the audit index', () => {
   it('take over from an older data folder\'s facts.idx at start, indexing facts.log once, with the same facts served', async () => {
     const dataDir = await tempDir();
-    const first = await start(dataDir);
+    // The service that writes the 700 records runs in this process; the starts that take over are processes.
+    const first = await startDataDirWriter(settings, dataDir);
     let before: string;
     try {
       await evaluateMany(first, 700);

@@ -5,7 +5,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Redis } from 'ioredis';
-import { useRedisEmptiedPerTest, startOnDataDir } from '../../../support/audit-settings-starts.js';
+import { useRedisEmptiedPerTest, startOnDataDir, writeOnDataDir } from '../../../support/audit-settings-starts.js';
 import { postJson, sampleTrade } from '../../../support/service.js';
 import type { ServiceProcess } from '../../../support/service-process.js';
 import { useTempDirs } from '../../../support/temp-dirs.js';
@@ -15,8 +15,10 @@ const tempDir = useTempDirs('audit-settings-change-');
 // Each test its own chains, signed by its own DATA_DIR's key.
 const redis = useRedisEmptiedPerTest();
 const start = startOnDataDir();
+// A test's first service only writes the chain the starts under test then find.
+const write = writeOnDataDir();
 
-async function verdictSeqs(service: ServiceProcess, count: number, from = 0): Promise<number[]> {
+async function verdictSeqs(service: Pick<ServiceProcess, 'base'>, count: number, from = 0): Promise<number[]> {
   const seqs: number[] = [];
   for (let i = from; i < from + count; i++) {
     const verdict = await postJson(`${service.base}/api/v1/analyze/free`, sampleTrade({ wallet: `0x${(0x10 + i).toString(16).repeat(20)}` }));
@@ -32,7 +34,7 @@ const onRedis = { REDIS_URL: () => redis.url };
 describe('audit settings that do not match the data already in DATA_DIR', () => {
   it('refuses AUDIT_STORE=redis over a file chain, naming both, and a new epoch starts only when the operator names the old one', async () => {
     const dataDir = await tempDir();
-    const file = await start(dataDir, {});
+    const file = await write(dataDir, {});
     assert.deepEqual(await verdictSeqs(file, 3), [1, 2, 3]);
     await file.stop();
 
@@ -59,7 +61,7 @@ describe('audit settings that do not match the data already in DATA_DIR', () => 
 
   it('refuses AUDIT_PARTITIONS 1 -> 2 on Redis', async () => {
     const dataDir = await tempDir();
-    const one = await start(dataDir, { REDIS_URL: onRedis.REDIS_URL() });
+    const one = await write(dataDir, { REDIS_URL: onRedis.REDIS_URL() });
     await verdictSeqs(one, 2, 10);
     await one.stop();
 
@@ -111,7 +113,7 @@ describe('audit settings that do not match the data already in DATA_DIR', () => 
 
   it('adopts a DATA_DIR written before epochs existed from its files, and refuses a change there too', async () => {
     const dataDir = await tempDir();
-    const file = await start(dataDir, {});
+    const file = await write(dataDir, {});
     await verdictSeqs(file, 2, 20);
     await file.stop();
     rmSync(join(dataDir, 'epoch.json'));

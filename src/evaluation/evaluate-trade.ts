@@ -106,7 +106,11 @@ export async function evaluateTrade(deps: EvaluationDeps, request: EvaluationReq
     const { input, result } = budgeted;
     step = 'audit append';
     // Nothing is charged for a verdict the log cannot take: a failed or full log, or the wallet's chain down, is known before settling.
-    await orGiveBack(budgeted, () => assertLogReady(deps.audit, wallet));
+    const unready = logUnready(deps.audit, wallet);
+    if (unready !== null) {
+      await budgeted.giveBack();
+      throw unready;
+    }
     let payment: AuditPayment | undefined;
     if (request.settle) {
       step = 'payment settlement';
@@ -145,9 +149,10 @@ function failedVerdict(deps: EvaluationDeps, request: EvaluationRequest, step: s
 }
 
 /** Throws the audit log's refusal when it cannot take the wallet's record now (its readiness for that wallet). */
-function assertLogReady(audit: AuditLog, wallet: string): void {
+/** Why the log cannot take the wallet's record now, as the error the evaluation fails with; null when it can (checked without a promise). */
+function logUnready(audit: AuditLog, wallet: string): DependencyError | null {
   const unready = audit.readiness(wallet);
-  if (unready !== null) throw new DependencyError(AUDIT_UNAVAILABLE, `the audit log cannot take a record: ${unready}`);
+  return unready === null ? null : new DependencyError(AUDIT_UNAVAILABLE, `the audit log cannot take a record: ${unready}`);
 }
 
 /** The record to append and what the verdict adds to it: what a paid verdict not yet recorded is kept as. */
@@ -263,7 +268,8 @@ async function recordVerdict(deps: EvaluationDeps, owed: UnrecordedVerdict): Pro
  * Rejects when the log still cannot take it.
  */
 export async function recordOwedVerdict(deps: EvaluationDeps, owed: UnrecordedVerdict): Promise<Verdict> {
-  assertLogReady(deps.audit, owed.entry.wallet);
+  const unready = logUnready(deps.audit, owed.entry.wallet);
+  if (unready !== null) throw unready;
   const verdict = await recordVerdict(deps, owed);
   if (!owed.permit || !deps.permits || !owed.entry.facts) return verdict;
   const { request, ts, facts } = owed.entry;

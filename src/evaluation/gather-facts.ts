@@ -10,6 +10,7 @@ import type { RiskInput, SafetyFact, Tier, TierPolicy, TradeInput } from '../ris
 import type { CacheStore } from '../store/cache-store.js';
 import { NO_VENUE, VENUE_OFFLINE, type VenueFacts } from '../facts/quote/venue-facts.js';
 import { provenSellAmount } from '../facts/safety/proven-sell.js';
+import { allAtHand } from './at-hand.js';
 
 export interface FactSources {
   registry: Registry;
@@ -42,17 +43,20 @@ export async function gatherFacts(
 ): Promise<RiskInput> {
   const bySymbol = sources.registry.bySymbol(trade.asset);
   const byAddress = sources.registry.byAddress(trade.contract_address);
-  const [price, [danger, latest, stored, used], dailyPnlUsd, venue] = await Promise.all([
+  const keys = [dangerKey(trade.contract_address), safetyKey(trade.contract_address), policyKey(trade.wallet), budgetKey(trade.wallet, window.nowMs)];
+  // The store first: one that throws at once leaves no other read started and unheard.
+  const values = sources.store.getManyNow?.(keys) ?? sources.store.getMany(keys);
+  const reads = [
     // A fake token is priced as the asset it claims to be, so the caller sees the notional it meant.
-    bySymbol ? sources.prices.quote(bySymbol) : Promise.resolve(UNAVAILABLE),
-    sources.store.getMany([
-      dangerKey(trade.contract_address), safetyKey(trade.contract_address), policyKey(trade.wallet), budgetKey(trade.wallet, window.nowMs),
-    ]),
+    bySymbol ? sources.prices.known?.(bySymbol) ?? sources.prices.quote(bySymbol) : UNAVAILABLE,
+    values,
     // Rejects when holdings cannot be read, so the evaluation fails closed.
-    sources.dailyPnl ? sources.dailyPnl.pnlUsd(trade.wallet, window.nowMs) : Promise.resolve(0),
+    sources.dailyPnl ? sources.dailyPnl.pnlUsd(trade.wallet, window.nowMs) : 0,
     // The claimed symbol's pool, like its price; rejects when the node does not answer, so the evaluation fails closed.
     !sources.venue ? VENUE_OFFLINE : bySymbol ? sources.venue.fact(bySymbol) : NO_VENUE,
-  ]);
+  ] as const;
+  const taken = allAtHand(reads);
+  const [price, [danger, latest, stored, used], dailyPnlUsd, venue] = Array.isArray(taken) ? taken : await taken;
   const { blockedAssets, limits } = parsePolicy(stored);
   // Today's use is a fact only of a wallet with a daily budget (ARCHITECTURE.md "Fleet limits").
   const budgeted = limits !== null && limits.dailyNotionalUsd !== null;

@@ -186,7 +186,7 @@ function edgeHandler(route: Route, options: EdgeOptions, inFlight: InFlight) {
         ? readBody(res, request.headers, options.maxBodyBytes, (abort) => (abortBody = abort))
         : Promise.resolve(null);
       inFlight.begin();
-      void respond(res, state, route, request, body, options, inFlight).finally(() => inFlight.end());
+      void respond(res, state, route, request, body, options, inFlight);
     } catch (error) {
       // Nothing thrown in a uWS callback may reach the process: answer 500 and log.
       options.onHandlerError(error, { method: req.getMethod(), path: req.getUrl() } as PlainRequest);
@@ -204,33 +204,38 @@ async function respond(
   options: EdgeOptions,
   inFlight: InFlight,
 ): Promise<void> {
-  let response: PlainResponse;
-  let close = false;
+  // Counted out here rather than by a `.finally()` on the call: one promise fewer per request.
   try {
-    request.body = await body;
-    // Only JSON is read as JSON: a text/plain or form body is refused unread (docs/operations.md "Answers a client must handle").
-    response = !route.ownsContentType && request.body !== null && request.body.length > 0 && !isJsonContent(request.headers['content-type'])
-      ? errorResponse('unsupported_media_type')
-      : await route.handler(request);
-  } catch (error) {
-    // The client left mid-body: nothing was handled and no one is there to answer.
-    if (error instanceof BodyAborted) return;
-    close = error instanceof BodyTooLarge;
-    if (!close) options.onHandlerError(error, request);
-    response = close ? payloadTooLarge(options.maxBodyBytes) : internalError();
+    let response: PlainResponse;
+    let close = false;
+    try {
+      request.body = await body;
+      // Only JSON is read as JSON: a text/plain or form body is refused unread (docs/operations.md "Answers a client must handle").
+      response = !route.ownsContentType && request.body !== null && request.body.length > 0 && !isJsonContent(request.headers['content-type'])
+        ? errorResponse('unsupported_media_type')
+        : await route.handler(request);
+    } catch (error) {
+      // The client left mid-body: nothing was handled and no one is there to answer.
+      if (error instanceof BodyAborted) return;
+      close = error instanceof BodyTooLarge;
+      if (!close) options.onHandlerError(error, request);
+      response = close ? payloadTooLarge(options.maxBodyBytes) : internalError();
+    }
+    if (state.aborted) return;
+    let wire: WireResponse;
+    try {
+      wire = wireWithCors(response, options.corsOrigins, request);
+    } catch (error) {
+      // A body that cannot be serialised (a cycle, a BigInt, a value too deep) is our fault: 500, never an exit.
+      options.onHandlerError(error, request);
+      wire = wireWithCors(internalError(), options.corsOrigins, request);
+    }
+    // Once the service is stopping, a keep-alive client is sent to reconnect (elsewhere, or after the restart).
+    res.cork(() => writeWire(res, wire, close || inFlight.stopping));
+    observe(options, state.route, request, response.status, state.started);
+  } finally {
+    inFlight.end();
   }
-  if (state.aborted) return;
-  let wire: WireResponse;
-  try {
-    wire = wireWithCors(response, options.corsOrigins, request);
-  } catch (error) {
-    // A body that cannot be serialised (a cycle, a BigInt, a value too deep) is our fault: 500, never an exit.
-    options.onHandlerError(error, request);
-    wire = wireWithCors(internalError(), options.corsOrigins, request);
-  }
-  // Once the service is stopping, a keep-alive client is sent to reconnect (elsewhere, or after the restart).
-  res.cork(() => writeWire(res, wire, close || inFlight.stopping));
-  observe(options, state.route, request, response.status, state.started);
 }
 
 /**

@@ -114,6 +114,10 @@ export class LmdbStore implements CacheStore {
 
   /** Synchronous reads, key by key, as MemoryStore serves them: no round trip to batch. */
   async getMany(keys: readonly string[]): Promise<Array<string | null>> {
+    return this.getManyNow(keys);
+  }
+
+  getManyNow(keys: readonly string[]): Array<string | null> {
     return this.read('getMany', () => keys.map((key) => this.liveValue(key)));
   }
 

@@ -86,6 +86,10 @@ export class MemoryStore implements CacheStore {
   }
 
   async getMany(keys: readonly string[]): Promise<Array<string | null>> {
+    return this.getManyNow(keys);
+  }
+
+  getManyNow(keys: readonly string[]): Array<string | null> {
     return keys.map((key) => this.liveValue(key));
   }
 

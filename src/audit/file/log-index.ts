@@ -196,10 +196,14 @@ export class LogIndex {
 
   entry(seq: number): StoredEntry {
     const staged = this.staged.entry(seq);
-    if (staged !== undefined) return staged;
+    return staged !== undefined ? staged : decodeEntry(this.committedEntry(seq));
+  }
+
+  /** A committed line's entry as LMDB holds it; throws when the index has none. */
+  private committedEntry(seq: number): Buffer {
     const entry = this.lines.getBinary(seq);
     if (entry === undefined) throw new Error(`the audit index (${this.path}) has no entry for line ${seq} of ${this.count}`);
-    return decodeEntry(entry);
+    return entry;
   }
 
   /** Entries of lines first .. first + n - 1, in order (all must be indexed). */
@@ -234,10 +238,8 @@ export class LogIndex {
   /** The seq of the line before `seq` in its wallet's chain, 0 at its first. */
   private prevOf(seq: number): number {
     const staged = this.staged.entry(seq);
-    if (staged !== undefined) return staged.prev;
-    const entry = this.lines.getBinary(seq);
-    if (entry === undefined) throw new Error(`the audit index (${this.path}) has no entry for line ${seq} of ${this.count}`);
-    return entry.readUInt32LE(PREV_AT);
+    // Only the link is read: the hash is not decoded for every line a chain walk passes.
+    return staged !== undefined ? staged.prev : this.committedEntry(seq).readUInt32LE(PREV_AT);
   }
 
   /** The wallet's newest record, or null for a wallet without records. */

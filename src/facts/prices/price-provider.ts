@@ -75,6 +75,17 @@ export class ChainedPriceProvider implements PriceProvider {
 
   /** At once while each source asked knows its answer without a read; from the first that does not, in turn. */
   quote(asset: RegistryAsset): Promise<PriceFact> {
+    const settled = this.settled(asset);
+    return typeof settled === 'number' ? this.quoteFrom(settled, asset) : Promise.resolve(settled);
+  }
+
+  known(asset: RegistryAsset): PriceFact | undefined {
+    const settled = this.settled(asset);
+    return typeof settled === 'number' ? undefined : settled;
+  }
+
+  /** The fact the sources give without a read, or the index of the first source that must read for it. */
+  private settled(asset: RegistryAsset): PriceFact | number {
     for (let index = 0; index < this.sources.length; index++) {
       let fact: PriceFact | undefined;
       try {
@@ -82,10 +93,10 @@ export class ChainedPriceProvider implements PriceProvider {
       } catch {
         fact = undefined;
       }
-      if (fact === undefined) return this.quoteFrom(index, asset);
-      if (fact.source !== 'unavailable') return Promise.resolve(fact);
+      if (fact === undefined) return index;
+      if (fact.source !== 'unavailable') return fact;
     }
-    return Promise.resolve(UNAVAILABLE);
+    return UNAVAILABLE;
   }
 
   private async quoteFrom(first: number, asset: RegistryAsset): Promise<PriceFact> {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { LmdbStore } from '../../../src/store/lmdb-store.js';
 import { policyKey } from '../../../src/store/keys.js';
-import { postJson, SAMPLE_REGISTRY, sampleTrade } from '../../support/service.js';
+import { postJson, SAMPLE_REGISTRY, sampleTrade, startTestService } from '../../support/service.js';
 import { startServiceProcess, type ServiceProcess } from '../../support/service-process.js';
 import { useTempDirs } from '../../support/temp-dirs.js';
 
@@ -26,8 +26,8 @@ async function dataDirWithStore(): Promise<{ dataDir: string; file: string }> {
   return { dataDir, file: join(dir, 'data.mdb') };
 }
 
-const start = (dataDir: string, expectExit = false): Promise<ServiceProcess> => startServiceProcess(
-  { PORT: '0', DATA_DIR: dataDir, REGISTRY_FILE: SAMPLE_REGISTRY, WORKERS: '1', REQUEST_LOG: 'off' }, { expectExit });
+const settings = { PORT: '0', REGISTRY_FILE: SAMPLE_REGISTRY, WORKERS: '1', REQUEST_LOG: 'off' };
+const start = (dataDir: string, expectExit = false): Promise<ServiceProcess> => startServiceProcess({ ...settings, DATA_DIR: dataDir }, { expectExit });
 
 const damages: Array<[string, (file: string) => void]> = [
   ['truncated to 8 KiB', (file) => truncateSync(file, 8 * 1024)],
@@ -55,15 +55,17 @@ describe('a damaged LMDB store file at start', () => {
       assert.match(said, new RegExp(`^failed to start: the store file ${file} is damaged: `, 'm'));
       assert.match(said, new RegExp(`Restore ${file} from a copy .*or move it aside \\(mv ${file} ${file}\\.damaged\\) to start with an empty store`));
 
-      // The second way out works: moved aside, the service starts with an empty store.
+      // The second way out works: moved aside, the service starts with an empty store. The refusal above is the
+      // process's; this start only opens the store, the same startService in this process, without a second process
+      // loading the service's modules.
       renameSync(file, `${file}.damaged`);
-      const fresh = await start(dataDir);
+      const fresh = await startTestService(settings, dataDir);
       try {
         const verdict = await postJson(`${fresh.base}/api/v1/analyze/free`, sampleTrade({ wallet: BLOCKED_WALLET, amount: 1 }));
         assert.equal(verdict.status, 200, verdict.text);
         assert.ok(!verdict.json.reasons.some((reason: string) => reason.startsWith('ASSET_BLOCKED_BY_POLICY')), 'the empty store holds no policy');
       } finally {
-        await fresh.stop();
+        await fresh.stop(false);
       }
     });
   }

@@ -1,6 +1,6 @@
 // Service configuration: one TypeBox schema over the environment, checked once at boot.
 import { Type, type Static } from '@sinclair/typebox';
-import { Ajv } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 
@@ -145,13 +145,15 @@ export class ConfigError extends Error {
   }
 }
 
-// Environment values are strings; coercion is allowed here and only here.
-const validate = new Ajv({ allErrors: true, coerceTypes: true }).compile(ConfigSchema);
+// Environment values are strings; coercion is allowed here and only here. Compiled when a configuration
+// is first loaded, without the meta-schema check (src/schemas/validator.ts says why; the unit test
+// test/unit/schemas/validated-schemas.test.ts checks this schema too).
+let validate: ValidateFunction | undefined;
 
 const SECRETS = new Set(['JWT_SECRET', 'ADMIN_TOKEN', 'AUDIT_SIGNING_KEY', 'PERMIT_SIGNER_KEY']);
 
 /** One line per variable: a union of literals reads "must be one of ...", anything else Ajv's first message. */
-function describeProblems(errors: NonNullable<typeof validate.errors>, env: Record<string, unknown>): string[] {
+function describeProblems(errors: ErrorObject[], env: Record<string, unknown>): string[] {
   const byName = new Map<string, string>();
   for (const error of errors) {
     const name = error.instancePath.slice(1).split('/')[0];
@@ -178,6 +180,7 @@ function pickEnvironment(env: NodeJS.ProcessEnv): Record<string, unknown> {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
   const raw = pickEnvironment(env);
   const original = { ...raw };
+  validate ??= new Ajv({ allErrors: true, coerceTypes: true, validateSchema: false }).compile(ConfigSchema);
   if (!validate(raw)) throw new ConfigError(describeProblems(validate.errors ?? [], original));
   checkRedisChoice(raw as RawConfig);
   // Chains spread over Redis slots; the file log is one file, one chain.

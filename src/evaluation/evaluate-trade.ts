@@ -148,7 +148,6 @@ function failedVerdict(deps: EvaluationDeps, request: EvaluationRequest, step: s
   return errorVerdict(request, `${step} failed: ${failure.words}`, deps.now(), failure.code);
 }
 
-/** Throws the audit log's refusal when it cannot take the wallet's record now (its readiness for that wallet). */
 /** Why the log cannot take the wallet's record now, as the error the evaluation fails with; null when it can (checked without a promise). */
 function logUnready(audit: AuditLog, wallet: string): DependencyError | null {
   const unready = audit.readiness(wallet);

@@ -1,6 +1,6 @@
 // Compiles TypeBox schemas once with Ajv and reports failures in FastAPI's HTTPValidationError shape.
 import type { TSchema, Static } from '@sinclair/typebox';
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { boundedEcho, shapeProblem } from './json-shape.js';
 
 /** One entry of HTTPValidationError.detail, with pydantic's error vocabulary. */
@@ -16,11 +16,22 @@ export type Where = 'body' | 'query' | 'path' | 'header';
 export type Validated<T> = { ok: true; value: T } | { ok: false; detail: ValidationIssue[] };
 export type Validator<T> = (input: unknown) => Validated<T>;
 
-// Strict types: no coercion, so "1" is not a number and 1.5 is not an integer.
-const ajv = new Ajv({ allErrors: true, verbose: true, coerceTypes: false, strict: false });
+// Strict types: no coercion, so "1" is not a number and 1.5 is not an integer. Neither instance checks a
+// schema against the JSON Schema meta-schema when it compiles it: that check compiled the meta-schema
+// once per instance, about a tenth of a second each at every start. The schemas are ours and fixed;
+// test/unit/schemas/validated-schemas.test.ts checks every one of them against the meta-schema instead.
+export const CHECK_OPTIONS = { allErrors: true, verbose: true, coerceTypes: false, strict: false, validateSchema: false } as const;
 // A second compilation fills the spec's defaults into input already known to be
 // valid, so a failure reports the input exactly as the caller sent it.
-const withDefaults = new Ajv({ useDefaults: true, coerceTypes: false, strict: false });
+export const FILL_OPTIONS = { useDefaults: true, coerceTypes: false, strict: false, validateSchema: false } as const;
+const ajv = new Ajv(CHECK_OPTIONS);
+const withDefaults = new Ajv(FILL_OPTIONS);
+
+/** Every schema given to compileValidator, in the order given (the meta-schema test reads them). */
+const given: TSchema[] = [];
+export function validatedSchemas(): readonly TSchema[] {
+  return given;
+}
 
 /**
  * Query and path parameters arrive as strings: turn the ones whose schema says
@@ -39,16 +50,22 @@ export function numericParams(schema: TSchema, params: Record<string, string>): 
   return out;
 }
 
-/** Compile at start-up; the returned function does no compilation per call. */
+/**
+ * A validator for `schema`, compiled on its first call and kept: a process compiles only what it is
+ * asked to check (a route's first request pays a few milliseconds, once), where compiling all 27
+ * schemas twice at start-up cost about half a second of every start. Later calls compile nothing.
+ */
 export function compileValidator<S extends TSchema>(schema: S, where: Where): Validator<Static<S>> {
-  const check = ajv.compile(schema);
-  const fill = withDefaults.compile(schema);
+  given.push(schema);
+  let check: ValidateFunction | undefined;
+  let fill: ValidateFunction | undefined;
   return (input) => {
     // Depth, non-finite numbers and lone surrogates first: no schema keyword catches them.
     const shape = shapeProblem(input, where);
     if (shape !== null) return { ok: false, detail: [shape] };
+    check ??= ajv.compile(schema);
     if (check(input)) {
-      fill(input);
+      (fill ??= withDefaults.compile(schema))(input);
       return { ok: true, value: input as Static<S> };
     }
     return { ok: false, detail: toIssues(check.errors ?? [], where, input) };

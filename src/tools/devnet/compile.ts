@@ -1,7 +1,9 @@
 // Compiles contracts/ with solc-js, caching the output under a hash of everything that shapes it.
 import { createHash } from 'node:crypto';
+import { closeSync, constants, openSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import type { Abi, Hex } from 'viem';
 import { importResolver, importedPackageVersions, packageVersion, readContractSources } from './sources.js';
 
@@ -53,14 +55,60 @@ export async function compileContracts(options: {
   const prefix = options.corpus ? 'corpus-contracts' : 'devnet-contracts';
   const cacheFile = join(options.cacheDir, `${prefix}-${cacheKey(sources).slice(0, 32)}.json`);
   const cached = await readCache(cacheFile);
-  if (cached !== null) {
-    options.log?.(`devnet: contracts from cache ${cacheFile}`);
-    return { artifacts: cached, cacheHit: true, cacheFile, ms: performance.now() - started };
+  if (cached !== null) return fromCache(cacheFile, cached, started, options.log);
+  // One compile per cache file on a machine: a second process that finds none waits for the first's, then reads it.
+  const release = await compileLock(cacheFile, options.log);
+  try {
+    const compiledMeanwhile = await readCache(cacheFile);
+    if (compiledMeanwhile !== null) return fromCache(cacheFile, compiledMeanwhile, started, options.log);
+    options.log?.(`devnet: compiling ${Object.keys(sources).length} Solidity files with solc-js (cached afterwards)`);
+    const artifacts = await runSolc(options.root, sources, options.log);
+    await writeCache(cacheFile, artifacts);
+    return { artifacts, cacheHit: false, cacheFile, ms: performance.now() - started };
+  } finally {
+    release();
   }
-  options.log?.(`devnet: compiling ${Object.keys(sources).length} Solidity files with solc-js (cached afterwards)`);
-  const artifacts = await runSolc(options.root, sources, options.log);
-  await writeCache(cacheFile, artifacts);
-  return { artifacts, cacheHit: false, cacheFile, ms: performance.now() - started };
+}
+
+function fromCache(cacheFile: string, artifacts: Artifacts, started: number, log?: (line: string) => void): CompileResult {
+  log?.(`devnet: contracts from cache ${cacheFile}`);
+  return { artifacts, cacheHit: true, cacheFile, ms: performance.now() - started };
+}
+
+/** fs-ext's flock: the kernel's lock on an open file, dropped when the holder's descriptor closes or it dies. */
+interface FlockBinding {
+  flockSync(fd: number, flags: 'exnb' | 'un'): void;
+}
+const { flockSync } = createRequire(import.meta.url)('fs-ext') as FlockBinding;
+
+/** How often a process waiting for another's compile asks for the lock again. */
+const LOCK_POLL_MS = 100;
+
+/**
+ * Takes `<cache file>.lock` with flock, asking again every LOCK_POLL_MS while another process holds it (a
+ * compile takes 15 to 45 s of one core; several test files starting a devnet at once each compiled the
+ * same contracts before). The file stays: a holder that dies drops the lock with it, and nothing is guessed
+ * from its age or a pid. Resolves to the release.
+ */
+async function compileLock(cacheFile: string, log?: (line: string) => void): Promise<() => void> {
+  await mkdir(dirname(cacheFile), { recursive: true });
+  const fd = openSync(`${cacheFile}.lock`, constants.O_RDWR | constants.O_CREAT, 0o644);
+  let told = false;
+  for (;;) {
+    try {
+      flockSync(fd, 'exnb');
+      return () => closeSync(fd);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'EAGAIN' && code !== 'EWOULDBLOCK') {
+        closeSync(fd);
+        throw error;
+      }
+    }
+    if (!told) log?.(`devnet: another process is compiling these contracts; waiting for its ${cacheFile}`);
+    told = true;
+    await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
+  }
 }
 
 /** Same sources, compiler, settings and imported package versions give the same output. */

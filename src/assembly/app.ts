@@ -4,16 +4,14 @@ import { join } from 'node:path';
 import type { Address } from 'viem';
 import { analyzeRoutes } from '../channels/rest/analyze.js';
 import { authRoutes } from '../channels/rest/auth.js';
-import { mcpRoutes } from '../channels/mcp/http-endpoint.js';
+import { mcpOnDemand } from '../channels/mcp/on-demand.js';
 import { a2aChannel } from '../channels/a2a/channel.js';
 import { policyRoutes } from '../channels/rest/policy.js';
 import { fleetRoutes } from '../channels/rest/fleet.js';
 import { Delegations } from '../auth/delegations.js';
 import { simulateBalanceRoutes } from '../channels/rest/simulate-balance.js';
 import { tokenSafetyRoutes } from '../channels/rest/token-safety.js';
-import { createMcpServer, directToolCall } from '../channels/mcp/server.js';
-import { McpSessions } from '../channels/mcp/sessions.js';
-import { toolHandlers, type McpToolDeps } from '../channels/mcp/tool-handlers.js';
+import type { McpToolDeps } from '../channels/mcp/tool-handlers.js';
 import { AccessTokens } from '../auth/access-tokens.js';
 import { loadJwtSecret } from '../auth/jwt-secret.js';
 import { SignIn } from '../auth/sign-in.js';
@@ -233,8 +231,7 @@ async function buildRoutes(
     log,
   };
   const identity = { name: SERVICE.name, version: VERSIONS.service };
-  const tools = toolHandlers(mcp);
-  const sessions = closers.add(new McpSessions(config.mcpSessions, () => createMcpServer(identity, tools, log), now, directToolCall(tools, log)), (s) => s.closeAll());
+  const mcpChannel = closers.add(mcpOnDemand({ tools: mcp, identity, limiter, limits: config.mcpSessions, now, log }), (channel) => channel.close());
   return [
     ...rootRoutes({ chainId: chain.registry.chainId, store: config.store, auditKey: proofs.key, permitSigner: permitSignerDocument(permits) }),
     ...permitSignerRoutes(permits),
@@ -254,7 +251,7 @@ async function buildRoutes(
     ...simulateBalanceRoutes(facts.balances, log),
     ...auditRoutes({ verifier, limiter, log }),
     ...auditProofRoutes({ get tree() { return proofs.tree; }, key: proofs.key, limiter, log }),
-    ...mcpRoutes({ sessions, limiter, limits: config.mcpSessions }),
+    ...mcpChannel.routes,
     ...a2aChannel({ entry: analyze, registry: chain.registry, safety: facts.safety, log }, limiter, () => site.url, now),
     ...documentRoutes(config, () => site.url, paidChannel),
   ];

@@ -1,12 +1,9 @@
-// /mcp-http/mcp: the streamable-HTTP MCP endpoint, plain requests handed to the session's own transport.
-import { PATHS } from '../../catalogue/published-facts.js';
-import { methodNotAllowed } from '../../http/responses.js';
-import type { PlainRequest, PlainResponse, Route } from '../../http/types.js';
+// /mcp-http/mcp: the streamable-HTTP MCP endpoint, plain requests handed to the session's own transport
+// (its routes are on-demand.ts's).
+import type { PlainRequest, PlainResponse } from '../../http/types.js';
 import type { RateLimiter } from '../../http/rate-limiter.js';
 import { rpcFault } from './rpc-faults.js';
 import type { McpSessions, SessionLimits } from './sessions.js';
-
-const MCP_PATH = PATHS.mcp;
 
 export interface McpRouteDeps {
   sessions: McpSessions;
@@ -14,14 +11,9 @@ export interface McpRouteDeps {
   limits: SessionLimits;
 }
 
-export function mcpRoutes(deps: McpRouteDeps): Route[] {
-  const handle = (request: PlainRequest) => limited(deps, request);
-  return [
-    { method: 'post', pattern: MCP_PATH, readsBody: true, ownsContentType: true, handler: handle },
-    { method: 'delete', pattern: MCP_PATH, handler: handle },
-    // No server-initiated stream: the transport answers POSTs with JSON (MCP lets a server refuse GET with 405).
-    { method: 'get', pattern: MCP_PATH, handler: () => methodNotAllowed(['POST', 'DELETE']) },
-  ];
+/** The handler of the endpoint's POST and DELETE. */
+export function mcpHandler(deps: McpRouteDeps): (request: PlainRequest) => Promise<PlainResponse> {
+  return (request) => limited(deps, request);
 }
 
 async function limited(deps: McpRouteDeps, request: PlainRequest): Promise<PlainResponse> {

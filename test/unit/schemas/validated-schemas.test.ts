@@ -8,8 +8,10 @@ import type { TSchema } from '@sinclair/typebox';
 import { ConfigSchema } from '../../../src/config.js';
 import { CHECK_OPTIONS, FILL_OPTIONS, validatedSchemas } from '../../../src/schemas/validator.js';
 
-// Importing the assembly imports every channel, and with them every validator the service makes.
+// The assembly imports every channel, and with them every validator the service makes; the MCP channel,
+// which it loads on the endpoint's first request, is imported here too.
 await import('../../../src/assembly/app.js');
+await import('../../../src/channels/mcp/channel.js');
 
 function described(schema: TSchema, index: number): string {
   return `${index}: ${schema.$id ?? schema.title ?? Object.keys(schema.properties ?? {}).join(',')}`;

@@ -8,44 +8,81 @@ export const MAX_JSON_DEPTH = INPUT_LIMITS.maxJsonDepth;
 /** A 422's `input` echoes at most this many characters of the offending value's JSON (catalogue INPUT_LIMITS). */
 export const MAX_ECHO_CHARS = INPUT_LIMITS.maxEchoChars;
 
+/** A sound input none of whose strings or keys holds a surrogate pair: each is as long in code points as in UTF-16 units. */
+export const SOUND = 'sound';
+/** A sound input with a surrogate pair somewhere: a length in code points (pydantic's, and Ajv's minLength) differs from `.length`. */
+export const SOUND_WITH_PAIRS = 'sound, with surrogate pairs';
+export type Shape = typeof SOUND | typeof SOUND_WITH_PAIRS;
+
+/** shapeProblem's answer as a problem or null. */
+export function shapeProblem(value: unknown, where: Where): ValidationIssue | null {
+  const shape = checkShape(value, where);
+  return typeof shape === 'string' ? null : shape;
+}
+
 /**
  * Walks a parsed value without recursion (a 64 KB body can nest 30,000 deep) and
  * reports the first thing no schema should ever see: nesting past MAX_JSON_DEPTH,
  * a number JSON.parse turned into Infinity (`1e309`), or a string or key with a
- * lone UTF-16 surrogate (`"\ud800"`), which RFC 8785 cannot canonicalize.
+ * lone UTF-16 surrogate (`"\ud800"`), which RFC 8785 cannot canonicalize. A sound
+ * input is told apart by whether any string or key holds a surrogate pair.
  */
-export function shapeProblem(value: unknown, where: Where): ValidationIssue | null {
-  if (flatAndSound(value)) return null;
+export function checkShape(value: unknown, where: Where): ValidationIssue | Shape {
+  const flat = flatShape(value);
+  if (flat !== null) return flat;
+  let pairs = false;
   const stack: { value: unknown; path: (string | number)[] }[] = [{ value, path: [] }];
   while (stack.length > 0) {
     const { value: node, path } = stack.pop()!;
     if (typeof node === 'number' && !Number.isFinite(node)) return finiteIssue(where, path, node);
-    if (typeof node === 'string' && !isWellFormed(node)) return unicodeIssue(where, path, node);
+    if (typeof node === 'string' && hasSurrogate(node)) {
+      if (!isWellFormed(node)) return unicodeIssue(where, path, node);
+      pairs = true;
+    }
     if (node === null || typeof node !== 'object') continue;
     if (path.length >= MAX_JSON_DEPTH) return depthIssue(where, path, value);
     const entries = Array.isArray(node) ? node.entries() : Object.entries(node);
     for (const [key, child] of entries) {
-      if (typeof key === 'string' && !isWellFormed(key)) return unicodeIssue(where, path, key);
+      if (typeof key === 'string' && hasSurrogate(key)) {
+        if (!isWellFormed(key)) return unicodeIssue(where, path, key);
+        pairs = true;
+      }
       stack.push({ value: child, path: [...path, key] });
     }
   }
-  return null;
+  return pairs ? SOUND_WITH_PAIRS : SOUND;
 }
 
 /**
  * Most bodies are one object of strings, numbers, booleans and nulls: seen sound in one pass,
- * without the walk's path for each member (issue 30). Anything else, or any doubt, takes the walk,
- * which also names the problem.
+ * without the walk's path for each member (issue 30). Anything else, or any doubt, takes the walk
+ * (null), which also names the problem.
  */
-function flatAndSound(value: unknown): boolean {
-  if (MAX_JSON_DEPTH < 1 || value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+function flatShape(value: unknown): Shape | null {
+  if (MAX_JSON_DEPTH < 1 || value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+  let pairs = false;
   for (const key in value) {
-    if (!Object.hasOwn(value, key) || !isWellFormed(key)) return false;
+    if (!Object.hasOwn(value, key)) return null;
+    if (hasSurrogate(key)) {
+      if (!isWellFormed(key)) return null;
+      pairs = true;
+    }
     const member = (value as Record<string, unknown>)[key];
-    if (typeof member === 'object' && member !== null) return false;
-    if (typeof member === 'number' ? !Number.isFinite(member) : typeof member === 'string' && !isWellFormed(member)) return false;
+    if (typeof member === 'object' && member !== null) return null;
+    if (typeof member === 'number' && !Number.isFinite(member)) return null;
+    if (typeof member === 'string' && hasSurrogate(member)) {
+      if (!isWellFormed(member)) return null;
+      pairs = true;
+    }
   }
-  return true;
+  return pairs ? SOUND_WITH_PAIRS : SOUND;
+}
+
+const SURROGATE = /[\ud800-\udfff]/;
+
+/** One scan, and nothing more for the text nearly every input is: no surrogate at all. */
+function hasSurrogate(text: string): boolean {
+  return SURROGATE.test(text);
 }
 
 function isWellFormed(text: string): boolean {

@@ -1,7 +1,7 @@
 // What no schema should see, found in flat bodies (the one-pass check) and nested ones (the walk) alike.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MAX_JSON_DEPTH, shapeProblem } from '../../../src/schemas/json-shape.js';
+import { checkShape, MAX_JSON_DEPTH, shapeProblem, SOUND, SOUND_WITH_PAIRS } from '../../../src/schemas/json-shape.js';
 
 const sound = { wallet: '0x1111111111111111111111111111111111111111', asset: 'TSLA', side: 'buy', amount: 1.5, permit: false, deadline: null };
 
@@ -35,5 +35,15 @@ describe('shapeProblem', () => {
     const issue = shapeProblem({ ...sound, deep: nested(1, MAX_JSON_DEPTH) }, 'body');
     assert.deepEqual([issue?.loc, issue?.type], [['body', 'deep'], 'json_invalid']);
     assert.equal(shapeProblem({ ...sound, deep: nested(1, MAX_JSON_DEPTH - 2) }, 'body'), null);
+  });
+
+  it('tells a sound input with a surrogate pair, in a value or a key, flat or nested, from one without', () => {
+    const pair = '\u{1F680}';
+    for (const value of [sound, {}, nested(sound, 3), 'text', [sound]]) assert.equal(checkShape(value, 'body'), SOUND);
+    for (const value of [{ ...sound, asset: `A${pair}` }, { ...sound, [pair]: 1 }, nested({ asset: pair }, 2), [1, pair], pair]) {
+      assert.equal(checkShape(value, 'body'), SOUND_WITH_PAIRS, JSON.stringify(value));
+    }
+    // A lone surrogate beside a pair is still the problem it was.
+    assert.equal((checkShape({ asset: pair, side: 'x\ud800' }, 'body') as { type: string }).type, 'string_unicode');
   });
 });

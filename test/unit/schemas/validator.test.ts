@@ -114,6 +114,19 @@ describe('TradeRequest (REST)', () => {
     assert.equal(detail(validateRest(trade({ asset: 'X'.repeat(33) })))[0].type, 'string_too_long');
   });
 
+  it('counts a length in code points, as pydantic does: a character outside the BMP is one, not two', () => {
+    // 32 emoji are 64 UTF-16 units and 32 characters: within asset's 32; 33 are not.
+    const emoji = '\u{1F680}';
+    assert.equal(validateRest(trade({ asset: emoji.repeat(32) })).ok, true);
+    assert.deepEqual(detail(validateRest(trade({ asset: emoji.repeat(33) }))), [
+      { loc: ['body', 'asset'], msg: 'String should have at most 32 characters', type: 'string_too_long', input: emoji.repeat(33), ctx: { max_length: 32 } },
+    ]);
+    // '0x', 38 digits and one emoji are 42 UTF-16 units but 41 characters: too short, whatever the pattern says.
+    assert.equal(detail(validateRest(trade({ wallet: `0x${'1'.repeat(38)}${emoji}` })))[0].type, 'string_too_short');
+    // A pair elsewhere in the body (an undeclared field's key) still counts the asset in characters.
+    assert.equal(detail(validateRest(trade({ asset: 'A'.repeat(33), [`x${emoji}`]: 1 }))).map((issue) => issue.type).sort().join(), 'extra_forbidden,string_too_long');
+  });
+
   it('forbids undeclared fields, naming each', () => {
     assert.deepEqual(detail(validateRest(trade({ max_slipage_bps: 5 }))), [
       { loc: ['body', 'max_slipage_bps'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden', input: 5 },

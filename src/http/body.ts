@@ -70,7 +70,8 @@ export function readBody(
  * absent (as FastAPI reads it). Anything else (`text/plain`, a form) is refused with 415 unread.
  */
 export function isJsonContent(contentType: string | undefined): boolean {
-  if (contentType === undefined) return true;
+  // What nearly every client sends, known without splitting or lower-casing it.
+  if (contentType === undefined || contentType === 'application/json') return true;
   const type = contentType.split(';')[0]!.trim().toLowerCase();
   return type === 'application/json' || /^application\/[\w.+-]+\+json$/.test(type);
 }

@@ -40,7 +40,9 @@ export async function inject(
       body, ip: '127.0.0.1',
     };
     const response: PlainResponse = await route.handler(request);
-    return { status: response.status, headers: response.headers ?? {}, body: response.body };
+    // A body the handler wrote as JSON text already (a verdict) reads back as the value the edge would send.
+    const answered = response.raw && response.raw.contentType === 'application/json' ? JSON.parse(String(response.raw.text)) : response.body;
+    return { status: response.status, headers: response.headers ?? {}, body: answered };
   }
   throw new Error(`no route serves ${method} ${path}`);
 }

@@ -6,12 +6,13 @@ import { CHANNEL_TIERS, PATHS } from '../../catalogue/published-facts.js';
 import type { HoldingsReader } from '../../facts/chain/holdings.js';
 import { evaluateOnce, type Caller, type EntryDeps, type EvaluationAnswer } from '../../evaluation/entry.js';
 import { parseJsonBody } from '../../http/json-body.js';
-import { errorResponse, json, tooManyRequests, validationFailed } from '../../http/responses.js';
+import { errorResponse, tooManyRequests, validationFailed } from '../../http/responses.js';
 import type { PlainRequest, PlainResponse, Route } from '../../http/types.js';
 import type { IpBucket, RateLimiter } from '../../http/rate-limiter.js';
-import { TradeRequest } from '../../schemas/trade.js';
+import { TradeRequest, type Verdict } from '../../schemas/trade.js';
 import { compileValidator } from '../../schemas/validator.js';
 import { orUnavailable } from './unavailable.js';
+import { verdictText } from './verdict-text.js';
 
 export interface AnalyzeDeps extends EntryDeps {
   limiter: RateLimiter;
@@ -69,13 +70,18 @@ async function analyze(deps: AnalyzeDeps, request: PlainRequest, caller: Caller,
   return restAnswer(await evaluateOnce(deps, parsed.value, caller));
 }
 
+/** A verdict as its JSON text, written once from its layout (verdict-text.ts) rather than by the edge's JSON.stringify. */
+function verdictResponse(status: number, verdict: Verdict): PlainResponse {
+  return { status, raw: { contentType: 'application/json', text: verdictText(verdict) } };
+}
+
 /** An evaluation answer in REST's wire form: the verdict, the 503 error verdict, a 429, or a 422 at `request_id`. */
 export function restAnswer(answer: EvaluationAnswer): PlainResponse {
   switch (answer.kind) {
     case 'verdict':
-      return json(200, answer.verdict);
+      return verdictResponse(200, answer.verdict);
     case 'error':
-      return json(503, answer.verdict);
+      return verdictResponse(503, answer.verdict);
     case 'limited':
       return tooManyRequests(answer.retryAfterMs, answer.limit, answer.windowMs);
     case 'conflict':

@@ -14,9 +14,12 @@ export interface McpOnDemand {
 
 export function mcpOnDemand(deps: McpChannelDeps): McpOnDemand {
   let opened: Promise<McpChannel> | undefined;
+  let channel: McpChannel | undefined;
   // Every request that arrives while the module loads waits on the same load.
-  const open = () => (opened ??= import('./channel.js').then((channel) => channel.openMcpChannel(deps)));
-  const handle = async (request: PlainRequest): Promise<PlainResponse> => (await open()).handle(request);
+  const open = () => (opened ??= import('./channel.js').then((module) => (channel = module.openMcpChannel(deps))));
+  // Once open, a request goes straight to the channel, with no promise of this module's own.
+  const handle = (request: PlainRequest): Promise<PlainResponse> =>
+    channel !== undefined ? channel.handle(request) : open().then((loaded) => loaded.handle(request));
   return {
     routes: [
       { method: 'post', pattern: PATHS.mcp, readsBody: true, ownsContentType: true, handler: handle },

@@ -231,7 +231,7 @@ async function buildRoutes(
     log,
   };
   const identity = { name: SERVICE.name, version: VERSIONS.service };
-  const mcpChannel = closers.add(mcpOnDemand({ tools: mcp, identity, limiter, limits: config.mcpSessions, now, log }), (channel) => channel.close());
+  const mcpChannel = closers.add(mcpOnDemand({ tools: mcp, identity, limiter, limits: config.mcpSessions, now }), (channel) => channel.close());
   return [
     ...rootRoutes({ chainId: chain.registry.chainId, store: config.store, auditKey: proofs.key, permitSigner: permitSignerDocument(permits) }),
     ...permitSignerRoutes(permits),

@@ -2,9 +2,9 @@
 // before anything under DATA_DIR is written (epoch.json, keys, the file audit log, the LMDB store), naming its holder
 // (ARCHITECTURE.md "One writer per DATA_DIR").
 import { closeSync, fstatSync, ftruncateSync, openSync, readFileSync, statSync, unlinkSync, writeSync, constants } from 'node:fs';
-import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { tryExclusiveLock } from '../store/flock.js';
 
 export const LOCK_FILE_NAME = 'data-dir.lock';
 
@@ -19,11 +19,6 @@ export interface DirLock {
   release(): Promise<void>;
 }
 
-/** fs-ext's flock: the kernel's lock on an open file, dropped when the holder's last descriptor closes (its death included). */
-interface FlockBinding {
-  flockSync(fd: number, flags: 'exnb'): void;
-}
-const { flockSync } = createRequire(import.meta.url)('fs-ext') as FlockBinding;
 
 /** What the holder writes into its lock file, so a refused start can say who holds it. */
 interface Holder {
@@ -44,11 +39,15 @@ export function lockDataDir(dir: string): DirLock {
   // A releasing holder unlinks the file while holding the lock: whoever locked the unlinked file retries on the new one.
   for (let attempt = 0; attempt < 5; attempt++) {
     const fd = openSync(path, constants.O_RDWR | constants.O_CREAT, 0o644);
+    let taken: boolean;
     try {
-      flockSync(fd, 'exnb');
+      taken = tryExclusiveLock(fd);
     } catch (error) {
       closeSync(fd);
-      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN' && (error as NodeJS.ErrnoException).code !== 'EWOULDBLOCK') throw error;
+      throw error;
+    }
+    if (!taken) {
+      closeSync(fd);
       throw new DirectoryLocked(
         `${dir} is in use by ${describeHolder(path)} (lock file ${path}); two services on one DATA_DIR would fork the audit chain and share its store. ` +
         'Stop that service, or give this one its own DATA_DIR. The lock is the kernel\'s: it goes with its holder, so there is nothing to delete by hand.',

@@ -35,17 +35,19 @@ export function checkShape(value: unknown, where: Where): ValidationIssue | Shap
   while (stack.length > 0) {
     const { value: node, path } = stack.pop()!;
     if (typeof node === 'number' && !Number.isFinite(node)) return finiteIssue(where, path, node);
-    if (typeof node === 'string' && hasSurrogate(node)) {
-      if (!isWellFormed(node)) return unicodeIssue(where, path, node);
-      pairs = true;
+    if (typeof node === 'string') {
+      const surrogates = surrogatesIn(node);
+      if (surrogates === LONE) return unicodeIssue(where, path, node);
+      pairs ||= surrogates === PAIRED;
     }
     if (node === null || typeof node !== 'object') continue;
     if (path.length >= MAX_JSON_DEPTH) return depthIssue(where, path, value);
     const entries = Array.isArray(node) ? node.entries() : Object.entries(node);
     for (const [key, child] of entries) {
-      if (typeof key === 'string' && hasSurrogate(key)) {
-        if (!isWellFormed(key)) return unicodeIssue(where, path, key);
-        pairs = true;
+      if (typeof key === 'string') {
+        const surrogates = surrogatesIn(key);
+        if (surrogates === LONE) return unicodeIssue(where, path, key);
+        pairs ||= surrogates === PAIRED;
       }
       stack.push({ value: child, path: [...path, key] });
     }
@@ -63,26 +65,27 @@ function flatShape(value: unknown): Shape | null {
   let pairs = false;
   for (const key in value) {
     if (!Object.hasOwn(value, key)) return null;
-    if (hasSurrogate(key)) {
-      if (!isWellFormed(key)) return null;
-      pairs = true;
-    }
+    const inKey = surrogatesIn(key);
+    if (inKey === LONE) return null;
     const member = (value as Record<string, unknown>)[key];
     if (typeof member === 'object' && member !== null) return null;
     if (typeof member === 'number' && !Number.isFinite(member)) return null;
-    if (typeof member === 'string' && hasSurrogate(member)) {
-      if (!isWellFormed(member)) return null;
-      pairs = true;
-    }
+    const inMember = typeof member === 'string' ? surrogatesIn(member) : NONE;
+    if (inMember === LONE) return null;
+    pairs ||= inKey === PAIRED || inMember === PAIRED;
   }
   return pairs ? SOUND_WITH_PAIRS : SOUND;
 }
 
 const SURROGATE = /[\ud800-\udfff]/;
+const NONE = 0;
+const PAIRED = 1;
+const LONE = 2;
 
-/** One scan, and nothing more for the text nearly every input is: no surrogate at all. */
-function hasSurrogate(text: string): boolean {
-  return SURROGATE.test(text);
+/** What surrogates `text` holds: none (one scan, all nearly every input needs), only pairs, or a lone one. */
+function surrogatesIn(text: string): typeof NONE | typeof PAIRED | typeof LONE {
+  if (!SURROGATE.test(text)) return NONE;
+  return isWellFormed(text) ? PAIRED : LONE;
 }
 
 function isWellFormed(text: string): boolean {

@@ -30,7 +30,7 @@ export const CHECK_OPTIONS = { allErrors: true, verbose: true, coerceTypes: fals
  */
 export const UTF16_CHECK_OPTIONS = { ...CHECK_OPTIONS, unicode: false, logger: false } as const;
 // A second compilation fills the spec's defaults into input already known to be valid, for the
-// schemas whose defaults fillDefaults cannot write itself; a failure reports the input as sent.
+// schemas whose defaults defaultsFiller cannot write itself; a failure reports the input as sent.
 export const FILL_OPTIONS = { useDefaults: true, coerceTypes: false, strict: false, validateSchema: false } as const;
 const ajv = new Ajv(CHECK_OPTIONS);
 const utf16 = new Ajv(UTF16_CHECK_OPTIONS);

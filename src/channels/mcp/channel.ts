@@ -1,6 +1,5 @@
 // The MCP channel as one piece: its tools over the evaluation core, its sessions, and the endpoint's handler.
 // Loaded by on-demand.ts at the first request to the endpoint (ARCHITECTURE.md "MCP channel loaded on demand").
-import type { Logger } from '../../catalogue/failures.js';
 import type { PlainRequest, PlainResponse } from '../../http/types.js';
 import type { RateLimiter } from '../../http/rate-limiter.js';
 import { mcpHandler } from './http-endpoint.js';
@@ -14,7 +13,6 @@ export interface McpChannelDeps {
   limiter: RateLimiter;
   limits: SessionLimits;
   now: () => number;
-  log: Logger;
 }
 
 export interface McpChannel {
@@ -25,7 +23,7 @@ export interface McpChannel {
 
 export function openMcpChannel(deps: McpChannelDeps): McpChannel {
   const tools = toolHandlers(deps.tools);
-  const sessions = new McpSessions(deps.limits, () => createMcpServer(deps.identity, tools, deps.log), deps.now, directToolCall(tools, deps.log));
+  const sessions = new McpSessions(deps.limits, () => createMcpServer(deps.identity, tools, deps.tools.log), deps.now, directToolCall(tools, deps.tools.log));
   return {
     handle: mcpHandler({ sessions, limiter: deps.limiter, limits: deps.limits }),
     close: () => sessions.closeAll(),

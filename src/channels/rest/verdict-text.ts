@@ -21,12 +21,7 @@ const RISK_LAYOUT = ['severity', 'flagged_danger', 'risk_factors'] as const;
  * an error, a member of another type) goes to JSON.stringify itself.
  */
 export function verdictText(verdict: Verdict): string {
-  let index = 0;
-  for (const name in verdict) {
-    if (name !== LAYOUT[index]) return JSON.stringify(verdict);
-    index++;
-  }
-  if (index !== LAYOUT.length) return JSON.stringify(verdict);
+  if (!laidOut(verdict, LAYOUT)) return JSON.stringify(verdict);
   const v = verdict as Record<(typeof LAYOUT)[number], unknown>;
   // Held in locals, not an array: one object fewer per verdict.
   const decision = stringText(v.decision);
@@ -51,6 +46,16 @@ export function verdictText(verdict: Verdict): string {
   return `{"decision":${decision},"reasons":${reasons},"tier":${tier},"max_trade_usd":${maxTrade},"calculated_notional_usd":${notional},`
     + `"price_impact_bps":${impact},"price_usd":${price},"price_source":${source},"risk_score":${score},"timestamp":${timestamp},`
     + `"request_id":${requestId},"contract_risk":${risk},"daily_pnl_usd":${pnl},"audit_hash":${hash},"audit_seq":${seq}}`;
+}
+
+/** Whether `object`'s enumerable members are exactly `layout`, in its order (the order JSON.stringify writes them in). */
+function laidOut(object: object, layout: readonly string[]): boolean {
+  let index = 0;
+  for (const name in object) {
+    if (name !== layout[index]) return false;
+    index++;
+  }
+  return index === layout.length;
 }
 
 // Each writer gives a member's JSON, or null for a value it does not expect (the caller then leaves it all to JSON.stringify).
@@ -81,12 +86,7 @@ function stringsText(value: unknown): string | null {
 function riskText(value: unknown): string | null {
   if (value === null) return 'null';
   if (typeof value !== 'object') return null;
-  let index = 0;
-  for (const name in value) {
-    if (name !== RISK_LAYOUT[index]) return JSON.stringify(value);
-    index++;
-  }
-  if (index !== RISK_LAYOUT.length) return JSON.stringify(value);
+  if (!laidOut(value, RISK_LAYOUT)) return JSON.stringify(value);
   const risk = value as Record<(typeof RISK_LAYOUT)[number], unknown>;
   const severity = stringText(risk.severity);
   const factors = stringsText(risk.risk_factors);

@@ -2,9 +2,9 @@
 import { createHash } from 'node:crypto';
 import { closeSync, constants, openSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Abi, Hex } from 'viem';
+import { tryExclusiveLock } from '../../store/flock.js';
 import { importResolver, importedPackageVersions, packageVersion, readContractSources } from './sources.js';
 
 export interface Artifact {
@@ -75,17 +75,11 @@ function fromCache(cacheFile: string, artifacts: Artifacts, started: number, log
   return { artifacts, cacheHit: true, cacheFile, ms: performance.now() - started };
 }
 
-/** fs-ext's flock: the kernel's lock on an open file, dropped when the holder's descriptor closes or it dies. */
-interface FlockBinding {
-  flockSync(fd: number, flags: 'exnb' | 'un'): void;
-}
-const { flockSync } = createRequire(import.meta.url)('fs-ext') as FlockBinding;
-
 /** How often a process waiting for another's compile asks for the lock again. */
 const LOCK_POLL_MS = 100;
 
 /**
- * Takes `<cache file>.lock` with flock, asking again every LOCK_POLL_MS while another process holds it (a
+ * Takes `<cache file>.lock` with flock (src/store/flock.ts), asking again every LOCK_POLL_MS while another process holds it (a
  * compile takes 15 to 45 s of one core; several test files starting a devnet at once each compiled the
  * same contracts before). The file stays: a holder that dies drops the lock with it, and nothing is guessed
  * from its age or a pid. Resolves to the release.
@@ -95,16 +89,14 @@ async function compileLock(cacheFile: string, log?: (line: string) => void): Pro
   const fd = openSync(`${cacheFile}.lock`, constants.O_RDWR | constants.O_CREAT, 0o644);
   let told = false;
   for (;;) {
+    let taken: boolean;
     try {
-      flockSync(fd, 'exnb');
-      return () => closeSync(fd);
+      taken = tryExclusiveLock(fd);
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'EAGAIN' && code !== 'EWOULDBLOCK') {
-        closeSync(fd);
-        throw error;
-      }
+      closeSync(fd);
+      throw error;
     }
+    if (taken) return () => closeSync(fd);
     if (!told) log?.(`devnet: another process is compiling these contracts; waiting for its ${cacheFile}`);
     told = true;
     await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));

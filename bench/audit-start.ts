@@ -20,7 +20,7 @@ if (!dir) throw new Error('usage: npm run bench:audit-start -- DIR  (BENCH_CHECK
 const CHECKPOINTS = Number(process.env.BENCH_CHECKPOINTS ?? 0);
 const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 1000);
 const WALLETS = Number(process.env.BENCH_WALLETS ?? 10_000);
-const MAIN = fileURLToPath(new URL('../src/main.js', import.meta.url));
+const MAIN = fileURLToPath(new URL('../service.js', import.meta.url));
 const REGISTRY = fileURLToPath(new URL('../../registry/sample-registry.json', import.meta.url));
 const wallet = (n: number) => `0x${(n + 1).toString(16).padStart(40, '0')}`;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;

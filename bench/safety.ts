@@ -85,7 +85,7 @@ async function main(): Promise<void> {
     const registryFile = join(dir, 'registry.json');
     writeFileSync(registryFile, JSON.stringify(devnet.registry));
     const env = { PORT: String(port), DATA_DIR: dir, RATE_LIMITS: 'off', RPC_URL: proxy.url, REGISTRY_FILE: registryFile };
-    service = await spawnNode(here('../src/main.js'), [], env, /listening on/);
+    service = await spawnNode(here('../service.js'), [], env, /listening on/);
     // The service finds the quote token's balance slot once at start; let it finish before counting.
     await new Promise((resolve) => setTimeout(resolve, 500));
     const judged: Judged[] = [];

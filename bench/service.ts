@@ -11,7 +11,7 @@ import { readThreadKinds } from './threads.js';
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
-/** A checkout whose `dist/src/main.js` is built: this one, or a --baseline ref's temporary worktree. */
+/** A checkout whose service is built: this one, or a --baseline ref's temporary worktree. */
 export interface ServiceBuild {
   dir: string;
   /** Its short commit, as the tables name it. */
@@ -35,17 +35,17 @@ export interface RunningService {
   stop: () => Promise<void>;
 }
 
-/** The node flags of a start script such as "npm run build && node --max-semi-space-size=32 dist/src/main.js". */
-export function nodeFlagsOf(startScript: string): string[] {
-  const command = /\bnode((?:\s+--\S+)*)\s+\S*main\.js\b/.exec(startScript);
-  if (!command) throw new Error(`package.json's start script does not run node on main.js: ${startScript}`);
-  return command[1].trim().split(/\s+/).filter(Boolean);
+/** What `npm start` runs: node's flags and the entry file (relative to the checkout), read from a start script such as "exec node --max-semi-space-size=32 dist/service.js". */
+export function startCommandOf(startScript: string): { flags: string[]; entry: string } {
+  const command = /\bnode((?:\s+--\S+)*)\s+(\S+\.js)\b/.exec(startScript);
+  if (!command) throw new Error(`package.json's start script does not run node on a .js file: ${startScript}`);
+  return { flags: command[1].trim().split(/\s+/).filter(Boolean), entry: command[2] };
 }
 
-/** The flags `npm start` of that checkout gives node, read from its package.json so the bench measures the service as it ships. */
-export function startFlags(dir: string): string[] {
+/** How `npm start` of that checkout starts the service (older checkouts run dist/src/main.js, newer dist/service.js), so the bench measures it as it ships. */
+export function startCommand(dir: string): { flags: string[]; entry: string } {
   const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts: { start: string } };
-  return nodeFlagsOf(manifest.scripts.start);
+  return startCommandOf(manifest.scripts.start);
 }
 
 /** The build's own sample registry (its format may differ from this checkout's), else this checkout's. */
@@ -64,15 +64,16 @@ export async function startService(build: ServiceBuild, env: NodeJS.ProcessEnv, 
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-service-'));
   const threadsFile = join(dataDir, 'bench-threads.jsonl');
   const port = await freePort();
+  const start = startCommand(build.dir);
   let child: ChildProcess;
   try {
     child = await spawnNode(
-      join(build.dir, 'dist', 'src', 'main.js'), [],
+      join(build.dir, start.entry), [],
       {
         REGISTRY_FILE: undefined, RPC_URL: undefined, DEVNET_CACHE_DIR: SOLC_CACHE, PORT: String(port), DATA_DIR: dataDir, RATE_LIMITS: 'off',
         BENCH_THREADS_FILE: threadsFile, ...env,
       },
-      /guardrail listening on/, [...startFlags(build.dir), ...nodeFlags, '-r', THREAD_LABELS], readyWithinMs,
+      /guardrail listening on/, [...start.flags, ...nodeFlags, '-r', THREAD_LABELS], readyWithinMs,
     );
   } catch (error) {
     rmSync(dataDir, { recursive: true, force: true });

@@ -1,16 +1,17 @@
-// Compiles the TypeScript into dist/ and stamps what it compiled; `--if-stale` skips a build whose stamp still matches, `--check` only tells.
+// Compiles the TypeScript into dist/, bundles the service into dist/service.js (scripts/bundle.mjs) and stamps what it built; `--if-stale` skips a build whose stamp still matches, `--check` only tells.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleService } from './bundle.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const STAMP = join(ROOT, 'dist', '.build-stamp');
 /** What tsc reads (tsconfig.json's `include`), the compiler options, and the installed packages' lock. */
 const INPUT_DIRS = ['src', 'workers', 'test', 'bench'];
-const INPUT_FILES = ['tsconfig.json', 'package.json', 'package-lock.json'];
+const INPUT_FILES = ['tsconfig.json', 'package.json', 'package-lock.json', 'scripts/bundle.mjs'];
 
 /** Every input file's path, size and modification time, hashed: an edit, an added or a deleted file changes it. */
 function fingerprint() {
@@ -40,5 +41,6 @@ rmSync(join(ROOT, 'dist'), { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const run = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.json')], { cwd: ROOT, stdio: 'inherit' });
 if (run.status !== 0) process.exit(run.status ?? 1);
+await bundleService(ROOT);
 // The fingerprint taken before compiling: a source edited during the build makes the next check rebuild.
 writeFileSync(STAMP, `${before}\n`);

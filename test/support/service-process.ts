@@ -3,7 +3,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { after } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
+/** What `npm start` runs: the service bundled into one file (scripts/bundle.mjs). */
+const SERVICE = fileURLToPath(new URL('../../service.js', import.meta.url));
 
 export interface ServiceProcess {
   child: ChildProcess;
@@ -27,7 +28,7 @@ export function exited(child: ChildProcess): Promise<void> {
 }
 
 /**
- * Starts `node dist/src/main.js` with `env` over this process's environment (a variable set to
+ * Starts `node dist/service.js` with `env` over this process's environment (a variable set to
  * undefined is removed from it); resolves once it listens and has answered one request: main.ts
  * installs its signal handlers after it prints the address and before it serves anything, so a
  * SIGTERM sent on the printed address alone could find none and kill it uncleanly. With `expectExit`, a start that ends in
@@ -41,7 +42,7 @@ export async function startServiceProcess(
 ): Promise<ServiceProcess> {
   const merged: NodeJS.ProcessEnv = { ...process.env, ...env };
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete merged[name];
-  const [command, ...args] = [...(options.wrap ?? []), process.execPath, MAIN];
+  const [command, ...args] = [...(options.wrap ?? []), process.execPath, SERVICE];
   const child = spawn(command, args, { env: merged, stdio: ['ignore', 'ignore', 'pipe'] });
   started.push(child);
   let output = '';

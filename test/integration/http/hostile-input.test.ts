@@ -1,4 +1,4 @@
-// Hostile input over real sockets against the real `main.js` process: every documented body route, malformed framing.
+// Hostile input over real sockets against the real service process (`dist/service.js`, as `npm start` runs it): every documented body route, malformed framing.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { cpuUsPerRequest, statParent, statTicks, type CpuSample } from '../../../bench/proc-stat.js';
-import { nodeFlagsOf } from '../../../bench/service.js';
+import { startCommandOf } from '../../../bench/service.js';
 import type { ThreadKind } from '../../../bench/threads.js';
 
 // A real line's shape (proc(5)): pid, (comm), state, then fields 4..52; ppid 1, utime 1234 and stime 567 are fields 4, 14 and 15.
@@ -66,14 +66,15 @@ describe('cpuUsPerRequest', () => {
   });
 });
 
-describe('nodeFlagsOf', () => {
-  it('reads the node flags of the start script', () => {
-    assert.deepEqual(nodeFlagsOf('npm run build --silent && node --max-semi-space-size=32 dist/src/main.js'), ['--max-semi-space-size=32']);
-    assert.deepEqual(nodeFlagsOf('node --a --b=1 dist/src/main.js'), ['--a', '--b=1']);
-    assert.deepEqual(nodeFlagsOf('node dist/src/main.js'), []);
+describe('startCommandOf', () => {
+  it('reads the node flags and the entry file of the start script', () => {
+    assert.deepEqual(startCommandOf('exec node --max-semi-space-size=32 dist/service.js'), { flags: ['--max-semi-space-size=32'], entry: 'dist/service.js' });
+    assert.deepEqual(startCommandOf('npm run build --silent && node --max-semi-space-size=32 dist/src/main.js'), { flags: ['--max-semi-space-size=32'], entry: 'dist/src/main.js' });
+    assert.deepEqual(startCommandOf('node --a --b=1 dist/src/main.js'), { flags: ['--a', '--b=1'], entry: 'dist/src/main.js' });
+    assert.deepEqual(startCommandOf('node dist/service.js'), { flags: [], entry: 'dist/service.js' });
   });
 
-  it('fails when the script does not start main.js with node', () => {
-    assert.throws(() => nodeFlagsOf('tsx src/index.ts'), { message: "package.json's start script does not run node on main.js: tsx src/index.ts" });
+  it('fails when the script does not start a .js file with node', () => {
+    assert.throws(() => startCommandOf('tsx src/index.ts'), { message: "package.json's start script does not run node on a .js file: tsx src/index.ts" });
   });
 });

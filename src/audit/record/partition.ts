@@ -1,6 +1,6 @@
 // Which of K audit chains holds a wallet's records (ARCHITECTURE.md "Partitioned audit chains"): a pure function anyone can recompute.
-import { createHash } from 'node:crypto';
 import { normalizeWallet } from './record.js';
+import { sha256Buffer } from './sha256.js';
 
 /**
  * The first 4 bytes of SHA-256 over the lower-case wallet's UTF-8 bytes, read as a big-endian
@@ -9,5 +9,5 @@ import { normalizeWallet } from './record.js';
  */
 export function partitionOf(wallet: string, partitions: number): number {
   if (partitions <= 1) return 0;
-  return createHash('sha256').update(normalizeWallet(wallet), 'utf8').digest().readUInt32BE(0) % partitions;
+  return sha256Buffer(normalizeWallet(wallet)).readUInt32BE(0) % partitions;
 }

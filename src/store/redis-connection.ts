@@ -1,5 +1,16 @@
 // The one place a Redis connection is made: a single node (REDIS_URL) or a Redis Cluster (REDIS_CLUSTER_NODES).
-import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Cluster, ClusterOptions, Redis, RedisOptions } from 'ioredis';
+
+/**
+ * ioredis, loaded with the first connection rather than with this module: a service without REDIS_URL or
+ * REDIS_CLUSTER_NODES never needs it, and loading it cost about 0.2 s of CPU at every start and test process.
+ * A client exists only after this ran, so isCluster() never loads it.
+ */
+let ioredis: typeof import('ioredis') | undefined;
+function loadIoredis(): typeof import('ioredis') {
+  return (ioredis ??= createRequire(import.meta.url)('ioredis') as typeof import('ioredis'));
+}
 
 /** Where the shared Redis is: one node by URL, or a cluster by its seed nodes (ARCHITECTURE.md "Redis Cluster"). */
 export type RedisTarget =
@@ -33,6 +44,7 @@ export function asTarget(target: string | RedisTarget): RedisTarget {
  * it replaces by the replica the cluster promotes.
  */
 export function openRedis(target: RedisTarget, options: RedisOptions): RedisClient {
+  const { Cluster, Redis } = loadIoredis();
   if (target.kind === 'node') return new Redis(target.url, options);
   const { enableOfflineQueue, lazyConnect, retryStrategy, ...perNode } = options;
   const clusterOptions: ClusterOptions = {
@@ -48,7 +60,7 @@ export function openRedis(target: RedisTarget, options: RedisOptions): RedisClie
 }
 
 export function isCluster(client: RedisClient): client is Cluster {
-  return client instanceof Cluster;
+  return ioredis !== undefined && client instanceof ioredis.Cluster;
 }
 
 /** The variable and value for messages, any password masked. */

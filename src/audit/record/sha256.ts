@@ -1,6 +1,15 @@
 // SHA-256 over audit-record bytes: OpenSSL for the event loop, hash-wasm for the verification threads.
 import * as crypto from 'node:crypto';
-import { createSHA256, type IHasher } from 'hash-wasm';
+import type { IHasher } from 'hash-wasm';
+
+/**
+ * A hash-wasm SHA-256 instance. hash-wasm is imported here, on the first call, not with this module: it carries
+ * every algorithm it offers as inline WebAssembly, about 0.1 s of CPU to load, and only the verification threads use it.
+ */
+async function wasmSha256(): Promise<IHasher> {
+  const { createSHA256 } = await import('hash-wasm');
+  return createSHA256();
+}
 
 /** Bytes in, 64 lower-case hex characters out. Strings are hashed as UTF-8. */
 export type Sha256Hex = (bytes: Uint8Array | string) => string;
@@ -11,7 +20,7 @@ export type Sha256Hex = (bytes: Uint8Array | string) => string;
  * instance is not re-entrant, so two threads must never share it.
  */
 export async function createSha256Hex(): Promise<Sha256Hex> {
-  const hasher: IHasher = await createSHA256();
+  const hasher: IHasher = await wasmSha256();
   return (bytes) => hasher.init().update(bytes).digest('hex');
 }
 
@@ -20,7 +29,7 @@ export type Sha256Digest = (bytes: Uint8Array) => Uint8Array;
 
 /** Like createSha256Hex, but without building a hex string per record: for the verification hot path. */
 export async function createSha256Digest(): Promise<Sha256Digest> {
-  const hasher: IHasher = await createSHA256();
+  const hasher: IHasher = await wasmSha256();
   return (bytes) => hasher.init().update(bytes).digest('binary');
 }
 

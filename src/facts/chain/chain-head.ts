@@ -1,9 +1,20 @@
 // The newest block the service has seen, kept current by the node's new-heads stream (or by polling), and which wallets each new block touched (ARCHITECTURE.md "Chain facts by block").
+import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import { BlockNotFoundError, parseAbiItem, WebSocketRequestError, type Address, type Hex, type PublicClient } from 'viem';
 import { ChainUnavailableError, describeCause } from './errors.js';
 import { ReadAfterArrival } from './read-after-arrival.js';
+
+/**
+ * ws, loaded with the first head stream rather than with this module: a service that polls its node, or reads
+ * none (an offline registry), never needs it, and loading it cost about 0.1 s of CPU at every start.
+ */
+let webSocketClass: typeof WebSocket | undefined;
+function openWebSocket(url: string): WebSocket {
+  webSocketClass ??= createRequire(import.meta.url)('ws') as typeof WebSocket;
+  return new webSocketClass(url);
+}
 
 export interface Head {
   number: bigint;
@@ -191,7 +202,7 @@ export class ChainHead {
    * silent node is not asked again: that would wait out a second timeout past the read's bound.
    */
   private readLatest(): Promise<HeaderLike> {
-    if (this.subscription !== null && this.socket?.readyState === WebSocket.OPEN) {
+    if (this.subscription !== null && this.socket !== null && this.socket.readyState === this.socket.OPEN) {
       return (this.request('eth_getBlockByNumber', ['latest', false]) as Promise<HeaderLike>).catch((error: unknown) => {
         if (error instanceof StreamClosedError) return this.client.getBlock({ blockTag: 'latest' });
         // As viem's own socket errors are, so the log names the node's origin and the request (ChainUnavailableError).
@@ -331,7 +342,7 @@ export class ChainHead {
 
   private connect(): void {
     if (this.closed) return;
-    const socket = new WebSocket(this.options.wsUrl!);
+    const socket = openWebSocket(this.options.wsUrl!);
     this.socket = socket;
     socket.on('open', () => void this.subscribe(socket));
     socket.on('message', (data) => this.onMessage(data.toString()));
@@ -394,7 +405,7 @@ export class ChainHead {
 
   private request(method: string, params: unknown[]): Promise<unknown> {
     const socket = this.socket;
-    if (!socket || socket.readyState !== WebSocket.OPEN) return Promise.reject(new Error('the head stream is not open'));
+    if (!socket || socket.readyState !== socket.OPEN) return Promise.reject(new Error('the head stream is not open'));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });

@@ -14,13 +14,14 @@ import { MerkleTree } from '../src/audit/proof/merkle.js';
 import { loadCheckpointSigner } from '../src/audit/proof/signing-key.js';
 import { GeneratedKeys } from '../src/assembly/generated-keys.js';
 import { freePort, spawnNode, startOutput, stop } from './harness.js';
+import { thisService } from './service.js';
 
 const dir = process.argv[2];
 if (!dir) throw new Error('usage: npm run bench:audit-start -- DIR  (BENCH_CHECKPOINTS, BENCH_REBUILD, BENCH_LISTINGS, BENCH_WALLETS)');
 const CHECKPOINTS = Number(process.env.BENCH_CHECKPOINTS ?? 0);
 const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 1000);
 const WALLETS = Number(process.env.BENCH_WALLETS ?? 10_000);
-const MAIN = fileURLToPath(new URL('../service.js', import.meta.url));
+const MAIN = thisService();
 const REGISTRY = fileURLToPath(new URL('../../registry/sample-registry.json', import.meta.url));
 const wallet = (n: number) => `0x${(n + 1).toString(16).padStart(40, '0')}`;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;

@@ -5,14 +5,13 @@ import { Agent, createServer, request as httpRequest, type Server } from 'node:h
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { deployCorpus, type CorpusToken, type Severity } from '../src/tools/devnet/deploy-corpus.js';
 import { startDevnet } from '../src/tools/devnet/devnet.js';
 import { freePort, spawnNode, stop } from './harness.js';
+import { thisService } from './service.js';
 
 const WARM_REPEATS = 10;
 const SEVERITIES: readonly Severity[] = ['safe', 'warn', 'danger'];
-const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
 /**
  * Counts the HTTP requests (round trips) and JSON-RPC calls the service sends the node about one
@@ -85,7 +84,7 @@ async function main(): Promise<void> {
     const registryFile = join(dir, 'registry.json');
     writeFileSync(registryFile, JSON.stringify(devnet.registry));
     const env = { PORT: String(port), DATA_DIR: dir, RATE_LIMITS: 'off', RPC_URL: proxy.url, REGISTRY_FILE: registryFile };
-    service = await spawnNode(here('../service.js'), [], env, /listening on/);
+    service = await spawnNode(thisService(), [], env, /listening on/);
     // The service finds the quote token's balance slot once at start; let it finish before counting.
     await new Promise((resolve) => setTimeout(resolve, 500));
     const judged: Judged[] = [];

@@ -48,6 +48,11 @@ export function startCommand(dir: string): { flags: string[]; entry: string } {
   return startCommandOf(manifest.scripts.start);
 }
 
+/** The file this checkout's `npm start` runs, for the benches that start the service themselves. */
+export function thisService(): string {
+  return join(THIS_CHECKOUT, startCommand(THIS_CHECKOUT).entry);
+}
+
 /** The build's own sample registry (its format may differ from this checkout's), else this checkout's. */
 export function sampleRegistry(build: ServiceBuild): string {
   const own = join(build.dir, 'registry', 'sample-registry.json');

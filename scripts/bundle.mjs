@@ -36,7 +36,7 @@ function ownImportMetaUrl(outfile) {
 export async function bundleService(root) {
   const { build } = await import('esbuild');
   const outfile = join(root, 'dist', 'service.js');
-  const result = await build({
+  await build({
     entryPoints: [join(root, 'dist', 'src', 'main.js')],
     outfile,
     bundle: true,
@@ -48,11 +48,9 @@ export async function bundleService(root) {
     // CommonJS packages inside the bundle call require() for Node's own modules.
     banner: { js: "import { createRequire as bundleRequire } from 'node:module'; const require = bundleRequire(import.meta.url);" },
     sourcemap: 'linked',
-    metafile: true,
     logLevel: 'warning',
   });
   const text = await readFile(outfile, 'utf8');
   const unresolved = text.match(/\b__(dirname|filename)\b/g);
   if (unresolved) throw new Error(`dist/service.js uses ${[...new Set(unresolved)].join(', ')}: leave that package to node_modules (scripts/bundle.mjs EXTERNAL)`);
-  return { outfile, modules: Object.keys(result.metafile.inputs).length };
 }

@@ -19,7 +19,7 @@ const contractRisk = fc.oneof(
 const laidOut = fc.record({
   decision: fc.oneof(fc.constantFrom('allow', 'warn', 'deny'), text),
   reasons: fc.array(text, { maxLength: 3 }),
-  tier: fc.constantFrom('free', 'tier1', 'tier2', 'tier3'),
+  tier: fc.oneof(fc.constantFrom(1, 2, 3), figure, text),
   max_trade_usd: figure,
   calculated_notional_usd: figure,
   price_impact_bps: fc.oneof(fc.constant(null), figure),
@@ -59,20 +59,35 @@ describe('verdictText', () => {
   });
 
   it('writes an allow in the recorded layout without JSON.stringify', () => {
-    const allow = {
-      decision: 'allow', reasons: [], tier: 'free', max_trade_usd: 1000, calculated_notional_usd: 500.24, price_impact_bps: null, price_usd: 250.12,
-      price_source: 'registry_default', risk_score: 12, timestamp: 1795000000, request_id: 'r-1',
+    // Typed as the service's Verdict, so the fixture has the members' real types (a tier is an integer).
+    const allow: Verdict = {
+      decision: 'allow', reasons: ['ADVISORY: MARKET_CLOSED: NYSE regular session is closed (weekend); the 24/5 feed may lag'], tier: 1, max_trade_usd: 1000, calculated_notional_usd: 500.24, price_impact_bps: null, price_usd: 250.12,
+      price_source: 'fallback_default', risk_score: 12, timestamp: 1795000000, request_id: 'r-1',
       contract_risk: { severity: 'safe', flagged_danger: false, risk_factors: [] }, daily_pnl_usd: 0, audit_hash: 'ab'.repeat(32), audit_seq: 7,
     };
     const expected = JSON.stringify(allow);
+    // A reason list is written by JSON.stringify the first time it is met, and from then on as remembered.
+    verdictText(allow);
     const stringify = JSON.stringify;
     JSON.stringify = () => {
       throw new Error('JSON.stringify was called');
     };
     try {
-      assert.equal(verdictText(allow as unknown as Verdict), expected);
+      assert.equal(verdictText(allow), expected);
     } finally {
       JSON.stringify = stringify;
+    }
+  });
+
+  it('writes each reason list as its own when lists that share reasons come in turn (the lists met before are remembered)', () => {
+    const [a, b, c] = ['ADVISORY: MARKET_CLOSED: closed', 'PRICE_FALLBACK_DEFAULT: "quoted" \\ words', 'PRICE_STALE: old'];
+    const base = { decision: 'allow', reasons: [] as unknown[], tier: 1, max_trade_usd: 5000, calculated_notional_usd: 350.25, price_impact_bps: null,
+      price_usd: 350.25, price_source: 'fallback_default', risk_score: 11, timestamp: 1, request_id: null,
+      contract_risk: { severity: 'unchecked', flagged_danger: false, risk_factors: [] }, daily_pnl_usd: 0, audit_hash: null, audit_seq: null };
+    const lists: unknown[][] = [[a, b], [a], [a, b, c], [a, b], [b, a], [a], [`${a}`.slice(0), b], [a, 1], [a, b], [a, null], [a]];
+    for (const reasons of lists) {
+      const verdict = { ...base, reasons };
+      assert.equal(verdictText(verdict as unknown as Verdict), JSON.stringify(verdict));
     }
   });
 });

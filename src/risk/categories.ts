@@ -68,13 +68,34 @@ export function scoreContract(input: RiskInput, d: Derived): CategoryResult {
   return capped(CATEGORY_MAX.contract, signals);
 }
 
+/**
+ * Reasons whose words are fixed, written once here rather than per verdict: each is then the same string verdict after
+ * verdict, so what keys on it (the outcome document's lookup, the REST answer's reasons text) hashes it once.
+ */
+function fixedReasons<K extends string>(words: Readonly<Record<K, string>>, write: (words: string) => string): Readonly<Record<K, string>> {
+  const written = {} as Record<K, string>;
+  for (const key of Object.keys(words) as K[]) written[key] = write(words[key]);
+  return Object.freeze(written);
+}
+
 const CLOSED_BECAUSE = { weekend: 'weekend', holiday: 'holiday', outside_hours: 'outside hours' } as const;
+// ARCHITECTURE.md "Market hours": the 24/5 feed's closed weekend makes prices stale; context, not a block.
+const MARKET_CLOSED = fixedReasons(CLOSED_BECAUSE, (why) => reason('MARKET_CLOSED', `NYSE regular session is closed (${why}); the 24/5 feed may lag`));
+const PRICE_STALE = reason('PRICE_STALE', 'the oracle round is older than its staleness limit');
 
 function marketSignal(d: Derived): Signal[] {
   if (d.session.reason === null) return [];
-  // ARCHITECTURE.md "Market hours": the 24/5 feed's closed weekend makes prices stale; context, not a block.
-  const words = `NYSE regular session is closed (${CLOSED_BECAUSE[d.session.reason]}); the 24/5 feed may lag`;
-  return [{ points: WEIGHTS.price.marketClosed, reason: reason('MARKET_CLOSED', words) }];
+  return [{ points: WEIGHTS.price.marketClosed, reason: MARKET_CLOSED[d.session.reason] }];
+}
+
+/** The fallback price's reason, kept for the last price it was written for: a block's verdicts share one price. */
+let fallbackReason: { price: number; text: string } | null = null;
+
+function fallbackPriceReason(price: number): string {
+  if (fallbackReason === null || !Object.is(fallbackReason.price, price)) {
+    fallbackReason = { price, text: reason('PRICE_FALLBACK_DEFAULT', `price ${usd(price)} is a built-in default, not a live quote`) };
+  }
+  return fallbackReason.text;
 }
 
 export function scorePrice(input: RiskInput, d: Derived, fired: Fired): CategoryResult {
@@ -88,9 +109,9 @@ export function scorePrice(input: RiskInput, d: Derived, fired: Fired): Category
   if (source === 'fallback_default') {
     // The words are written only when no override already says it: formatting numbers is a large part of a score's cost.
     const covered = fired.has('PRICE_FALLBACK_OVER_FLOOR');
-    signals.push({ points: w.fallback, reason: covered ? null : reason('PRICE_FALLBACK_DEFAULT', `price ${usd(price)} is a built-in default, not a live quote`) });
+    signals.push({ points: w.fallback, reason: covered ? null : fallbackPriceReason(price) });
   }
-  if (stale) signals.push({ points: w.stale, reason: reason('PRICE_STALE', 'the oracle round is older than its staleness limit') });
+  if (stale) signals.push({ points: w.stale, reason: PRICE_STALE });
   if (deviationBps !== null && deviationBps > THRESHOLDS.deviationBps) {
     // Beyond the disagreement bound the PRICE_SOURCES_DISAGREE override says it.
     const covered = fired.has('PRICE_SOURCES_DISAGREE');
@@ -135,13 +156,14 @@ const UNKNOWN_BECAUSE = {
   no_venue: 'the registry names no venue pool for it',
   no_pool: "the venue's pool for it holds no liquidity",
 } as const;
+const IMPACT_UNKNOWN = fixedReasons(UNKNOWN_BECAUSE, (why) => reason('PRICE_IMPACT_UNKNOWN', `price impact of this trade is unknown: ${why}`));
 
 /** ARCHITECTURE.md "Price impact": points for a large impact within the tolerance, an advisory when no pool was read. */
 function impactSignals(input: RiskInput, d: Derived, fired: Fired): Signal[] {
   const impact = d.impact;
   if (impact === null) return [];
   if (impact.kind === 'unknown') {
-    return [{ points: 0, reason: reason('PRICE_IMPACT_UNKNOWN', `price impact of this trade is unknown: ${UNKNOWN_BECAUSE[impact.why]}`) }];
+    return [{ points: 0, reason: IMPACT_UNKNOWN[impact.why] }];
   }
   const step = THRESHOLDS.priceImpactSteps.find(([threshold]) => impact.bps > threshold);
   if (step === undefined) return [];

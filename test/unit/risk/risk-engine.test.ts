@@ -91,6 +91,13 @@ describe('hard overrides (spec "Risk score": force deny regardless of band)', ()
     }));
   });
 
+  it('PRICE_FALLBACK_DEFAULT states the price of each evaluation when prices alternate (its words are kept for the last price only)', () => {
+    for (const usd of [250, 310.5, 250, 310.5]) {
+      const got = evaluateRisk(makeInput({ trade: { amount: 1 }, price: { source: 'fallback_default', deviationBps: null, usd } }));
+      deepStrictEqual(got.reasons, [`PRICE_FALLBACK_DEFAULT: price ${usd} USD is a built-in default, not a live quote`]);
+    }
+  });
+
   it('NOTIONAL_OVER_TIER_LIMIT uses the reason-string example text', () => {
     const got = evaluateRisk(makeInput({ trade: { amount: 28.8 } }));
     deepStrictEqual(got, result({

@@ -107,6 +107,15 @@ describe('sealRecord and parseLine', () => {
     assert.deepEqual(record.reasons, ['A: b']);
     assert.equal(record.hash, nodeSha256(line.subarray(65, line.length - 1)));
   });
+
+  it('writes the line as its hash, a space, the canonical text in UTF-8 and a newline, for text of 1 to 4 bytes a character', () => {
+    for (const reason of ['A: plain', 'A: é and €', 'A: 🚀 rocket', 'A: "quoted" \\ and \n']) {
+      const { record, line } = sealRecord({ ...entry, reasons: [reason] }, 3, 5, ZERO_HASH, ZERO_HASH, sha256Hex);
+      const text = canonicalJson(recordBody({ ...entry, reasons: [reason] }, 3, 5, ZERO_HASH, ZERO_HASH));
+      assert.equal(record.hash, nodeSha256(Buffer.from(text, 'utf8')));
+      assert.deepEqual(line, Buffer.from(`${record.hash} ${text}\n`, 'utf8'));
+    }
+  });
 });
 
 describe('sha256', () => {

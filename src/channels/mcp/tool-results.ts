@@ -4,9 +4,12 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 /** Results built here, whose one text content is the JSON of their structured content. */
 const BUILT = new WeakSet<CallToolResult>();
 
-/** The spec's tool output as structured content, and the same JSON as text for clients that read text. */
-export function result(structured: Record<string, unknown>): CallToolResult {
-  const built: CallToolResult = { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+/**
+ * The spec's tool output as structured content, and the same JSON as text for clients that read text; `text` is that
+ * JSON when the caller has written it already (a verdict, from its layout).
+ */
+export function result(structured: Record<string, unknown>, text = JSON.stringify(structured)): CallToolResult {
+  const built: CallToolResult = { content: [{ type: 'text', text }], structuredContent: structured };
   BUILT.add(built);
   return built;
 }

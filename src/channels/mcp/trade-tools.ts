@@ -4,6 +4,7 @@ import { CHANNEL_TIERS } from '../../catalogue/published-facts.js';
 import { evaluateOnce, invalidTrade, type EntryDeps, type EvaluationAnswer } from '../../evaluation/entry.js';
 import { evaluatePaid, type PaidDeps } from '../../evaluation/paid/paid-evaluation.js';
 import { mcpChallenge } from '../../evaluation/paid/terms.js';
+import { toolVerdictText } from '../../evaluation/verdict-text.js';
 import { VerdictOutput, type PaidTradeInput } from '../../schemas/mcp-tools.js';
 import type { McpTradeRequest, Verdict } from '../../schemas/trade.js';
 import { failure, result } from './tool-results.js';
@@ -53,8 +54,10 @@ export async function evaluateTradePaid(paid: PaidDeps | null, args: PaidTradeIn
 /** The verdict as the tool's output schema declares it (VerdictOutput); refusals carry their code. */
 function mcpAnswer(answer: EvaluationAnswer): CallToolResult {
   switch (answer.kind) {
-    case 'verdict':
-      return result(toolVerdict(answer.verdict));
+    case 'verdict': {
+      const output = toolVerdict(answer.verdict);
+      return result(output, toolVerdictText(output));
+    }
     case 'error':
       return failure(answer.verdict.error ?? 'evaluation failed', { code: answer.code });
     case 'limited':

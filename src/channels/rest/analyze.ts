@@ -12,7 +12,7 @@ import type { IpBucket, RateLimiter } from '../../http/rate-limiter.js';
 import { TradeRequest, type Verdict } from '../../schemas/trade.js';
 import { compileValidator } from '../../schemas/validator.js';
 import { orUnavailable } from './unavailable.js';
-import { verdictText } from './verdict-text.js';
+import { verdictText } from '../../evaluation/verdict-text.js';
 
 export interface AnalyzeDeps extends EntryDeps {
   limiter: RateLimiter;

@@ -1,6 +1,7 @@
-// A recorded verdict's JSON, written from its fixed layout: what JSON.stringify writes, with less work per verdict.
-import { jsonString } from '../../audit/record/record.js';
-import type { Verdict } from '../../schemas/trade.js';
+// A recorded verdict's JSON as the channels answer with it (REST whole, MCP as its tool output), written from its fixed
+// layout: what JSON.stringify writes, with less work per verdict.
+import { jsonString } from '../audit/record/record.js';
+import type { Verdict } from '../schemas/trade.js';
 
 /** The members of a recorded verdict without counterfactuals or a permit, in the order evaluate-trade.ts's recordVerdict makes them. */
 const LAYOUT = [
@@ -45,6 +46,40 @@ export function verdictText(verdict: Verdict): string {
   return `{"decision":${decision},"reasons":${reasons},"tier":${tier},"max_trade_usd":${maxTrade},"calculated_notional_usd":${notional},`
     + `"price_impact_bps":${impact},"price_usd":${price},"price_source":${source},"risk_score":${score},"timestamp":${timestamp},`
     + `"request_id":${requestId},"contract_risk":${risk},"daily_pnl_usd":${pnl},"audit_hash":${hash},"audit_seq":${seq}}`;
+}
+
+/** The members of evaluate_trade's output (VerdictOutput: a verdict without timestamp, contract_risk, daily_pnl_usd), in LAYOUT's order. */
+const TOOL_LAYOUT = [
+  'decision', 'reasons', 'tier', 'max_trade_usd', 'calculated_notional_usd', 'price_impact_bps', 'price_usd', 'price_source',
+  'risk_score', 'request_id', 'audit_hash', 'audit_seq',
+] as const;
+
+/**
+ * `JSON.stringify(output)` for the MCP tool's output, written as verdictText writes a verdict: an output with exactly
+ * TOOL_LAYOUT's members in order is written member by member, anything else by JSON.stringify (a property test holds them equal).
+ */
+export function toolVerdictText(output: Readonly<Record<string, unknown>>): string {
+  if (!laidOut(output, TOOL_LAYOUT)) return JSON.stringify(output);
+  const v = output as Record<(typeof TOOL_LAYOUT)[number], unknown>;
+  const decision = stringText(v.decision);
+  const reasons = stringsText(v.reasons);
+  const tier = numberText(v.tier);
+  const maxTrade = numberText(v.max_trade_usd);
+  const notional = numberText(v.calculated_notional_usd);
+  const impact = nullableNumberText(v.price_impact_bps);
+  const price = numberText(v.price_usd);
+  const source = stringText(v.price_source);
+  const score = numberText(v.risk_score);
+  const requestId = nullableStringText(v.request_id);
+  const hash = nullableStringText(v.audit_hash);
+  const seq = nullableNumberText(v.audit_seq);
+  if (decision === null || reasons === null || tier === null || maxTrade === null || notional === null || impact === null || price === null
+    || source === null || score === null || requestId === null || hash === null || seq === null) {
+    return JSON.stringify(output);
+  }
+  return `{"decision":${decision},"reasons":${reasons},"tier":${tier},"max_trade_usd":${maxTrade},"calculated_notional_usd":${notional},`
+    + `"price_impact_bps":${impact},"price_usd":${price},"price_source":${source},"risk_score":${score},`
+    + `"request_id":${requestId},"audit_hash":${hash},"audit_seq":${seq}}`;
 }
 
 /** Whether `object`'s enumerable members are exactly `layout`, in its order (the order JSON.stringify writes them in). */

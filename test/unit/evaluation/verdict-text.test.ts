@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { verdictText } from '../../../../src/channels/rest/verdict-text.js';
-import type { Verdict } from '../../../../src/schemas/trade.js';
+import { toolVerdictText, verdictText } from '../../../src/evaluation/verdict-text.js';
+import type { Verdict } from '../../../src/schemas/trade.js';
 
 /** Any text, lone surrogates, quotes, controls and pairs included. */
 const text = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('"', '\\', '\u0000', '\ud800', '\u{1F680}', 'OWNER_CAN_MINT: "quoted"'));
@@ -89,5 +89,17 @@ describe('verdictText', () => {
       const verdict = { ...base, reasons };
       assert.equal(verdictText(verdict as unknown as Verdict), JSON.stringify(verdict));
     }
+  });
+
+  it("writes what JSON.stringify writes for evaluate_trade's output, in its layout and out of it", () => {
+    const toolOutput = laidOut.map(({ timestamp: _t, contract_risk: _c, daily_pnl_usd: _d, ...output }) => output);
+    const other = toolOutput.chain((output) => fc.oneof(
+      fc.constant(output),
+      fc.record({ max_allowed_amount: fc.oneof(fc.constant(null), figure), audit_chain: fc.nat() }, { requiredKeys: [] }).map((extra) => ({ ...output, ...extra })),
+      fc.constantFrom(...Object.keys(output)).map((name) => Object.fromEntries(Object.entries(output).filter(([key]) => key !== name))),
+      fc.shuffledSubarray(Object.entries(output), { minLength: Object.keys(output).length }).map((entries) => Object.fromEntries(entries)),
+      fc.tuple(fc.constantFrom(...Object.keys(output)), fc.oneof(fc.boolean(), fc.object(), fc.array(figure), fc.string())).map(([name, value]) => ({ ...output, [name]: value })),
+    ));
+    fc.assert(fc.property(other, (output) => toolVerdictText(output) === JSON.stringify(output)), { numRuns: 3000 });
   });
 });

@@ -1,10 +1,12 @@
 // Facts formats 2 and 3 resolve to the same engine input: format 3 takes the trade and the time from the record
 // (its request and ts), keeping only what the request does not give back (ARCHITECTURE.md "Recorded facts").
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import { canonicalText, sealFacts } from '../../../src/evaluation/recorded-facts.js';
 import { resolveFacts } from '../../../src/evaluation/resolve-facts.js';
-import { recordedRequest, tradeOfRequest } from '../../../src/evaluation/trade-of-request.js';
+import { recordedRequest, tradeBesidesRequest, tradeOfRequest } from '../../../src/evaluation/trade-of-request.js';
 import { deepFreeze } from '../../../src/facts/prices/price-provider.js';
 import { TIER_POLICIES } from '../../../src/risk/tiers.js';
 import type { RiskInput } from '../../../src/risk/types.js';
@@ -92,6 +94,34 @@ describe('facts format 3', () => {
   it('is held to the hash the record names like every format: its text is canonical', () => {
     const sealed = sealFacts(input(ENGINE_TRADE), TIER, REQUEST);
     assert.equal(canonicalText(JSON.parse(sealed.text)), sealed.text);
+  });
+
+  it("writes the verdict's own facts as the canonical text of the object they make, whichever members are set, and names them by its hash", () => {
+    const figure = fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constant(-0));
+    const own = fc.record({
+      blockedAssets: fc.array(fc.string(), { maxLength: 3 }),
+      entitledTier: fc.constantFrom(1, 2, 3),
+      limits: fc.oneof(fc.constant(undefined), fc.constant(null), fc.record({ dailyNotionalUsd: fc.oneof(fc.constant(null), figure), maxTradeUsd: fc.oneof(fc.constant(null), figure) })),
+      permitRequested: fc.oneof(fc.constant(undefined), fc.boolean()),
+      trade: fc.record({ amount: fc.constantFrom(1, 2), allow_unregistered: fc.boolean(), max_slippage_bps: fc.constantFrom(100, 250) }),
+      wallet: fc.record(
+        { dailyPnlUsd: figure, windowCount: fc.nat(), windowLimit: fc.nat(), windowSeconds: fc.nat(), windowHitsMs: fc.array(fc.nat(), { maxLength: 3 }), dailyNotionalUsedUsd: figure },
+        { requiredKeys: ['dailyPnlUsd', 'windowCount', 'windowLimit', 'windowSeconds'] },
+      ),
+    });
+    fc.assert(fc.property(own, (facts) => {
+      const trade = { ...ENGINE_TRADE, ...facts.trade };
+      const riskInput = { ...input(trade), ...facts, trade } as unknown as RiskInput;
+      const sealed = sealFacts(riskInput, TIER, REQUEST);
+      // The object the facts were once written from, members in any order, undefined ones left out by canonicalText.
+      const object = {
+        wallet: facts.wallet, trade: tradeBesidesRequest(trade, REQUEST), permitRequested: facts.permitRequested, entitledTier: facts.entitledTier,
+        blockedAssets: facts.blockedAssets, ...(facts.limits ? { limits: facts.limits } : {}),
+      };
+      const document = JSON.parse(sealed.text) as { input: unknown };
+      return sealed.text.includes(`"input":${canonicalText(object)},"origins"`) && canonicalText(document) === sealed.text
+        && sealed.hash === createHash('sha256').update(sealed.text).digest('hex');
+    }), { numRuns: 2000 });
   });
 
   it('names a format it does not read', () => {

@@ -106,8 +106,21 @@ export type Head = [seq: number, hash: string];
  * share a chain.
  */
 function walletKey(wallet: string): Buffer {
-  return sha256Buffer(wallet).subarray(0, KEY_BYTES);
+  let key = WALLET_KEYS.get(wallet);
+  if (key === undefined) {
+    if (WALLET_KEYS.size >= MAX_WALLET_KEYS) WALLET_KEYS.clear();
+    WALLET_KEYS.set(wallet, (key = sha256Buffer(wallet).subarray(0, KEY_BYTES)));
+  }
+  return key;
 }
+
+/**
+ * Keys of the wallets met lately, read by LMDB and never written to: a fleet's wallet is looked up and its head
+ * written again and again, and finding its key in a map costs a fraction of its digest. Bounded: past MAX_WALLET_KEYS
+ * the map is begun again.
+ */
+const WALLET_KEYS = new Map<string, Buffer>();
+const MAX_WALLET_KEYS = 16_384;
 
 function seqValue(seq: number): Buffer {
   const value = Buffer.allocUnsafe(4);

@@ -54,15 +54,23 @@ const TOOL_LAYOUT = [
   'risk_score', 'request_id', 'audit_hash', 'audit_seq',
 ] as const;
 
+/** evaluate_trade's output as JSON, and that JSON as it stands inside a JSON string: the tool result's text content. */
+export interface ToolVerdictJson {
+  text: string;
+  /** `JSON.stringify(text)` without its outer quotes. */
+  quoted: string;
+}
+
 /**
- * `JSON.stringify(output)` for the MCP tool's output, written as verdictText writes a verdict: an output with exactly
- * TOOL_LAYOUT's members in order is written member by member, anything else by JSON.stringify (a property test holds them equal).
+ * `JSON.stringify(output)` for the MCP tool's output, written as verdictText writes a verdict, and its quoted form
+ * written beside it rather than by scanning the whole text again: an output with exactly TOOL_LAYOUT's members in
+ * order is written member by member, anything else by JSON.stringify (a property test holds both forms equal).
  */
-export function toolVerdictText(output: Readonly<Record<string, unknown>>): string {
-  if (!laidOut(output, TOOL_LAYOUT)) return JSON.stringify(output);
+export function toolVerdictJson(output: Readonly<Record<string, unknown>>): ToolVerdictJson {
+  if (!laidOut(output, TOOL_LAYOUT)) return stringified(output);
   const v = output as Record<(typeof TOOL_LAYOUT)[number], unknown>;
   const decision = stringText(v.decision);
-  const reasons = stringsText(v.reasons);
+  const reasons = stringsJson(v.reasons);
   const tier = numberText(v.tier);
   const maxTrade = numberText(v.max_trade_usd);
   const notional = numberText(v.calculated_notional_usd);
@@ -75,12 +83,31 @@ export function toolVerdictText(output: Readonly<Record<string, unknown>>): stri
   const seq = nullableNumberText(v.audit_seq);
   if (decision === null || reasons === null || tier === null || maxTrade === null || notional === null || impact === null || price === null
     || source === null || score === null || requestId === null || hash === null || seq === null) {
-    return JSON.stringify(output);
+    return stringified(output);
   }
-  return `{"decision":${decision},"reasons":${reasons},"tier":${tier},"max_trade_usd":${maxTrade},"calculated_notional_usd":${notional},`
+  const text = `{"decision":${decision},"reasons":${reasons.text},"tier":${tier},"max_trade_usd":${maxTrade},"calculated_notional_usd":${notional},`
     + `"price_impact_bps":${impact},"price_usd":${price},"price_source":${source},"risk_score":${score},`
     + `"request_id":${requestId},"audit_hash":${hash},"audit_seq":${seq}}`;
+  // Numbers and null hold no quote or backslash: only the keys and the strings are escaped.
+  const quoted = `{\\"decision\\":${inString(decision)},\\"reasons\\":${reasons.quoted},\\"tier\\":${tier},\\"max_trade_usd\\":${maxTrade},`
+    + `\\"calculated_notional_usd\\":${notional},\\"price_impact_bps\\":${impact},\\"price_usd\\":${price},\\"price_source\\":${inString(source)},`
+    + `\\"risk_score\\":${score},\\"request_id\\":${inString(requestId)},\\"audit_hash\\":${inString(hash)},\\"audit_seq\\":${seq}}`;
+  return { text, quoted };
 }
+
+function stringified(value: unknown): ToolVerdictJson {
+  const text = JSON.stringify(value);
+  return { text, quoted: JSON.stringify(text).slice(1, -1) };
+}
+
+/**
+ * JSON text as it stands inside a JSON string: each quote and backslash escaped. JSON.stringify writes no control
+ * character raw and escapes every lone surrogate, so those two are all that JSON.stringify escapes in its own output.
+ */
+function inString(json: string): string {
+  return json.replace(QUOTE_OR_BACKSLASH, '\\$&');
+}
+const QUOTE_OR_BACKSLASH = /["\\]/g;
 
 /** Whether `object`'s enumerable members are exactly `layout`, in its order (the order JSON.stringify writes them in). */
 function laidOut(object: object, layout: readonly string[]): boolean {
@@ -114,7 +141,22 @@ function nullableNumberText(value: unknown): string | null {
 
 function stringsText(value: unknown): string | null {
   if (!Array.isArray(value)) return null;
-  return value.length === 0 ? '[]' : listText(value);
+  return value.length === 0 ? '[]' : (listNode(value)?.text ?? JSON.stringify(value));
+}
+
+const EMPTY_LIST = Object.freeze({ text: '[]', quoted: '[]' });
+
+/** A list's JSON and its quoted form (ToolVerdictJson), or null for a value that is not an array. */
+function stringsJson(value: unknown): { text: string; quoted: string } | null {
+  if (!Array.isArray(value)) return null;
+  if (value.length === 0) return EMPTY_LIST;
+  const node = listNode(value);
+  if (node === null) {
+    const text = JSON.stringify(value);
+    return { text, quoted: inString(text) };
+  }
+  node.quoted ??= inString(node.text!);
+  return node as { text: string; quoted: string };
 }
 
 /**
@@ -126,16 +168,18 @@ function stringsText(value: unknown): string | null {
 interface ListNode {
   next: Map<string, ListNode>;
   text?: string;
+  quoted?: string;
 }
 const MAX_LIST_NODES = 4_096;
 let lists: ListNode = { next: new Map() };
 let listNodes = 0;
 
-function listText(values: unknown[]): string {
+/** The list's node, its text written; null for a list holding anything but strings. */
+function listNode(values: unknown[]): ListNode | null {
   if (listNodes >= MAX_LIST_NODES) [lists, listNodes] = [{ next: new Map() }, 0];
   let node = lists;
   for (const value of values) {
-    if (typeof value !== 'string') return JSON.stringify(values);
+    if (typeof value !== 'string') return null;
     let next = node.next.get(value);
     if (next === undefined) {
       node.next.set(value, (next = { next: new Map() }));
@@ -143,7 +187,8 @@ function listText(values: unknown[]): string {
     }
     node = next;
   }
-  return (node.text ??= JSON.stringify(values));
+  node.text ??= JSON.stringify(values);
+  return node;
 }
 
 function riskText(value: unknown): string | null {

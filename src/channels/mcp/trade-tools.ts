@@ -4,7 +4,7 @@ import { CHANNEL_TIERS } from '../../catalogue/published-facts.js';
 import { evaluateOnce, invalidTrade, type EntryDeps, type EvaluationAnswer } from '../../evaluation/entry.js';
 import { evaluatePaid, type PaidDeps } from '../../evaluation/paid/paid-evaluation.js';
 import { mcpChallenge } from '../../evaluation/paid/terms.js';
-import { toolVerdictText } from '../../evaluation/verdict-text.js';
+import { toolVerdictJson } from '../../evaluation/verdict-text.js';
 import { VerdictOutput, type PaidTradeInput } from '../../schemas/mcp-tools.js';
 import type { McpTradeRequest, Verdict } from '../../schemas/trade.js';
 import { failure, result } from './tool-results.js';
@@ -56,7 +56,7 @@ function mcpAnswer(answer: EvaluationAnswer): CallToolResult {
   switch (answer.kind) {
     case 'verdict': {
       const output = toolVerdict(answer.verdict);
-      return result(output, toolVerdictText(output));
+      return result(output, toolVerdictJson(output));
     }
     case 'error':
       return failure(answer.verdict.error ?? 'evaluation failed', { code: answer.code });

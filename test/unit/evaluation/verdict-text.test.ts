@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { toolVerdictText, verdictText } from '../../../src/evaluation/verdict-text.js';
+import { toolVerdictJson, verdictText } from '../../../src/evaluation/verdict-text.js';
 import type { Verdict } from '../../../src/schemas/trade.js';
 
 /** Any text, lone surrogates, quotes, controls and pairs included. */
@@ -91,7 +91,7 @@ describe('verdictText', () => {
     }
   });
 
-  it("writes what JSON.stringify writes for evaluate_trade's output, in its layout and out of it", () => {
+  it("writes what JSON.stringify writes for evaluate_trade's output, in its layout and out of it, and that text quoted as JSON.stringify quotes it", () => {
     const toolOutput = laidOut.map(({ timestamp: _t, contract_risk: _c, daily_pnl_usd: _d, ...output }) => output);
     const other = toolOutput.chain((output) => fc.oneof(
       fc.constant(output),
@@ -100,6 +100,9 @@ describe('verdictText', () => {
       fc.shuffledSubarray(Object.entries(output), { minLength: Object.keys(output).length }).map((entries) => Object.fromEntries(entries)),
       fc.tuple(fc.constantFrom(...Object.keys(output)), fc.oneof(fc.boolean(), fc.object(), fc.array(figure), fc.string())).map(([name, value]) => ({ ...output, [name]: value })),
     ));
-    fc.assert(fc.property(other, (output) => toolVerdictText(output) === JSON.stringify(output)), { numRuns: 3000 });
+    fc.assert(fc.property(other, (output) => {
+      const json = toolVerdictJson(output);
+      return json.text === JSON.stringify(output) && `"${json.quoted}"` === JSON.stringify(json.text);
+    }), { numRuns: 3000 });
   });
 });

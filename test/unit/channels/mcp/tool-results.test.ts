@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { failure, result, resultJson } from '../../../../src/channels/mcp/tool-results.js';
+import { toolVerdictJson } from '../../../../src/evaluation/verdict-text.js';
 
 describe('resultJson', () => {
   it('is JSON.stringify of any result or failure built by the tools', () => {
@@ -16,6 +17,15 @@ describe('resultJson', () => {
     }), { numRuns: 2_000 });
     const quoted = result({ reasons: ['a "quoted" reason', 'é \u2028 \\ /'], n: 1.5e-7 });
     assert.equal(resultJson(quoted), JSON.stringify(quoted));
+  });
+
+  it("is JSON.stringify of a verdict result whose JSON and quoted text were written from its layout", () => {
+    const output = {
+      decision: 'allow', reasons: ['ADVISORY: MARKET_CLOSED: "quoted" \\ é \u2028'], tier: 1, max_trade_usd: 5000, calculated_notional_usd: 350.25,
+      price_impact_bps: null, price_usd: 350.25, price_source: 'fallback_default', risk_score: 11, request_id: 'r-"1"', audit_hash: 'ab'.repeat(32), audit_seq: 3,
+    };
+    const built = result(output, toolVerdictJson(output));
+    assert.equal(resultJson(built), JSON.stringify(built));
   });
 
   it('writes any other result with JSON.stringify', () => {

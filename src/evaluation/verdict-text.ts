@@ -89,9 +89,9 @@ export function toolVerdictJson(output: Readonly<Record<string, unknown>>): Tool
     + `"price_impact_bps":${impact},"price_usd":${price},"price_source":${source},"risk_score":${score},`
     + `"request_id":${requestId},"audit_hash":${hash},"audit_seq":${seq}}`;
   // Numbers and null hold no quote or backslash: only the keys and the strings are escaped.
-  const quoted = `{\\"decision\\":${inString(decision)},\\"reasons\\":${reasons.quoted},\\"tier\\":${tier},\\"max_trade_usd\\":${maxTrade},`
-    + `\\"calculated_notional_usd\\":${notional},\\"price_impact_bps\\":${impact},\\"price_usd\\":${price},\\"price_source\\":${inString(source)},`
-    + `\\"risk_score\\":${score},\\"request_id\\":${inString(requestId)},\\"audit_hash\\":${inString(hash)},\\"audit_seq\\":${seq}}`;
+  const quoted = `{\\"decision\\":${quotedString(decision)},\\"reasons\\":${reasons.quoted},\\"tier\\":${tier},\\"max_trade_usd\\":${maxTrade},`
+    + `\\"calculated_notional_usd\\":${notional},\\"price_impact_bps\\":${impact},\\"price_usd\\":${price},\\"price_source\\":${quotedString(source)},`
+    + `\\"risk_score\\":${score},\\"request_id\\":${quotedString(requestId)},\\"audit_hash\\":${quotedString(hash)},\\"audit_seq\\":${seq}}`;
   return { text, quoted };
 }
 
@@ -108,6 +108,16 @@ function inString(json: string): string {
   return json.replace(QUOTE_OR_BACKSLASH, '\\$&');
 }
 const QUOTE_OR_BACKSLASH = /["\\]/g;
+
+/**
+ * A string member's JSON, or `null`, as inString writes it, with no regex for what is nearly every member: a string
+ * whose JSON holds no quote or backslash between its own two quotes needs only those two escaped.
+ */
+function quotedString(json: string): string {
+  if (json === 'null') return json;
+  const inner = json.slice(1, -1);
+  return inner.includes('"') || inner.includes('\\') ? inString(json) : `\\"${inner}\\"`;
+}
 
 /** Whether `object`'s enumerable members are exactly `layout`, in its order (the order JSON.stringify writes them in). */
 function laidOut(object: object, layout: readonly string[]): boolean {

@@ -79,8 +79,14 @@ export function sealFacts(input: RiskInput, tier: TierOrigin, request: Readonly<
  */
 const HASHED = new Map<string, string>();
 const MAX_HASHED = 4_096;
+/**
+ * Longer texts are hashed each time and not kept: a wallet's window hits or a long list of blocked assets make a
+ * text that seldom comes again, and the map then holds at most some 4 MB of text.
+ */
+const MAX_HASHED_CHARS = 1_024;
 
 function factsHash(text: string): string {
+  if (text.length > MAX_HASHED_CHARS) return crypto.hash('sha256', text, 'hex');
   let hash = HASHED.get(text);
   if (hash === undefined) {
     if (HASHED.size >= MAX_HASHED) HASHED.clear();

@@ -99,7 +99,8 @@ describe('facts format 3', () => {
   it("writes the verdict's own facts as the canonical text of the object they make, whichever members are set, and names them by its hash", () => {
     const figure = fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constant(-0));
     const own = fc.record({
-      blockedAssets: fc.array(fc.string(), { maxLength: 3 }),
+      // Short lists, and long ones whose text often passes the length whose hashes are remembered (MAX_HASHED_CHARS).
+      blockedAssets: fc.oneof(fc.array(fc.string(), { maxLength: 3 }), fc.array(fc.string({ minLength: 20, maxLength: 40 }), { maxLength: 40, size: 'max' })),
       entitledTier: fc.constantFrom(1, 2, 3),
       limits: fc.oneof(fc.constant(undefined), fc.constant(null), fc.record({ dailyNotionalUsd: fc.oneof(fc.constant(null), figure), maxTradeUsd: fc.oneof(fc.constant(null), figure) })),
       permitRequested: fc.oneof(fc.constant(undefined), fc.boolean()),

@@ -83,9 +83,10 @@ const CLOSED_BECAUSE = { weekend: 'weekend', holiday: 'holiday', outside_hours: 
 const MARKET_CLOSED = fixedReasons(CLOSED_BECAUSE, (why) => reason('MARKET_CLOSED', `NYSE regular session is closed (${why}); the 24/5 feed may lag`));
 const PRICE_STALE = reason('PRICE_STALE', 'the oracle round is older than its staleness limit');
 
-function marketSignal(d: Derived): Signal[] {
-  if (d.session.reason === null) return [];
-  return [{ points: WEIGHTS.price.marketClosed, reason: MARKET_CLOSED[d.session.reason] }];
+/** Adds the closed market's signal, if any, to `signals`: pushed in place, as every signal below, not spread into a new array. */
+function addMarketSignal(signals: Signal[], d: Derived): Signal[] {
+  if (d.session.reason !== null) signals.push({ points: WEIGHTS.price.marketClosed, reason: MARKET_CLOSED[d.session.reason] });
+  return signals;
 }
 
 /** The fallback price's reason, kept for the last price it was written for: a block's verdicts share one price. */
@@ -101,7 +102,7 @@ function fallbackPriceReason(price: number): string {
 export function scorePrice(input: RiskInput, d: Derived, fired: Fired): CategoryResult {
   const w = WEIGHTS.price;
   const { source, stale, deviationBps, usd: price } = input.price;
-  if (!d.priceKnown) return capped(CATEGORY_MAX.price, [{ points: w.unavailable, reason: null }, ...marketSignal(d)]);
+  if (!d.priceKnown) return capped(CATEGORY_MAX.price, addMarketSignal([{ points: w.unavailable, reason: null }], d));
   const signals: Signal[] = [];
   if (source === 'venue_v4') {
     signals.push({ points: w.venue, reason: reason('PRICE_FROM_VENUE', `price ${usd(price)} comes from a venue v4 pool, not the oracle`) });
@@ -120,7 +121,7 @@ export function scorePrice(input: RiskInput, d: Derived, fired: Fired): Category
       reason: covered ? null : reason('PRICE_DEVIATION', `oracle and venue prices differ by ${formatNumber(deviationBps)} bps (threshold ${THRESHOLDS.deviationBps} bps)${judgedNote(input, d)}`),
     });
   }
-  return capped(CATEGORY_MAX.price, [...signals, ...marketSignal(d)]);
+  return capped(CATEGORY_MAX.price, addMarketSignal(signals, d));
 }
 
 export function scoreWallet(input: RiskInput, d: Derived, fired: Fired): CategoryResult {
@@ -142,13 +143,13 @@ export function scoreWallet(input: RiskInput, d: Derived, fired: Fired): Categor
   return capped(CATEGORY_MAX.wallet, signals);
 }
 
-function deadlineSignal(input: RiskInput): Signal[] {
+function addDeadlineSignal(signals: Signal[], input: RiskInput): void {
   const deadline = input.trade.deadline;
-  if (deadline === null) return [];
+  if (deadline === null) return;
   const leftMs = deadline * 1000 - input.nowMs;
-  if (leftMs < 0 || leftMs > THRESHOLDS.deadlineNearMs) return [];
+  if (leftMs < 0 || leftMs > THRESHOLDS.deadlineNearMs) return;
   const words = `deadline is ${formatNumber(leftMs / 1000)} s away; the trade may expire before it executes`;
-  return [{ points: 0, reason: reason('DEADLINE_NEAR', words) }];
+  signals.push({ points: 0, reason: reason('DEADLINE_NEAR', words) });
 }
 
 const UNKNOWN_BECAUSE = {
@@ -159,25 +160,26 @@ const UNKNOWN_BECAUSE = {
 const IMPACT_UNKNOWN = fixedReasons(UNKNOWN_BECAUSE, (why) => reason('PRICE_IMPACT_UNKNOWN', `price impact of this trade is unknown: ${why}`));
 
 /** ARCHITECTURE.md "Price impact": points for a large impact within the tolerance, an advisory when no pool was read. */
-function impactSignals(input: RiskInput, d: Derived, fired: Fired): Signal[] {
+function addImpactSignal(signals: Signal[], input: RiskInput, d: Derived, fired: Fired): void {
   const impact = d.impact;
-  if (impact === null) return [];
+  if (impact === null) return;
   if (impact.kind === 'unknown') {
-    return [{ points: 0, reason: IMPACT_UNKNOWN[impact.why] }];
+    signals.push({ points: 0, reason: IMPACT_UNKNOWN[impact.why] });
+    return;
   }
-  const step = THRESHOLDS.priceImpactSteps.find(([threshold]) => impact.bps > threshold);
-  if (step === undefined) return [];
+  const step = THRESHOLDS.priceImpactSteps.find((step) => impact.bps > step[0]);
+  if (step === undefined) return;
   // Beyond the tolerance the PRICE_IMPACT_EXCEEDS_SLIPPAGE override says it.
   const covered = fired.has('PRICE_IMPACT_EXCEEDS_SLIPPAGE');
   const words = `price impact of ${formatNumber(impact.bps)} bps on the venue pool exceeds ${formatNumber(step[0])} bps (max_slippage_bps ${formatNumber(input.trade.max_slippage_bps)})`;
-  return [{ points: step[1], reason: covered ? null : reason('PRICE_IMPACT_HIGH', words) }];
+  signals.push({ points: step[1], reason: covered ? null : reason('PRICE_IMPACT_HIGH', words) });
 }
 
 export function scoreTrade(input: RiskInput, d: Derived, fired: Fired): CategoryResult {
   const bps = input.trade.max_slippage_bps;
   const ceiling = input.policy.maxTradeUsd;
   const signals: Signal[] = [];
-  const step = THRESHOLDS.slippageSteps.find(([threshold]) => bps > threshold);
+  const step = THRESHOLDS.slippageSteps.find((step) => bps > step[0]);
   if (step !== undefined) {
     const words = `max_slippage_bps of ${formatNumber(bps)} exceeds ${formatNumber(step[0])} bps`;
     signals.push({ points: step[1], reason: reason('SLIPPAGE_HIGH', words) });
@@ -189,7 +191,9 @@ export function scoreTrade(input: RiskInput, d: Derived, fired: Fired): Category
     const covered = fired.has('NOTIONAL_OVER_TIER_LIMIT');
     signals.push({ points: WEIGHTS.trade.nearCeiling, reason: covered ? null : reason('NOTIONAL_NEAR_TIER_LIMIT', words) });
   }
-  return capped(CATEGORY_MAX.trade, [...signals, ...impactSignals(input, d, fired), ...deadlineSignal(input)]);
+  addImpactSignal(signals, input, d, fired);
+  addDeadlineSignal(signals, input);
+  return capped(CATEGORY_MAX.trade, signals);
 }
 
 /** Category scores and their reasons, in the spec's category order. */
@@ -201,6 +205,7 @@ export function scoreCategories(input: RiskInput, d: Derived, fired: Fired): { s
   const trade = scoreTrade(input, d, fired);
   return {
     scores: { registry: registry.points, contract: contract.points, price: price.points, wallet: wallet.points, trade: trade.points },
-    reasons: [...registry.reasons, ...contract.reasons, ...price.reasons, ...wallet.reasons, ...trade.reasons],
+    // concat, not spreads: a spread walks each list through an iterator, allocating as it goes.
+    reasons: registry.reasons.concat(contract.reasons, price.reasons, wallet.reasons, trade.reasons),
   };
 }

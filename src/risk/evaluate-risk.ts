@@ -40,7 +40,7 @@ export function evaluateRisk(input: RiskInput): RiskResult {
     // Spec "Hard overrides" force deny regardless of band; an unproven sell size is at least a warn (ARCHITECTURE.md "Token safety").
     decision: override !== null ? 'deny' : atLeastWarn(bandFor(score), derived.sellUnproven !== null),
     risk_score: score,
-    reasons: overrides.length === 0 ? reasons : [...overrides.map((o) => o.reason), ...reasons],
+    reasons: overrides.length === 0 ? reasons : overrides.map((o) => o.reason).concat(reasons),
     calculated_notional_usd: derived.notionalUsd,
     categories: scores,
     override,

@@ -1,7 +1,7 @@
 // Gathers everything the pure engine needs for one trade: registry, price, safety, daily P&L, policy.
-import { budgetKey, parseUsedCents } from '../facts/wallet/daily-budget.js';
+import { budgetDay, parseUsedCents } from '../facts/wallet/daily-budget.js';
 import { parsePolicy } from '../facts/wallet/wallet-policy.js';
-import { dangerKey, policyKey, safetyKey } from '../store/keys.js';
+import { dailyBudgetKey, dangerKey, policyKey, safetyKey } from '../store/keys.js';
 import type { DailyPnlReader } from '../facts/wallet/daily-pnl.js';
 import type { PriceProvider } from '../facts/prices/price-provider.js';
 import { deepFreeze, UNAVAILABLE } from '../facts/prices/price-provider.js';
@@ -43,7 +43,9 @@ export async function gatherFacts(
 ): Promise<RiskInput> {
   const bySymbol = sources.registry.bySymbol(trade.asset);
   const byAddress = sources.registry.byAddress(trade.contract_address);
-  const keys = [dangerKey(trade.contract_address), safetyKey(trade.contract_address), policyKey(trade.wallet), budgetKey(trade.wallet, window.nowMs)];
+  const [dangerAt, safetyAt] = contractKeys(trade.contract_address);
+  const { policy: policyAt, budget: budgetAt } = walletKeys(trade.wallet, budgetDay(window.nowMs));
+  const keys = [dangerAt, safetyAt, policyAt, budgetAt];
   // The store first: one that throws at once leaves no other read started and unheard.
   const values = sources.store.getManyNow?.(keys) ?? sources.store.getMany(keys);
   const reads = [
@@ -81,6 +83,35 @@ export async function gatherFacts(
     nowMs: window.nowMs,
     venue,
   };
+}
+
+/**
+ * A token's danger and safety keys, and a wallet's policy and budget keys, as written for the tokens and wallets met
+ * lately: a fleet asks about the same ones again and again, and the same key strings are then hashed once by the
+ * store's lookups, where keys written anew per trade were each built, flattened and hashed (issue 41). Bounded:
+ * cleared when full.
+ */
+const CONTRACT_KEYS = new Map<string, readonly [danger: string, safety: string]>();
+const WALLET_KEYS = new Map<string, { policy: string; day: string; budget: string }>();
+const KEYS_MAX = 16_384;
+
+function contractKeys(address: string): readonly [danger: string, safety: string] {
+  let keys = CONTRACT_KEYS.get(address);
+  if (keys === undefined) {
+    if (CONTRACT_KEYS.size >= KEYS_MAX) CONTRACT_KEYS.clear();
+    CONTRACT_KEYS.set(address, (keys = [dangerKey(address), safetyKey(address)]));
+  }
+  return keys;
+}
+
+/** `day` is budgetDay's text, the same string all day: the budget key is written again when the day turns. */
+function walletKeys(wallet: string, day: string): { policy: string; budget: string } {
+  let keys = WALLET_KEYS.get(wallet);
+  if (keys === undefined || keys.day !== day) {
+    if (keys === undefined && WALLET_KEYS.size >= KEYS_MAX) WALLET_KEYS.clear();
+    WALLET_KEYS.set(wallet, (keys = { policy: policyKey(wallet), day, budget: dailyBudgetKey(wallet, day) }));
+  }
+  return keys;
 }
 
 /**

@@ -25,6 +25,8 @@ export interface LmdbStoreOptions {
 const DEFAULT_SWEEP_INTERVAL_MS = 5_000;
 /** Keys remembered as absent from the file, at most; past it the set starts again. */
 const MAX_ABSENT = 65_536;
+/** Keys whose name in the file is remembered, at most; past it the map starts again. */
+const MAX_NAMES = 16_384;
 const DEFAULT_SWEEP_BATCH = 10_000;
 /** The key a store whose writes failed writes to learn that they land again (lmdb-write-health.ts). */
 const PROBE_KEY = '\u0000probe';
@@ -52,6 +54,11 @@ export class LmdbStore implements CacheStore {
    * writes the file, and every write forgets its key here before it is issued (issue 30).
    */
   private readonly absent = new Set<string>();
+  /**
+   * The file's names (untagged) of the keys read lately: a fleet's keys are read again and again, and each cut and
+   * joined anew was also flattened and hashed anew by the lookups below (issue 41).
+   */
+  private readonly names = new Map<string, string>();
   /** The failure of the latest write, until a write (a request's or its own probe's) lands: ping reports it. */
   private readonly health: WriteHealth;
   /** Gives the promise lmdb makes for each turn's batch a handler, so its failure cannot end the process. */
@@ -209,11 +216,20 @@ export class LmdbStore implements CacheStore {
 
   /** `key` as a caller names it; the files keep the name without its cluster hash tag (keys.ts). */
   private liveValue(key: string): string | null {
-    const entry = this.stored(untagged(key));
+    const entry = this.stored(this.fileName(key));
     if (entry === undefined) return null;
     // The clock only for entries that can expire, as in MemoryStore.
     if (entry[0] !== 0 && entry[0] <= this.now()) return null;
     return entry[1];
+  }
+
+  private fileName(key: string): string {
+    let name = this.names.get(key);
+    if (name === undefined) {
+      if (this.names.size >= MAX_NAMES) this.names.clear();
+      this.names.set(key, (name = untagged(key)));
+    }
+    return name;
   }
 
   private read<T>(operation: string, run: () => T): T {

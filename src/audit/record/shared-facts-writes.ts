@@ -21,11 +21,14 @@ export class SharedFactsWrites {
    */
   lines(sealed: readonly SealedRecord[]): FactsLine[] {
     const lines: FactsLine[] = [];
-    for (const { record, facts, outcome } of sealed) {
+    // Indexed loops: run once a group, this code seldom gets optimised, and unoptimised for-of allocates at each step.
+    for (let i = 0; i < sealed.length; i++) {
+      const { record, facts, outcome } = sealed[i]!;
       if (!facts) continue;
       const scope = this.scopeOf(record.seq);
       if (scope !== this.scope) this.forget(scope);
-      for (const shared of facts.shared ?? []) this.once(lines, record.seq, shared);
+      const shared = facts.shared;
+      if (shared) for (let j = 0; j < shared.length; j++) this.once(lines, record.seq, shared[j]!);
       // A format 3 record's outcome is a document of its own, kept like a shared one (ARCHITECTURE.md "Audit record").
       if (outcome) this.once(lines, record.seq, outcome);
       this.once(lines, record.seq, facts);

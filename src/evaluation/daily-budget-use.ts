@@ -36,12 +36,22 @@ const NOTHING_COUNTED = async (): Promise<void> => undefined;
  * recorded facts re-derive it and no two verdicts spend the same remainder, on any instance. A deny
  * counts nothing. When another verdict counted first, the trade is judged again on the new use.
  * Rejects when the store fails (the evaluation then ends in an `error` verdict, never an allow).
+ * An allow of a wallet without a daily budget is answered at once, without a promise (issue 41).
  */
-export async function scoreWithinBudget(store: CacheStore, scorer: ScoreBatcher, first: RiskInput): Promise<BudgetedScore> {
-  let input = first;
-  const result0 = await scorer.score(input);
+export function scoreWithinBudget(store: CacheStore, scorer: ScoreBatcher, input: RiskInput): BudgetedScore | Promise<BudgetedScore> {
+  const scored = scorer.score(input);
+  return scored instanceof Promise ? scored.then((result) => counted(store, scorer, input, result)) : counted(store, scorer, input, scored);
+}
+
+/** The scored trade, with its notional counted when the wallet has a daily budget and the trade is not denied. */
+function counted(store: CacheStore, scorer: ScoreBatcher, input: RiskInput, result: RiskResult): BudgetedScore | Promise<BudgetedScore> {
   const used = input.wallet.dailyNotionalUsedUsd;
-  if (used === undefined || result0.decision === 'deny') return { input, result: result0, giveBack: NOTHING_COUNTED };
+  if (used === undefined || result.decision === 'deny') return { input, result, giveBack: NOTHING_COUNTED };
+  return countOnDay(store, scorer, input, result, used);
+}
+
+async function countOnDay(store: CacheStore, scorer: ScoreBatcher, first: RiskInput, result0: RiskResult, used: number): Promise<BudgetedScore> {
+  let input = first;
   const key = budgetKey(input.trade.wallet, input.nowMs);
   // The text a use of 0 is usually stored as (none); a mismatch costs one read below.
   let seen: string | null = used === 0 ? null : String(centsOf(used));

@@ -91,18 +91,23 @@ export async function evaluateTrade(deps: EvaluationDeps, request: EvaluationReq
   if (lost !== null) return { kind: 'error', verdict: lost };
   let step = 'rate window';
   try {
-    const window = await countEvaluation(deps, wallet, windowLimit, request.provenWallet === true);
+    // Each step answers at once when nothing is to be waited for (limits off, facts at hand, an allow without a
+    // budget); only a promise is awaited, as every await costs a turn of promises (issue 41).
+    const counted = countEvaluation(deps, wallet, windowLimit, request.provenWallet === true);
+    const window = counted instanceof Promise ? await counted : counted;
     if (!window.allowed) {
       return { kind: 'limited', retryAfterMs: window.retryAfterMs, limit: windowLimit, windowMs: deps.limits.windowMs };
     }
     step = 'fact gathering';
     const facts = { windowCount: window.count, windowLimit, windowSeconds: deps.limits.windowMs / 1000, nowMs: deps.now(), windowHitsMs: window.hitsMs };
-    const gathered = await gatherFacts(deps, request.trade, request.policy, facts, request.entitledTier);
+    const read = gatherFacts(deps, request.trade, request.policy, facts, request.entitledTier);
+    const gathered = read instanceof Promise ? await read : read;
     // The engine refuses a permit on a flagged price (PERMIT_ON_FLAGGED_PRICE), so it must know one was asked for.
     if (request.permit) gathered.permitRequested = true;
     step = 'scoring';
     // A wallet with a daily budget has an allowed or warned notional counted here (ARCHITECTURE.md "Fleet limits").
-    const budgeted = await scoreWithinBudget(deps.store, deps.scorer, gathered);
+    const scored = scoreWithinBudget(deps.store, deps.scorer, gathered);
+    const budgeted = scored instanceof Promise ? await scored : scored;
     const { input, result } = budgeted;
     step = 'audit append';
     // Nothing is charged for a verdict the log cannot take: a failed or full log, or the wallet's chain down, is known before settling.

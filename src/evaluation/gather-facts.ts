@@ -33,16 +33,19 @@ export interface WindowFacts {
 
 /** Store keys other capabilities write: token-safety danger flags and latest results, wallet policies. */
 
-/** Rejects when the store cannot answer, so the caller fails closed. */
-export async function gatherFacts(
+/**
+ * The facts at once when every read is at hand (a store on this machine, a price this block has read, no chain), else
+ * once they are read: an evaluation then waits for no promise it does not need (issue 41). Throws or rejects when the
+ * store cannot answer, so the caller fails closed.
+ */
+export function gatherFacts(
   sources: FactSources,
   trade: TradeInput,
   policy: TierPolicy,
   window: WindowFacts,
   entitledTier: Tier = policy.tier,
-): Promise<RiskInput> {
+): RiskInput | Promise<RiskInput> {
   const bySymbol = sources.registry.bySymbol(trade.asset);
-  const byAddress = sources.registry.byAddress(trade.contract_address);
   const [dangerAt, safetyAt] = contractKeys(trade.contract_address);
   const { policy: policyAt, budget: budgetAt } = walletKeys(trade.wallet, budgetDay(window.nowMs));
   const keys = [dangerAt, safetyAt, policyAt, budgetAt];
@@ -58,30 +61,40 @@ export async function gatherFacts(
     !sources.venue ? VENUE_OFFLINE : bySymbol ? sources.venue.fact(bySymbol) : NO_VENUE,
   ] as const;
   const taken = allAtHand(reads);
-  const [price, [danger, latest, stored, used], dailyPnlUsd, venue] = Array.isArray(taken) ? taken : await taken;
-  const { blockedAssets, limits } = parsePolicy(stored);
+  if (Array.isArray(taken)) return riskInput(sources.registry, trade, policy, window, entitledTier, taken);
+  return taken.then((read) => riskInput(sources.registry, trade, policy, window, entitledTier, read));
+}
+
+type FactReads = [price: RiskInput['price'], stored: Array<string | null>, dailyPnlUsd: number, venue: RiskInput['venue']];
+
+/** The engine's input from what was read; entries are taken by index, as destructuring would walk an iterator. */
+function riskInput(registry: Registry, trade: TradeInput, policy: TierPolicy, window: WindowFacts, entitledTier: Tier, read: FactReads): RiskInput {
+  const stored = read[1];
+  const bySymbol = registry.bySymbol(trade.asset);
+  const byAddress = registry.byAddress(trade.contract_address);
+  const { blockedAssets, limits } = parsePolicy(stored[2]);
+  const wallet: RiskInput['wallet'] = {
+    windowCount: window.windowCount,
+    windowLimit: window.windowLimit,
+    windowSeconds: window.windowSeconds,
+    dailyPnlUsd: read[2],
+  };
+  if (window.windowHitsMs) wallet.windowHitsMs = window.windowHitsMs;
   // Today's use is a fact only of a wallet with a daily budget (ARCHITECTURE.md "Fleet limits").
-  const budgeted = limits !== null && limits.dailyNotionalUsd !== null;
+  if (limits !== null && limits.dailyNotionalUsd !== null) wallet.dailyNotionalUsedUsd = parseUsedCents(stored[3]) / 100;
   return {
     trade,
     policy,
     entitledTier,
     registryBySymbol: bySymbol && assetFact(bySymbol),
     registryByAddress: byAddress && assetFact(byAddress),
-    price,
-    safety: safetyFact(danger, latest),
-    wallet: {
-      windowCount: window.windowCount,
-      windowLimit: window.windowLimit,
-      windowSeconds: window.windowSeconds,
-      dailyPnlUsd,
-      ...(window.windowHitsMs ? { windowHitsMs: window.windowHitsMs } : {}),
-      ...(budgeted ? { dailyNotionalUsedUsd: parseUsedCents(used) / 100 } : {}),
-    },
+    price: read[0],
+    safety: safetyFact(stored[0], stored[1]),
+    wallet,
     blockedAssets,
     ...(limits !== null ? { limits } : {}),
     nowMs: window.nowMs,
-    venue,
+    venue: read[3],
   };
 }
 

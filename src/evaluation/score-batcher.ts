@@ -50,7 +50,8 @@ export class ScoreBatcher {
     return this.threads;
   }
 
-  score(input: RiskInput): Promise<RiskResult> {
+  /** An allow at once; a warn or deny once a thread has found its counterfactuals. Rejects, never throws. */
+  score(input: RiskInput): RiskResult | Promise<RiskResult> {
     // One pass of the engine costs less than the hand-off; only a verdict with counterfactuals to find goes to a thread.
     let allowed: RiskResult | null;
     try {
@@ -58,7 +59,7 @@ export class ScoreBatcher {
     } catch (error) {
       return Promise.reject(error);
     }
-    if (allowed !== null) return Promise.resolve(allowed);
+    if (allowed !== null) return allowed;
     // Bounded: when the threads fall this far behind, scoring fails (closed) instead of queueing forever.
     if (this.pending.length >= this.maxPending) return Promise.reject(new Error('scoring queue is full'));
     return new Promise((resolve, reject) => {

@@ -25,13 +25,25 @@ export interface WalletWindow {
  * only near the limit, where the engine needs the hits to say when the window stops weighing in
  * (ARCHITECTURE.md "Counterfactuals").
  */
-export async function countEvaluation(
+export function countEvaluation(
+  deps: { store: CacheStore; limits: RateLimits; now: () => number },
+  wallet: string,
+  limit: number,
+  proven: boolean,
+): WalletWindow | Promise<WalletWindow> {
+  // Limits off: nothing to count, and no store to wait for (evaluate-trade.ts awaits only a promise).
+  if (!deps.limits.enabled) return UNLIMITED;
+  return countInWindows(deps, wallet, limit, proven);
+}
+
+const UNLIMITED: WalletWindow = Object.freeze({ allowed: true, count: 0, retryAfterMs: 0 });
+
+async function countInWindows(
   deps: { store: CacheStore; limits: RateLimits; now: () => number },
   wallet: string,
   limit: number,
   proven: boolean,
 ): Promise<WalletWindow> {
-  if (!deps.limits.enabled) return { allowed: true, count: 0, retryAfterMs: 0 };
   const nowMs = deps.now();
   const { windowMs } = deps.limits;
   const shared = walletWindowKey(wallet);

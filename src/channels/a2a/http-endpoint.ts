@@ -34,7 +34,7 @@ export function a2aRoutes(deps: A2ARouteDeps): Route[] {
       pattern: PATHS.a2a,
       readsBody: true,
       // Per IP, as MCP is (docs/a2a.md): the evaluations behind it also count in the wallet's window.
-      handler: async (request) => (await deps.limiter.checkIp('a2a', request.ip)) ?? answer(transports, request),
+      handler: (request) => deps.limiter.guard('a2a', request.ip, () => answer(transports, request)),
     },
     // JSON-RPC only: every method is a POST, and no stream is ever opened (capabilities.streaming is false).
     { method: 'get', pattern: PATHS.a2a, handler: () => methodNotAllowed(['POST']) },

@@ -34,7 +34,7 @@ export function a2aRestRoutes(deps: A2ARestDeps): Route[] {
     // A body that is not JSON is refused in the binding's own error shape, not the REST API's 415.
     ownsContentType: true,
     // Per IP, one window with JSON-RPC's (README "A2A").
-    handler: async (request) => (await deps.limiter.checkIp('a2a', request.ip)) ?? answer(handler, request, { current: operation, legacy: legacyOperation }),
+    handler: (request) => deps.limiter.guard('a2a', request.ip, () => answer(handler, request, { current: operation, legacy: legacyOperation })),
   });
   return [
     route('post', '/message:send', async (request, context) => {

@@ -16,8 +16,8 @@ export function mcpHandler(deps: McpRouteDeps): (request: PlainRequest) => Promi
   return (request) => limited(deps, request);
 }
 
-async function limited(deps: McpRouteDeps, request: PlainRequest): Promise<PlainResponse> {
-  return (await deps.limiter.checkIp('mcp', request.ip)) ?? route(deps, request);
+function limited(deps: McpRouteDeps, request: PlainRequest): Promise<PlainResponse> {
+  return deps.limiter.guard('mcp', request.ip, () => route(deps, request));
 }
 
 async function route(deps: McpRouteDeps, request: PlainRequest): Promise<PlainResponse> {

@@ -58,7 +58,7 @@ function publicAnalyzeRoute(deps: AnalyzeDeps, pattern: string, channel: 'free' 
     method: 'post',
     pattern,
     readsBody: true,
-    handler: async (request) => (await deps.limiter.checkIp(bucket, request.ip)) ?? await analyze(deps, request, { channel, tier: CHANNEL_TIERS[channel] }),
+    handler: (request) => deps.limiter.guard(bucket, request.ip, () => analyze(deps, request, { channel, tier: CHANNEL_TIERS[channel] })),
   };
 }
 

@@ -30,7 +30,7 @@ export function auditProofRoutes(deps: AuditProofDeps): Route[] {
   const route = (pattern: string, handle: Handle): Route => ({
     method: 'get',
     pattern,
-    handler: async (request) => (await deps.limiter.checkIp('auditList', request.ip)) ?? answer(deps, request, handle),
+    handler: (request) => deps.limiter.guard('auditList', request.ip, () => answer(deps, request, handle)),
   });
   return [
     { method: 'get', pattern: PATHS.auditKey, handler: () => json(200, deps.key, { 'cache-control': 'public, max-age=300' }) },

@@ -35,7 +35,7 @@ export function auditRoutes(deps: AuditRouteDeps): Route[] {
   const route = (pattern: string, bucket: IpBucket, handle: Handle): Route => ({
     method: 'get',
     pattern,
-    handler: async (request) => (await deps.limiter.checkIp(bucket, request.ip)) ?? guarded(deps, request, handle),
+    handler: (request) => deps.limiter.guard(bucket, request.ip, () => guarded(deps, request, handle)),
   });
   return [
     route(`${PATHS.auditWallet}/:wallet`, 'auditList', listWallet),

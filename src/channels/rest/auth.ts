@@ -48,8 +48,8 @@ export function authRoutes(deps: AuthDeps): Route[] {
   ];
 }
 
-async function limited(deps: AuthDeps, request: PlainRequest, next: () => Promise<PlainResponse>): Promise<PlainResponse> {
-  return (await deps.limiter.checkIp('auth', request.ip)) ?? next();
+function limited(deps: AuthDeps, request: PlainRequest, next: () => Promise<PlainResponse>): Promise<PlainResponse> {
+  return deps.limiter.guard('auth', request.ip, next);
 }
 
 async function nonce(deps: AuthDeps, request: PlainRequest): Promise<PlainResponse> {

@@ -44,7 +44,7 @@ export function fleetRoutes(deps: FleetDeps): Route[] {
     method,
     pattern,
     readsBody: method === 'post',
-    handler: async (request) => (bucket ? await deps.limiter.checkIp(bucket, request.ip) : null) ?? signedIn(deps, request, handle),
+    handler: (request) => (bucket ? deps.limiter.guard(bucket, request.ip, () => signedIn(deps, request, handle)) : signedIn(deps, request, handle)),
   });
   return [
     route('get', PATHS.fleet, (d, _r, operator) => fleetListing(d, operator), 'auditList'),

@@ -26,7 +26,7 @@ export function tokenSafetyRoutes(deps: TokenSafetyRouteDeps): Route[] {
       method: 'post',
       pattern: PATHS.tokenSafety,
       readsBody: true,
-      handler: async (request) => (await deps.limiter.checkIp('tokenSafety', request.ip)) ?? checkToken(deps, request),
+      handler: (request) => deps.limiter.guard('tokenSafety', request.ip, () => checkToken(deps, request)),
     },
   ];
 }

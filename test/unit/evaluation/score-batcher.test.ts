@@ -39,6 +39,7 @@ describe('ScoreBatcher', () => {
       await scorer.started();
       const allow = scorer.score(makeInput());
       deepStrictEqual(scorer.queued, 0);
+      ok(!(allow instanceof Promise), 'an allow is answered at once, without a promise');
       // Over the Tier 1 ceiling: a deny whose max_allowed_amount is found by bisection.
       const deny = scorer.score(makeInput({ trade: { amount: 30 } }));
       deepStrictEqual(scorer.queued, 1);
@@ -55,7 +56,10 @@ describe('ScoreBatcher', () => {
       await scorer.started();
       // A fact missing from the input: the pass on the loop throws, and the evaluation becomes an error verdict.
       const broken = { ...makeInput(), price: undefined } as unknown as Parameters<ScoreBatcher['score']>[0];
-      await rejects(scorer.score(broken), TypeError);
+      // A rejected promise, not a throw: the evaluation's step turns it into an error verdict.
+      const scored = scorer.score(broken);
+      ok(scored instanceof Promise);
+      await rejects(scored, TypeError);
       deepStrictEqual(scorer.queued, 0);
     } finally {
       await scorer.close();

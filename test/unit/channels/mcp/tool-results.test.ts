@@ -33,5 +33,9 @@ describe('resultJson', () => {
     assert.equal(resultJson(other), JSON.stringify(other));
     const extended = { ...result({ a: 1 }), _meta: { x: 1 } };
     assert.equal(resultJson(extended), JSON.stringify(extended));
+    // A copy keeps what a built result carries beside its members, but not its content: it is written whole.
+    const output = { decision: 'allow', n: 1 };
+    const copied = { ...result(output, toolVerdictJson(output)), content: [{ type: 'text' as const, text: '{"other":"text"}' }] };
+    assert.equal(resultJson(copied), JSON.stringify(copied));
   });
 });

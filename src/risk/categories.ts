@@ -8,8 +8,11 @@ import { CATEGORY_MAX, THRESHOLDS, WEIGHTS } from './weights.js';
 
 export interface CategoryResult {
   points: number;
-  reasons: string[];
+  reasons: readonly string[];
 }
+
+/** The reasons of a category that gives none, most of them in most verdicts: one list they all share, read only. */
+const NO_REASONS: readonly string[] = [];
 
 /** Points of one signal; `reason` is null when a fired override already explains them. */
 interface Signal {
@@ -23,12 +26,12 @@ const usd = (value: number): string => `${formatNumber(value)} USD`;
 
 function capped(max: number, signals: Signal[]): CategoryResult {
   let raw = 0;
-  const reasons: string[] = [];
+  let reasons: string[] | null = null;
   for (const signal of signals) {
     raw += signal.points;
-    if (signal.reason !== null) reasons.push(signal.reason);
+    if (signal.reason !== null) (reasons ??= []).push(signal.reason);
   }
-  return { points: Math.min(max, raw), reasons };
+  return { points: Math.min(max, raw), reasons: reasons ?? NO_REASONS };
 }
 
 export function scoreRegistry(input: RiskInput, d: Derived): CategoryResult {

@@ -38,10 +38,13 @@ export function normalizeWallet(wallet: string): string {
 
 /** Throws when a field would be dropped or mangled by canonicalization. */
 function checkEntry(entry: AuditEntry): void {
-  const strings = [entry.wallet, entry.channel, entry.decision, entry.price_source];
-  if (strings.some((value) => typeof value !== 'string')) throw new AuditRecordError('audit entry: a string field is missing');
-  const numbers = [entry.risk_score, entry.tier, entry.price_usd];
-  if (numbers.some((value) => typeof value !== 'number')) throw new AuditRecordError('audit entry: a number field is missing');
+  // Field by field, without a list and a closure per record.
+  if (typeof entry.wallet !== 'string' || typeof entry.channel !== 'string' || typeof entry.decision !== 'string' || typeof entry.price_source !== 'string') {
+    throw new AuditRecordError('audit entry: a string field is missing');
+  }
+  if (typeof entry.risk_score !== 'number' || typeof entry.tier !== 'number' || typeof entry.price_usd !== 'number') {
+    throw new AuditRecordError('audit entry: a number field is missing');
+  }
   if (!Array.isArray(entry.reasons)) throw new AuditRecordError('audit entry: reasons must be an array');
   if (typeof entry.request !== 'object' || entry.request === null || Array.isArray(entry.request)) {
     throw new AuditRecordError('audit entry: request must be an object');

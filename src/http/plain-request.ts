@@ -43,10 +43,29 @@ const HEX_BYTES = Array.from({ length: 256 }, (_, byte) => byte.toString(16).pad
  * of four hex digits for 16), from the binary form: the text form cost about twice as much per request (issue 30).
  */
 export function addressText(bytes: Uint8Array): string {
-  if (bytes.length === 4) return `${bytes[0]}.${bytes[1]}.${bytes[2]}.${bytes[3]}`;
-  let text = '';
-  for (let i = 0; i < bytes.length; i += 2) text += (i === 0 ? '' : ':') + HEX_BYTES[bytes[i]] + HEX_BYTES[bytes[i + 1]];
+  if (sameBytes(bytes, lastAddress)) return lastAddressText;
+  let text: string;
+  if (bytes.length === 4) text = `${bytes[0]}.${bytes[1]}.${bytes[2]}.${bytes[3]}`;
+  else {
+    text = '';
+    for (let i = 0; i < bytes.length; i += 2) text += (i === 0 ? '' : ':') + HEX_BYTES[bytes[i]] + HEX_BYTES[bytes[i + 1]];
+  }
+  lastAddress = bytes;
+  lastAddressText = text;
   return text;
+}
+
+/**
+ * The last address written, and its text: a keep-alive client sends request after request from one address, which
+ * then shares one string (written and flattened once, its hash kept for the rate windows' keys and the log line).
+ */
+let lastAddress: Uint8Array = new Uint8Array(0);
+let lastAddressText = '';
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 const BOOT = process.pid.toString(36);

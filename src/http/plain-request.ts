@@ -26,7 +26,7 @@ export function copyRequest(res: HttpResponse, req: HttpRequest, names: string[]
   for (let index = 0; index < names.length; index++) params[names[index]] = decodeSegment(req.getParameter(index) ?? '');
   return {
     id: requestId(headers['x-request-id']),
-    method: req.getMethod().toUpperCase(),
+    method: methodName(req.getMethod()),
     path: req.getUrl(),
     params,
     query: parseQuery(req.getQuery() ?? ''),
@@ -34,6 +34,13 @@ export function copyRequest(res: HttpResponse, req: HttpRequest, names: string[]
     body: null,
     ip: addressText(new Uint8Array(res.getRemoteAddress())),
   };
+}
+
+/** uWS gives the method in lower case; the methods the service routes are named by one string each, not upper-cased per request. */
+const METHOD_NAMES = new Map(['get', 'post', 'put', 'patch', 'delete', 'head', 'options'].map((name) => [name, name.toUpperCase()]));
+
+function methodName(method: string): string {
+  return METHOD_NAMES.get(method) ?? method.toUpperCase();
 }
 
 const HEX_BYTES = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));

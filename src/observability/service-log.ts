@@ -140,9 +140,24 @@ export function serviceLog(destination = 2): ServiceLog {
  * plain check first (they are tokens, patterns and addresses), the time by integer arithmetic.
  */
 export function requestLine(o: Observation, time: number, pid: number): string {
-  return `{"level":"${requestLevel(o.status)}","time":${time},"pid":${pid},"req_id":${jsonString(o.requestId)},"method":${jsonString(o.method)},`
-    + `"route":${jsonString(o.route)},"status":${o.status},"ms":${millisText(o.ms)},"ip":${jsonString(o.ip)},"msg":"request"}\n`;
+  return `{"level":"${requestLevel(o.status)}","time":${time},"pid":${pid},"req_id":${jsonString(o.requestId)},"method":${quotedOften(o.method)},`
+    + `"route":${quotedOften(o.route)},"status":${o.status},"ms":${millisText(o.ms)},"ip":${quotedOften(o.ip)},"msg":"request"}\n`;
 }
+
+/**
+ * jsonString of a value that comes again and again (a method, a route's pattern, a client's address), kept for the values
+ * met lately: each is then quoted once, not checked and joined per request line. Bounded: cleared when full.
+ */
+function quotedOften(value: string): string {
+  let quoted = QUOTED.get(value);
+  if (quoted === undefined) {
+    if (QUOTED.size >= MAX_QUOTED) QUOTED.clear();
+    QUOTED.set(value, (quoted = jsonString(value)));
+  }
+  return quoted;
+}
+const QUOTED = new Map<string, string>();
+const MAX_QUOTED = 4_096;
 
 /**
  * `String(Math.round(ms * 1000) / 1000)`, pino's figure, written from whole microseconds: V8

@@ -126,6 +126,21 @@ describe('requestLine', () => {
       assert.equal(requestLine(o, 1700000000000, 42), written);
     }
   });
+
+  it("writes pino's line for any method, route, address and request id, met once or again", async () => {
+    const { pino } = await import('pino');
+    const { requestLine, requestLevel } = await import(SERVICE_LOG);
+    // Few values, so the same ones come back: a line is written from what was kept of them too.
+    const text = fc.oneof(fc.string(), fc.constantFrom('POST', '/api/v1/analyze/free', '127.0.0.1', 'a"b\\c', 'é\u2028'));
+    fc.assert(fc.property(text, text, text, text, fc.constantFrom(200, 404, 429, 503), (method, route, ip, requestId, status) => {
+      let written = '';
+      const logger = pino({ base: { pid: 42 }, timestamp: () => ',"time":1700000000000', formatters: { level: (label: string) => ({ level: label }) } },
+        { write: (line: string) => { written += line; } });
+      logger[requestLevel(status) as 'info']({ req_id: requestId, method, route, status, ms: 1.5, ip }, 'request');
+      const o = { route, method, status, ms: 1.5, requestId, ip };
+      return requestLine(o, 1700000000000, 42) === written && requestLine(o, 1700000000000, 42) === written;
+    }), { numRuns: 500 });
+  });
 });
 
 describe('millisText', () => {

@@ -11,6 +11,7 @@ import type { CacheStore } from '../store/cache-store.js';
 import { NO_VENUE, VENUE_OFFLINE, type VenueFacts } from '../facts/quote/venue-facts.js';
 import { provenSellAmount } from '../facts/safety/proven-sell.js';
 import { allAtHand } from './at-hand.js';
+import { RecentMap } from '../memo/recent-map.js';
 
 export interface FactSources {
   registry: Registry;
@@ -61,17 +62,26 @@ export function gatherFacts(
     !sources.venue ? VENUE_OFFLINE : bySymbol ? sources.venue.fact(bySymbol) : NO_VENUE,
   ] as const;
   const taken = allAtHand(reads);
-  if (Array.isArray(taken)) return riskInput(sources.registry, trade, policy, window, entitledTier, taken);
-  return taken.then((read) => riskInput(sources.registry, trade, policy, window, entitledTier, read));
+  const byAddress = sources.registry.byAddress(trade.contract_address);
+  const asked = { trade, policy, window, entitledTier, bySymbol, byAddress };
+  return Array.isArray(taken) ? riskInput(asked, taken) : taken.then((read) => riskInput(asked, read));
 }
 
 type FactReads = [price: RiskInput['price'], stored: Array<string | null>, dailyPnlUsd: number, venue: RiskInput['venue']];
 
+/** What the trade asked about, and the registry's entries for it, looked up once. */
+interface Asked {
+  trade: TradeInput;
+  policy: TierPolicy;
+  window: WindowFacts;
+  entitledTier: Tier;
+  bySymbol: ReturnType<Registry['bySymbol']>;
+  byAddress: ReturnType<Registry['byAddress']>;
+}
+
 /** The engine's input from what was read; entries are taken by index, as destructuring would walk an iterator. */
-function riskInput(registry: Registry, trade: TradeInput, policy: TierPolicy, window: WindowFacts, entitledTier: Tier, read: FactReads): RiskInput {
+function riskInput({ trade, policy, window, entitledTier, bySymbol, byAddress }: Asked, read: FactReads): RiskInput {
   const stored = read[1];
-  const bySymbol = registry.bySymbol(trade.asset);
-  const byAddress = registry.byAddress(trade.contract_address);
   const { blockedAssets, limits } = parsePolicy(stored[2]);
   const wallet: RiskInput['wallet'] = {
     windowCount: window.windowCount,
@@ -104,26 +114,19 @@ function riskInput(registry: Registry, trade: TradeInput, policy: TierPolicy, wi
  * store's lookups, where keys written anew per trade were each built, flattened and hashed (issue 41). Bounded:
  * cleared when full.
  */
-const CONTRACT_KEYS = new Map<string, readonly [danger: string, safety: string]>();
-const WALLET_KEYS = new Map<string, { policy: string; day: string; budget: string }>();
-const KEYS_MAX = 16_384;
+const CONTRACT_KEYS = new RecentMap<string, readonly [danger: string, safety: string]>(16_384);
+const WALLET_KEYS = new RecentMap<string, { policy: string; day: string; budget: string }>(16_384);
 
 function contractKeys(address: string): readonly [danger: string, safety: string] {
   let keys = CONTRACT_KEYS.get(address);
-  if (keys === undefined) {
-    if (CONTRACT_KEYS.size >= KEYS_MAX) CONTRACT_KEYS.clear();
-    CONTRACT_KEYS.set(address, (keys = [dangerKey(address), safetyKey(address)]));
-  }
+  if (keys === undefined) CONTRACT_KEYS.set(address, (keys = [dangerKey(address), safetyKey(address)]));
   return keys;
 }
 
 /** `day` is budgetDay's text, the same string all day: the budget key is written again when the day turns. */
 function walletKeys(wallet: string, day: string): { policy: string; budget: string } {
   let keys = WALLET_KEYS.get(wallet);
-  if (keys === undefined || keys.day !== day) {
-    if (keys === undefined && WALLET_KEYS.size >= KEYS_MAX) WALLET_KEYS.clear();
-    WALLET_KEYS.set(wallet, (keys = { policy: policyKey(wallet), day, budget: dailyBudgetKey(wallet, day) }));
-  }
+  if (keys === undefined || keys.day !== day) WALLET_KEYS.set(wallet, (keys = { policy: policyKey(wallet), day, budget: dailyBudgetKey(wallet, day) }));
   return keys;
 }
 
@@ -137,7 +140,6 @@ function safetyFact(danger: string | null, latest: string | null): SafetyFact {
   let fact = SAFETY_FACTS.get(key);
   if (fact === undefined) {
     fact = deepFreeze(parsedSafetyFact(danger, latest));
-    if (SAFETY_FACTS.size >= SAFETY_FACTS_MAX) SAFETY_FACTS.clear();
     SAFETY_FACTS.set(key, fact);
   }
   return fact;
@@ -148,8 +150,7 @@ function safetyFact(danger: string | null, latest: string | null): SafetyFact {
  * trade of its token, and one frozen fact per text lets the recorded facts write its text once
  * (recorded-facts.ts). Bounded: cleared when full.
  */
-const SAFETY_FACTS = new Map<string, SafetyFact>();
-const SAFETY_FACTS_MAX = 4_096;
+const SAFETY_FACTS = new RecentMap<string, SafetyFact>(4_096);
 const UNCHECKED: SafetyFact = deepFreeze({ severity: 'unchecked', flaggedDanger: false, riskFactors: [], checkedAt: null });
 
 function parsedSafetyFact(danger: string | null, latest: string | null): SafetyFact {

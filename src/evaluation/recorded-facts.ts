@@ -7,6 +7,7 @@ import type { PriceOrigin, RiskInput } from '../risk/types.js';
 import { canonicalText } from './canonical-text.js';
 import { sharedContext } from './shared-facts.js';
 import { tradeBesidesRequest } from './trade-of-request.js';
+import { RecentMap } from '../memo/recent-map.js';
 
 export { canonicalText };
 
@@ -75,10 +76,9 @@ export function sealFacts(input: RiskInput, tier: TierOrigin, request: Readonly<
  * Hashes of the facts texts met lately. A fleet's wallets judged on the same facts write the same text (7 distinct
  * texts among 2,000 verdicts of `npm run bench:audit-bytes`' offline fleet), and finding a text in a map costs a
  * fraction of OpenSSL's digest of it (in a loop, 1.3 us for a 330-character document, of which some 0.6 is what any
- * call costs: 100 characters took 0.7-1.0 us, 1,000 took 1.9-2.0). Bounded: past MAX_HASHED the map is begun again.
+ * call costs: 100 characters took 0.7-1.0 us, 1,000 took 1.9-2.0). Bounded (RecentMap).
  */
-const HASHED = new Map<string, string>();
-const MAX_HASHED = 4_096;
+const HASHED = new RecentMap<string, string>(4_096);
 /**
  * Longer texts are hashed each time and not kept: a wallet's window hits or a long list of blocked assets make a
  * text that seldom comes again, and the map then holds at most some 4 MB of text.
@@ -88,10 +88,7 @@ const MAX_HASHED_CHARS = 1_024;
 function factsHash(text: string): string {
   if (text.length > MAX_HASHED_CHARS) return crypto.hash('sha256', text, 'hex');
   let hash = HASHED.get(text);
-  if (hash === undefined) {
-    if (HASHED.size >= MAX_HASHED) HASHED.clear();
-    HASHED.set(text, (hash = crypto.hash('sha256', text, 'hex')));
-  }
+  if (hash === undefined) HASHED.set(text, (hash = crypto.hash('sha256', text, 'hex')));
   return hash;
 }
 

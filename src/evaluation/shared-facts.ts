@@ -5,6 +5,7 @@ import * as crypto from 'node:crypto';
 import type { StoredFacts } from '../audit/record/audit-log.js';
 import type { PriceFact, RegistryFact, RiskInput, SafetyFact, TierPolicy, VenueFact } from '../risk/types.js';
 import { canonicalText } from './canonical-text.js';
+import { RecentMap } from '../memo/recent-map.js';
 
 /** What a verdict's facts name by `uses.context`: the context's hash, and every shared document it takes, the context last. */
 export interface SharedContext {
@@ -43,8 +44,7 @@ const BY_OBJECT = new WeakMap<object, StoredFacts>();
 const IDS = new WeakMap<object, number>();
 let nextId = 1;
 /** Registry pairs and contexts by the ids of what they take; bounded, cleared when full. */
-const BY_KEY = new Map<string, StoredFacts>();
-const BY_KEY_MAX = 8_192;
+const BY_KEY = new RecentMap<string, StoredFacts>(8_192);
 
 function idOf(value: object | null | undefined): number | null {
   // Absent and null are written differently (an absent member is left out), so they differ here too.
@@ -66,10 +66,7 @@ function byObject(value: object, build: () => SharedDocument): StoredFacts {
 function byKey(key: string | null, build: () => SharedDocument): StoredFacts {
   if (key === null) return stored(build());
   let document = BY_KEY.get(key);
-  if (document === undefined) {
-    if (BY_KEY.size >= BY_KEY_MAX) BY_KEY.clear();
-    BY_KEY.set(key, (document = stored(build())));
-  }
+  if (document === undefined) BY_KEY.set(key, (document = stored(build())));
   return document;
 }
 

@@ -6,6 +6,7 @@ import { pino, type Logger as Pino } from 'pino';
 import { jsonString } from '../audit/record/record.js';
 import type { LogLevel } from '../catalogue/failures.js';
 import type { Observation } from '../http/server.js';
+import { RecentMap } from '../memo/recent-map.js';
 
 export interface ServiceLog {
   /** An event in words (start-up, a failure) at its level; the words never hold a secret (failures.ts redacts). */
@@ -150,14 +151,10 @@ export function requestLine(o: Observation, time: number, pid: number): string {
  */
 function quotedOften(value: string): string {
   let quoted = QUOTED.get(value);
-  if (quoted === undefined) {
-    if (QUOTED.size >= MAX_QUOTED) QUOTED.clear();
-    QUOTED.set(value, (quoted = jsonString(value)));
-  }
+  if (quoted === undefined) QUOTED.set(value, (quoted = jsonString(value)));
   return quoted;
 }
-const QUOTED = new Map<string, string>();
-const MAX_QUOTED = 4_096;
+const QUOTED = new RecentMap<string, string>(4_096);
 
 /**
  * `String(Math.round(ms * 1000) / 1000)`, pino's figure, written from whole microseconds: V8

@@ -1,5 +1,6 @@
 // NYSE regular-session calendar in America/New_York: weekends, exchange holidays and early closes.
 import { getHolidays } from 'nyse-holidays';
+import { RecentMap } from '../memo/recent-map.js';
 
 export interface MarketSession {
   open: boolean;
@@ -41,7 +42,7 @@ interface WallClock {
 
 const HOUR_MS = 3_600_000;
 const OFFSET_CACHE_LIMIT = 4096;
-const offsetByHour = new Map<number, number>();
+const offsetByHour = new RecentMap<number, number>(OFFSET_CACHE_LIMIT);
 
 /** New York's UTC offset in ms for the UTC hour holding `hourStartMs`, read through Intl. */
 function intlOffsetMs(hourStartMs: number): number {
@@ -62,7 +63,6 @@ export function newYorkWallClock(nowMs: number): WallClock {
   const hour = Math.floor(nowMs / HOUR_MS);
   let offset = offsetByHour.get(hour);
   if (offset === undefined) {
-    if (offsetByHour.size >= OFFSET_CACHE_LIMIT) offsetByHour.clear();
     offset = intlOffsetMs(hour * HOUR_MS);
     offsetByHour.set(hour, offset);
   }
@@ -129,7 +129,7 @@ const OPEN_EARLY: MarketSession = Object.freeze({ open: true, session: 'early_cl
 type DayStatus = MarketSession | number;
 
 const DAY_CACHE_LIMIT = 4096;
-const dayCache = new Map<number, DayStatus>();
+const dayCache = new RecentMap<number, DayStatus>(DAY_CACHE_LIMIT);
 
 function dayStatus(year: number, month: number, day: number): DayStatus {
   const key = (year * 13 + month) * 32 + day;
@@ -139,7 +139,6 @@ function dayStatus(year: number, month: number, day: number): DayStatus {
     if (dow === 0 || dow === 6) status = CLOSED_WEEKEND;
     else if (nyseHolidays(year).has(dateKey(year, month, day))) status = CLOSED_HOLIDAY;
     else status = isEarlyCloseDay(year, month, day) ? EARLY_CLOSE_MINUTE : CLOSE_MINUTE;
-    if (dayCache.size >= DAY_CACHE_LIMIT) dayCache.clear();
     dayCache.set(key, status);
   }
   return status;

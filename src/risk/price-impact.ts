@@ -2,6 +2,7 @@
 import { unitsAtLeast } from './amount-grid.js';
 import { priceImpactBps, simulateSwap, type PoolState, type SwapOutcome } from './quote/v4-swap.js';
 import type { RiskInput, VenuePoolFact, VenueUnread } from './types.js';
+import { RecentMap } from '../memo/recent-map.js';
 
 /**
  * `quoted`: what the trade's exact amount does to the pool, `bps` the impact of what fills (two decimals,
@@ -31,7 +32,6 @@ export function quoteImpact(venue: VenuePoolFact, side: 'buy' | 'sell', units: b
   const known = quotes.get(units);
   if (known !== undefined) return known;
   const quote = Object.freeze(swapQuote(venue, side, units));
-  if (quotes.size >= QUOTES_PER_SIDE) quotes.clear();
   quotes.set(units, quote);
   return quote;
 }
@@ -88,12 +88,12 @@ function poolState(venue: VenuePoolFact): PoolState {
  * full), since a bisection tries some 60 amounts on one fact. A quote is never changed by its readers.
  */
 const QUOTES_PER_SIDE = 64;
-const QUOTES = new WeakMap<VenuePoolFact, { buy: Map<bigint, TradeImpact>; sell: Map<bigint, TradeImpact> }>();
+const QUOTES = new WeakMap<VenuePoolFact, { buy: RecentMap<bigint, TradeImpact>; sell: RecentMap<bigint, TradeImpact> }>();
 
-function quotesOf(venue: VenuePoolFact): { buy: Map<bigint, TradeImpact>; sell: Map<bigint, TradeImpact> } {
+function quotesOf(venue: VenuePoolFact): { buy: RecentMap<bigint, TradeImpact>; sell: RecentMap<bigint, TradeImpact> } {
   let quotes = QUOTES.get(venue);
   if (quotes === undefined) {
-    quotes = { buy: new Map(), sell: new Map() };
+    quotes = { buy: new RecentMap(QUOTES_PER_SIDE), sell: new RecentMap(QUOTES_PER_SIDE) };
     QUOTES.set(venue, quotes);
   }
   return quotes;

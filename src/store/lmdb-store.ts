@@ -8,6 +8,7 @@ import { checkStoreFile } from './lmdb-file-check.js';
 import { WriteHealth } from './lmdb-write-health.js';
 import { MemoryStore } from './memory-store.js';
 import { StoreUnavailableError } from './store-unavailable.js';
+import { RecentMap } from '../memo/recent-map.js';
 
 /** A stored value: when it expires on the service's clock (0: never) and the value. */
 type Stored = [expiresAt: number, value: string];
@@ -25,8 +26,6 @@ export interface LmdbStoreOptions {
 const DEFAULT_SWEEP_INTERVAL_MS = 5_000;
 /** Keys remembered as absent from the file, at most; past it the set starts again. */
 const MAX_ABSENT = 65_536;
-/** Keys whose name in the file is remembered, at most; past it the map starts again. */
-const MAX_NAMES = 16_384;
 const DEFAULT_SWEEP_BATCH = 10_000;
 /** The key a store whose writes failed writes to learn that they land again (lmdb-write-health.ts). */
 const PROBE_KEY = '\u0000probe';
@@ -58,7 +57,7 @@ export class LmdbStore implements CacheStore {
    * The file's names (untagged) of the keys read lately: a fleet's keys are read again and again, and each cut and
    * joined anew was also flattened and hashed anew by the lookups below (issue 41).
    */
-  private readonly names = new Map<string, string>();
+  private readonly names = new RecentMap<string, string>(16_384);
   /** The failure of the latest write, until a write (a request's or its own probe's) lands: ping reports it. */
   private readonly health: WriteHealth;
   /** Gives the promise lmdb makes for each turn's batch a handler, so its failure cannot end the process. */
@@ -225,10 +224,7 @@ export class LmdbStore implements CacheStore {
 
   private fileName(key: string): string {
     let name = this.names.get(key);
-    if (name === undefined) {
-      if (this.names.size >= MAX_NAMES) this.names.clear();
-      this.names.set(key, (name = untagged(key)));
-    }
+    if (name === undefined) this.names.set(key, (name = untagged(key)));
     return name;
   }
 

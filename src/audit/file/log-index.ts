@@ -22,6 +22,7 @@ import { open, TransactionFlags, type Database, type RootDatabase } from 'lmdb';
 import { sha256Buffer } from '../record/sha256.js';
 import { indexFileDamage } from './index-file-check.js';
 import { StagedLines } from './staged-lines.js';
+import { RecentMap } from '../../memo/recent-map.js';
 
 export const INDEX_DIR_NAME = 'index';
 /**
@@ -107,20 +108,15 @@ export type Head = [seq: number, hash: string];
  */
 function walletKey(wallet: string): Buffer {
   let key = WALLET_KEYS.get(wallet);
-  if (key === undefined) {
-    if (WALLET_KEYS.size >= MAX_WALLET_KEYS) WALLET_KEYS.clear();
-    WALLET_KEYS.set(wallet, (key = sha256Buffer(wallet).subarray(0, KEY_BYTES)));
-  }
+  if (key === undefined) WALLET_KEYS.set(wallet, (key = sha256Buffer(wallet).subarray(0, KEY_BYTES)));
   return key;
 }
 
 /**
  * Keys of the wallets met lately, read by LMDB and never written to: a fleet's wallet is looked up and its head
- * written again and again, and finding its key in a map costs a fraction of its digest. Bounded: past MAX_WALLET_KEYS
- * the map is begun again.
+ * written again and again, and finding its key in a map costs a fraction of its digest. Bounded (RecentMap).
  */
-const WALLET_KEYS = new Map<string, Buffer>();
-const MAX_WALLET_KEYS = 16_384;
+const WALLET_KEYS = new RecentMap<string, Buffer>(16_384);
 
 function seqValue(seq: number): Buffer {
   const value = Buffer.allocUnsafe(4);

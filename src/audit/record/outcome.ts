@@ -4,6 +4,7 @@ import * as crypto from 'node:crypto';
 import canonicalize from 'canonicalize';
 import type { StoredFacts } from './audit-log.js';
 import { memberKey } from './layout.js';
+import { RecentMap } from '../../memo/recent-map.js';
 
 /** The members of the outcome document besides `kind`, as a listing gives them back beside the record. */
 export interface VerdictOutcome {
@@ -58,10 +59,9 @@ function outcomeText(outcome: VerdictOutcome): string {
  * Outcomes by the hash of their document, each made here or read and held to its hash: a listing resolves a record's
  * `outcome_hash` from here before it reads the store. A hash names one text for good, so what is kept never goes stale.
  */
-const BY_HASH = new Map<string, VerdictOutcome>();
+const BY_HASH = new RecentMap<string, VerdictOutcome>(MAX_REMEMBERED);
 
 function rememberOutcome(hash: string, outcome: VerdictOutcome): void {
-  if (BY_HASH.size >= MAX_REMEMBERED) BY_HASH.clear();
   const { price_source, price_usd, reasons } = outcome;
   BY_HASH.set(hash, Object.freeze({ price_source, price_usd, reasons: Object.freeze([...reasons]) as string[] }));
 }

@@ -2,6 +2,7 @@
 // document they name: a shared document that does not hash to its name fails every record that names it
 // (ARCHITECTURE.md "Recorded facts"). Pure.
 import { sha256Hex } from './sha256.js';
+import { RecentMap } from '../../memo/recent-map.js';
 
 /**
  * `uses` sorts after every other member of a facts document, so in canonical JSON it is the last member of the
@@ -25,13 +26,12 @@ export type FactsProblemKind = 'facts_missing' | 'facts_mismatch';
  * by its text, so one kept for a thousand verdicts is hashed once, not a thousand times.
  */
 export class FactsDocumentCheck {
-  private readonly sound = new Map<string, string>();
+  private readonly sound = new RecentMap<string, string>(16_384);
 
   /** Whether `document` hashes to `hash`; a document found sound is remembered, so it is hashed once. */
   holds(hash: string, document: string): boolean {
     if (this.sound.get(hash) === document) return true;
     if (sha256Hex(document) !== hash) return false;
-    if (this.sound.size >= 16_384) this.sound.clear();
     this.sound.set(hash, document);
     return true;
   }

@@ -44,6 +44,12 @@ const KEY_BYTES = 16;
 const NO_HASH = Buffer.alloc(32);
 /** lmdb's default for a synchronous transaction (abortable, committed before it returns), without the flush to disk. */
 const COMMIT_WITHOUT_FLUSH = TransactionFlags.ABORTABLE | TransactionFlags.SYNCHRONOUS_COMMIT | TransactionFlags.NO_SYNC_FLUSH;
+/**
+ * A line's seq is always past every indexed one (committedCount + 1 onwards), so it is put with LMDB's MDB_APPEND: no
+ * search down the tree for its place, and a full page is left full rather than split in half. A key out of order fails
+ * the put (lmdb answers MDB_KEYEXIST with false), which then fails the commit: the index never takes a line out of order.
+ */
+const APPEND: Readonly<{ append: true }> = Object.freeze({ append: true });
 
 /** One line of audit.log as the index places it. */
 export interface LineEntry {
@@ -317,7 +323,14 @@ export class LogIndex {
     this.root.transactionSync(() => {
       if (suspect > 0) this.meta.putSync('suspect', this.suspectLines + suspect);
       for (const { page, offset } of factsMarks) this.facts.putSync(page, offset);
-      lines.forEach((line, i) => this.lines.putSync(first + i, encodeEntry(line)));
+      for (let i = 0; i < lines.length; i++) {
+        // lmdb answers a refused put with false, not an error (its typings say void): thrown here, it aborts the whole
+        // transaction.
+        const put = this.lines.putSync(first + i, encodeEntry(lines[i]), APPEND) as unknown as boolean;
+        if (!put) {
+          throw new Error(`the audit index (${this.path}) refused line ${first + i} after its last line`);
+        }
+      }
       for (const [wallet, seq] of newest) this.heads.putSync(walletKey(wallet), seqValue(seq));
     }, flushed ? undefined : COMMIT_WITHOUT_FLUSH);
     this.committedCount += lines.length;

@@ -9,6 +9,7 @@ import { open as openLmdb } from 'lmdb';
 import type { AuditRecord } from '../../../../src/audit/record/audit-log.js';
 import { AuditVerifier } from '../../../../src/audit/verify/audit-verifier.js';
 import { FileAuditLog } from '../../../../src/audit/file/file-audit-log.js';
+import { LogIndex } from '../../../../src/audit/file/log-index.js';
 import { sha256Buffer } from '../../../../src/audit/record/sha256.js';
 import { checkChain, sampleEntry } from '../../../support/audit-fixtures.js';
 import { useTempDirs } from '../../../support/temp-dirs.js';
@@ -218,5 +219,27 @@ describe('FileAuditLog index on disk', () => {
     await assertAnswers(log, records, 40);
     await assertChainsContinue(log, records, 40);
     await log.close();
+  });
+
+  it('never writes a line over an indexed one: a writer that counted fewer lines is refused and the index keeps its lines', async () => {
+    const dir = await tempDir();
+    const line = (offset: number, hash: string) => ({ offset, length: 10, wallet: '0xa', hash: hash.repeat(32), prev: 0 });
+    // Opened before the other writes: it counts no lines, so it would write its line as line 1.
+    const behind = LogIndex.open(dir, false);
+    const ahead = LogIndex.open(dir, false);
+    try {
+      ahead.add([line(0, 'ab'), line(10, 'cd')]);
+      assert.throws(() => behind.add([line(0, 'ef')]), /refused line 1 after its last line/);
+      const reopened = LogIndex.open(dir, false);
+      try {
+        assert.equal(reopened.count, 2);
+        assert.deepEqual([reopened.entry(1).hash, reopened.entry(2).hash], ['ab'.repeat(32), 'cd'.repeat(32)]);
+      } finally {
+        await reopened.close();
+      }
+    } finally {
+      await behind.close();
+      await ahead.close();
+    }
   });
 });

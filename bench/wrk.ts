@@ -31,15 +31,16 @@ export function parseWrkSummary(stdout: string): LoadRun | null {
   return { requests, durationSeconds: durationUs / 1e6, p50Ms, p99Ms, non2xx, socketErrors };
 }
 
-export async function runWrk(plan: LoadPlan, connections: number, seconds: number): Promise<LoadRun> {
+/** `timeoutSeconds`: how long wrk waits for an answer before it counts a timeout (wrk's own default is 2 s). */
+export async function runWrk(plan: LoadPlan, connections: number, seconds: number, timeoutSeconds?: number): Promise<LoadRun> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-wrk-'));
   const rotation = join(dir, 'rotation.tsv');
   writeFileSync(rotation, rotationFile(plan.rotation));
-  const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '-s', SCRIPT, plan.url];
+  const args = ['-t1', `-c${connections}`, `-d${seconds}s`, ...(timeoutSeconds ? ['--timeout', `${timeoutSeconds}s`] : []), '-s', SCRIPT, plan.url];
   const env = { ...process.env, ...planEnvironment(plan), BENCH_ROTATION_FILE: rotation };
   try {
     return await new Promise((resolve, reject) => {
-      execFile('wrk', args, { env, timeout: (seconds + 30) * 1000 }, (error, stdout, stderr) => {
+      execFile('wrk', args, { env, timeout: (seconds + (timeoutSeconds ?? 0) + 30) * 1000 }, (error, stdout, stderr) => {
         const run = parseWrkSummary(stdout);
         if (error || !run) return reject(new Error(`wrk failed: ${error?.message ?? ''}\n${stdout}${stderr}`));
         resolve(run);

@@ -1,0 +1,225 @@
+// `npm run bench:instructions -- [--baseline <ref>] [--fresh | --mcp] [--warm-seconds N] [--seconds N] [--rounds N]`:
+// the machine instructions a request costs, counted by valgrind's callgrind on each thread, for the offline service
+// under the bench's load (a fleet of 1,000 wallets; --fresh a new wallet every request; --mcp the fleet's trades as MCP
+// tools/call on 64 sessions) and for the uWS echo beside it. Instructions do not vary with what else the machine runs:
+// where the CPU time of one build moves by a quarter between rounds on a busy machine, the event loop's instructions a
+// request moved by 0.2%, so a change of a few percent can be told apart from the noise (docs/benchmarks.md
+// "Instructions a request"). They are not time: a cache miss or a syscall's wait costs no instruction. Needs valgrind.
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { PATHS } from '../src/catalogue/published-facts.js';
+import { addBaseline, buildBaseline } from './baseline-worktree.js';
+import { freePort, stop, terminateRunning, tracked } from './harness.js';
+import type { LoadPlan } from './load-plan.js';
+import { mcpScenario } from './mcp-scenario.js';
+import { plainSubject } from './measure.js';
+import { offlinePlan } from './offline-scenarios.js';
+import { commitLabel } from './run-info.js';
+import { sampleRegistry, startCommand, THIS_BUILD, type ServiceBuild } from './service.js';
+import { runWrk, type LoadRun } from './wrk.js';
+
+/** The load's connections, as the bench's rows have them. */
+const CONNECTIONS = 64;
+/** Under valgrind a request takes some 100 times as long: wrk's 2 s default would count answers as timeouts. */
+const WRK_TIMEOUT_SECONDS = 60;
+/** Start-up under valgrind instruments every function node loads: about a minute for the service on this machine. */
+const READY_WITHIN_MS = 600_000;
+const ECHO = fileURLToPath(new URL('./echo-server.js', import.meta.url));
+
+/** Instructions a request: on the main thread (the event loop), on every other thread, and in all. */
+interface Count {
+  requests: number;
+  main: number;
+  others: number;
+}
+
+interface Valgrinded {
+  child: ChildProcess;
+  outDir: string;
+}
+
+/** `node <args>` under callgrind, one output file per thread, ready once `ready` matches its output. */
+function underCallgrind(args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<Valgrinded> {
+  const outDir = mkdtempSync(join(tmpdir(), 'bench-callgrind-'));
+  const child = tracked(spawn('valgrind', [
+    '--tool=callgrind', '--smc-check=all-non-file', '--separate-threads=yes', `--callgrind-out-file=${join(outDir, 'cg')}`,
+    `--log-file=${join(outDir, 'valgrind.log')}`, process.execPath, ...args,
+  ], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGTERM');
+      reject(new Error(`${args.at(-1)} did not become ready under valgrind within ${READY_WITHIN_MS / 1000} s:\n${seen}`));
+    }, READY_WITHIN_MS);
+    const onData = (chunk: Buffer) => {
+      seen += chunk.toString();
+      if (!ready.test(seen)) return;
+      clearTimeout(timer);
+      child.stdout?.off('data', onData).resume();
+      child.stderr?.off('data', onData).resume();
+      resolve({ child, outDir });
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('error', (error) => reject(new Error(`valgrind could not start (apt-get install valgrind): ${error.message}`)));
+    child.once('exit', (code) => reject(new Error(`valgrind exited with ${code}:\n${seen}${readLog(outDir)}`)));
+  });
+}
+
+function readLog(outDir: string): string {
+  try {
+    return readFileSync(join(outDir, 'valgrind.log'), 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+const callgrindControl = (pid: number, option: string) => new Promise<void>((resolve, reject) => {
+  execFile('callgrind_control', [option, String(pid)], (error, stdout, stderr) => (error ? reject(new Error(`callgrind_control ${option}: ${stderr || stdout}`)) : resolve()));
+});
+
+/** The instructions each thread ran since the counters were zeroed: dump `dump`'s files, `cg.<dump>-<thread>`. */
+function dumpedCounts(outDir: string, dump: number): Map<number, number> {
+  const counts = new Map<number, number>();
+  for (const name of readdirSync(outDir)) {
+    const file = new RegExp(`^cg\\.${dump}-(\\d+)$`).exec(name);
+    if (!file) continue;
+    const summary = /^summary: (\d+)/m.exec(readFileSync(join(outDir, name), 'utf8'));
+    counts.set(Number(file[1]), summary ? Number(summary[1]) : 0);
+  }
+  if (counts.size === 0) throw new Error(`callgrind wrote no dump ${dump} in ${outDir}`);
+  return counts;
+}
+
+/** Warms the process with the plan's load, then counts the instructions of a timed run of it. */
+async function count(running: Valgrinded, plan: LoadPlan, warmSeconds: number, seconds: number): Promise<Count> {
+  await load(plan, warmSeconds);
+  const pid = running.child.pid!;
+  await callgrindControl(pid, '--zero');
+  const run = await load(plan, seconds);
+  await callgrindControl(pid, '--dump');
+  const threads = dumpedCounts(running.outDir, 1);
+  const all = [...threads.values()].reduce((sum, n) => sum + n, 0);
+  // Thread 1 is the one node started on: the event loop.
+  const main = threads.get(1) ?? 0;
+  return { requests: run.requests, main: main / run.requests, others: (all - main) / run.requests };
+}
+
+async function load(plan: LoadPlan, seconds: number): Promise<LoadRun> {
+  const run = await runWrk(plan, CONNECTIONS, seconds, WRK_TIMEOUT_SECONDS);
+  // A run of refusals or timeouts would count a refusal's instructions, not a verdict's.
+  if (run.non2xx > 0 || run.socketErrors > 0) throw new Error(`${run.non2xx} answers were not 2xx and ${run.socketErrors} sockets failed`);
+  if (run.requests === 0) throw new Error('no request was answered');
+  return run;
+}
+
+async function countEcho(warmSeconds: number, seconds: number): Promise<Count> {
+  const port = await freePort();
+  const echo = await underCallgrind([ECHO, String(port)], {}, /listening/);
+  try {
+    return await count(echo, offlinePlan(`http://127.0.0.1:${port}/echo`), warmSeconds, seconds);
+  } finally {
+    await finish(echo);
+  }
+}
+
+type Load = 'fleet' | 'fresh' | 'mcp';
+
+async function countService(build: ServiceBuild, what: Load, warmSeconds: number, seconds: number): Promise<Count> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-service-'));
+  const start = startCommand(build.dir);
+  const env = {
+    REGISTRY_FILE: sampleRegistry(build), RPC_URL: undefined, PORT: String(port), DATA_DIR: dataDir, RATE_LIMITS: 'off',
+    MCP_SESSIONS_PER_IP: String(CONNECTIONS * 2),
+  };
+  process.stderr.write(`starting ${build.commit} under valgrind\n`);
+  const service = await underCallgrind([...start.flags, join(build.dir, start.entry)], env, /guardrail listening on/).catch((error: Error) => {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  });
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    const rest = offlinePlan(`${base}${PATHS.analyzeFree}`, what === 'fresh' ? 0 : undefined);
+    const plan = what === 'mcp' ? (await mcpScenario(rest, `${base}${PATHS.mcp}`, plainSubject(service.child.pid!), CONNECTIONS, 'wrk')).plan : rest;
+    process.stderr.write(`warming ${build.commit} for ${warmSeconds} s, then counting ${seconds} s\n`);
+    return await count(service, plan, warmSeconds, seconds);
+  } finally {
+    await finish(service);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function finish(running: Valgrinded): Promise<void> {
+  await stop(running.child);
+  rmSync(running.outDir, { recursive: true, force: true });
+}
+
+const thousands = (n: number) => (n / 1000).toFixed(1).padStart(8);
+
+function row(label: string, counted: Count, echo: Count): string {
+  const all = counted.main + counted.others;
+  const times = (n: number, of: number) => (n / of).toFixed(2).padStart(6);
+  return `${label.padEnd(16)} ${String(counted.requests).padStart(8)} ${thousands(counted.main)} ${thousands(counted.others)} ${thousands(all)} ${times(counted.main, echo.main)} ${times(all, echo.main + echo.others)}`;
+}
+
+function positive(name: string, text: string): number {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`--${name} must be a positive integer, got ${text}`);
+  return value;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      baseline: { type: 'string' }, fresh: { type: 'boolean', default: false }, mcp: { type: 'boolean', default: false },
+      'warm-seconds': { type: 'string', default: '90' }, seconds: { type: 'string', default: '30' }, rounds: { type: 'string', default: '1' },
+    },
+  });
+  if (values.fresh && values.mcp) throw new Error('--fresh and --mcp do not go together: --mcp runs the fleet');
+  const warmSeconds = positive('warm-seconds', values['warm-seconds']);
+  const seconds = positive('seconds', values.seconds);
+  const rounds = positive('rounds', values.rounds);
+  try {
+    execFileSync('valgrind', ['--version'], { stdio: 'ignore' });
+  } catch {
+    throw new Error('valgrind is not installed (apt-get install valgrind)');
+  }
+  const what: Load = values.mcp ? 'mcp' : values.fresh ? 'fresh' : 'fleet';
+  const worktree = values.baseline ? addBaseline(THIS_BUILD.dir, values.baseline) : null;
+  const onSignal = () => {
+    terminateRunning();
+    worktree?.remove();
+    process.exit(130);
+  };
+  process.once('SIGINT', onSignal);
+  try {
+    if (worktree) await buildBaseline(worktree);
+    const builds: ServiceBuild[] = [...(worktree ? [worktree.build] : []), { ...THIS_BUILD, commit: commitLabel() }];
+    process.stderr.write('counting the uWS echo under valgrind\n');
+    const echo = await countEcho(Math.min(warmSeconds, 20), seconds);
+    const lines: string[] = [];
+    for (let round = 0; round < rounds; round++) {
+      // The builds take turns, as npm run bench --baseline's do.
+      for (const build of round % 2 === 0 ? builds : [...builds].reverse()) {
+        lines.push(row(`${build.commit}`, await countService(build, what, warmSeconds, seconds), echo));
+      }
+    }
+    const load = what === 'mcp' ? 'MCP tools/call on the fleet of 1,000' : what === 'fresh' ? 'a new wallet every request' : 'a fleet of 1,000 wallets';
+    process.stdout.write(`instructions a request (thousands), callgrind, wrk -t1 -c${CONNECTIONS}, ${warmSeconds} s warm-up then ${seconds} s counted; offline service, ${load};\nmain/e and proc/e: the main thread's and the whole process's instructions over the echo's\n`);
+    process.stdout.write(`${'build'.padEnd(16)} ${'requests'.padStart(8)} ${'main'.padStart(8)} ${'others'.padStart(8)} ${'process'.padStart(8)} ${'main/e'.padStart(6)} ${'proc/e'.padStart(6)}\n`);
+    process.stdout.write(`${row('uWS echo', echo, echo)}\n${lines.join('\n')}\n`);
+  } finally {
+    process.off('SIGINT', onSignal);
+    worktree?.remove();
+  }
+}
+
+main().catch((error: Error) => {
+  process.stderr.write(`bench:instructions: ${error.message}\n`);
+  process.exitCode = 1;
+});

@@ -1,6 +1,6 @@
 // Seals a group of entries against a head and wallet heads, for both stores.
 import { ZERO_HASH, type AuditEntry, type AuditHead, type AuditRecord } from './audit-log.js';
-import { normalizeWallet, sealRecord, type SealedRecord } from './record.js';
+import { checkLink, normalizeWallet, sealOnCheckedLinks, type SealedRecord } from './record.js';
 import type { Sha256Hex } from './sha256.js';
 
 export interface SealedBatch {
@@ -33,8 +33,16 @@ export function sealBatch(
   const batch: SealedBatch = {
     outcome: [], sealed: [], base, head: base, assumedWalletHeads: new Map(), walletHeads: new Map(),
   };
+  // The heads read from the store are checked as they are read; every later link is a hash sealed here.
+  let unlinkable: Error | null = null;
+  try {
+    checkLink(base.hash);
+  } catch (error) {
+    unlinkable = error as Error;
+  }
   for (const entry of entries) {
     try {
+      if (unlinkable) throw unlinkable;
       batch.outcome.push(sealOne(batch, entry, walletHead, sha256hex, ts));
     } catch (error) {
       batch.outcome.push(error instanceof Error ? error : new Error(String(error)));
@@ -50,9 +58,11 @@ function sealOne(
   let walletPrev = batch.walletHeads.get(wallet);
   if (walletPrev === undefined) {
     walletPrev = walletHead(wallet) ?? ZERO_HASH;
+    // Not kept when it cannot link: each entry of the wallet is refused alike.
+    checkLink(walletPrev);
     batch.assumedWalletHeads.set(wallet, walletPrev);
   }
-  const sealed = sealRecord(entry, batch.head.seq + 1, entry.ts ?? ts, batch.head.hash, walletPrev, sha256hex);
+  const sealed = sealOnCheckedLinks(entry, batch.head.seq + 1, entry.ts ?? ts, batch.head.hash, walletPrev, sha256hex);
   batch.sealed.push(sealed);
   batch.head = { seq: sealed.record.seq, hash: sealed.record.hash };
   batch.walletHeads.set(wallet, sealed.record.hash);

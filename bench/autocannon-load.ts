@@ -3,17 +3,25 @@ import autocannon from 'autocannon';
 import { requestAt, type LoadPlan } from './load-plan.js';
 import type { LoadRun } from './wrk.js';
 
+/** A run of exactly `requests` requests at `perSecond` (autocannon's overallRate), in place of as many as the duration takes. */
+export interface Pace {
+  perSecond: number;
+  requests: number;
+  timeoutSeconds: number;
+}
+
 /**
  * Unlike wrk, autocannon keeps state per connection, so an MCP plan's sessions stay one per
  * connection here; other rotations (bearer tokens with their wallets) change per request as in wrk.
  */
-export async function runAutocannon(plan: LoadPlan, connections: number, seconds: number): Promise<LoadRun> {
+export async function runAutocannon(plan: LoadPlan, connections: number, seconds: number, pace?: Pace): Promise<LoadRun> {
   let n = 0;
   let nextSession = 0;
   const result = await autocannon({
     url: plan.url,
     connections,
     duration: seconds,
+    ...(pace ? { overallRate: pace.perSecond, amount: pace.requests, timeout: pace.timeoutSeconds } : {}),
     pipelining: 1,
     requests: [
       {

@@ -1,10 +1,12 @@
-// `npm run bench:instructions -- [--baseline <ref>] [--fresh | --mcp] [--warm-seconds N] [--seconds N] [--rounds N]`:
+// `npm run bench:instructions -- [--baseline <ref>] [--fresh | --mcp] [--warm-seconds N] [--rate N] [--requests N] [--rounds N]`:
 // the machine instructions a request costs, counted by valgrind's callgrind on each thread, for the offline service
-// under the bench's load (a fleet of 1,000 wallets; --fresh a new wallet every request; --mcp the fleet's trades as MCP
-// tools/call on 64 sessions) and for the uWS echo beside it. Instructions do not vary with what else the machine runs:
-// where the CPU time of one build moves by a quarter between rounds on a busy machine, the event loop's instructions a
-// request moved by 0.2%, so a change of a few percent can be told apart from the noise (docs/benchmarks.md
-// "Instructions a request"). They are not time: a cache miss or a syscall's wait costs no instruction. Needs valgrind.
+// (a fleet of 1,000 wallets; --fresh a new wallet every request; --mcp the fleet's trades as MCP tools/call on 64
+// sessions) and for the uWS echo beside it. The service is warmed with the bench's wrk load, then counted over exactly
+// `--requests` requests sent at `--rate` a second (autocannon): at a pace of its own a service groups its appends,
+// commits its index and flushes its log differently, and each does per request what a group does once. Instructions
+// do not vary with what else the machine runs, as the CPU time of a busy machine does (docs/benchmarks.md
+// "Instructions a request"). They are not time: the kernel's work (a send, a syscall's wait) and a cache miss count no
+// instruction here. Needs valgrind.
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,10 +22,13 @@ import { plainSubject } from './measure.js';
 import { offlinePlan } from './offline-scenarios.js';
 import { commitLabel } from './run-info.js';
 import { sampleRegistry, startCommand, THIS_BUILD, type ServiceBuild } from './service.js';
+import { runAutocannon, type Pace } from './autocannon-load.js';
 import { runWrk, type LoadRun } from './wrk.js';
 
-/** The load's connections, as the bench's rows have them. */
+/** The warm-up's connections, as the bench's rows have them. */
 const CONNECTIONS = 64;
+/** The paced run's: enough that a slow answer never holds the pace back. */
+const PACED_CONNECTIONS = 8;
 /** Under valgrind a request takes some 100 times as long: wrk's 2 s default would count answers as timeouts. */
 const WRK_TIMEOUT_SECONDS = 60;
 /** Start-up under valgrind instruments every function node loads: about a minute for the service on this machine. */
@@ -95,13 +100,14 @@ function dumpedCounts(outDir: string, dump: number): Map<number, number> {
   return counts;
 }
 
-/** Warms the process with the plan's load, then counts the instructions of a timed run of it. */
-async function count(running: Valgrinded, plan: LoadPlan, warmSeconds: number, seconds: number): Promise<Count> {
-  await load(plan, warmSeconds);
+/** Warms the process with the plan's load, then counts the instructions of the paced run of it. */
+async function count(running: Valgrinded, plan: LoadPlan, warmSeconds: number, pace: Pace): Promise<Count> {
+  checked(await runWrk(plan, CONNECTIONS, warmSeconds, WRK_TIMEOUT_SECONDS));
   const pid = running.child.pid!;
   await callgrindControl(pid, '--zero');
-  const run = await load(plan, seconds);
+  const run = checked(await runAutocannon(plan, PACED_CONNECTIONS, 0, pace));
   await callgrindControl(pid, '--dump');
+  if (run.requests !== pace.requests) throw new Error(`${run.requests} of the ${pace.requests} paced requests were answered`);
   const threads = dumpedCounts(running.outDir, 1);
   const all = [...threads.values()].reduce((sum, n) => sum + n, 0);
   // Thread 1 is the one node started on: the event loop.
@@ -109,19 +115,18 @@ async function count(running: Valgrinded, plan: LoadPlan, warmSeconds: number, s
   return { requests: run.requests, main: main / run.requests, others: (all - main) / run.requests };
 }
 
-async function load(plan: LoadPlan, seconds: number): Promise<LoadRun> {
-  const run = await runWrk(plan, CONNECTIONS, seconds, WRK_TIMEOUT_SECONDS);
-  // A run of refusals or timeouts would count a refusal's instructions, not a verdict's.
+/** A run of refusals or timeouts would count a refusal's instructions, not a verdict's. */
+function checked(run: LoadRun): LoadRun {
   if (run.non2xx > 0 || run.socketErrors > 0) throw new Error(`${run.non2xx} answers were not 2xx and ${run.socketErrors} sockets failed`);
   if (run.requests === 0) throw new Error('no request was answered');
   return run;
 }
 
-async function countEcho(warmSeconds: number, seconds: number): Promise<Count> {
+async function countEcho(warmSeconds: number, pace: Pace): Promise<Count> {
   const port = await freePort();
   const echo = await underCallgrind([ECHO, String(port)], {}, /listening/);
   try {
-    return await count(echo, offlinePlan(`http://127.0.0.1:${port}/echo`), warmSeconds, seconds);
+    return await count(echo, offlinePlan(`http://127.0.0.1:${port}/echo`), warmSeconds, pace);
   } finally {
     await finish(echo);
   }
@@ -129,7 +134,7 @@ async function countEcho(warmSeconds: number, seconds: number): Promise<Count> {
 
 type Load = 'fleet' | 'fresh' | 'mcp';
 
-async function countService(build: ServiceBuild, what: Load, warmSeconds: number, seconds: number): Promise<Count> {
+async function countService(build: ServiceBuild, what: Load, warmSeconds: number, pace: Pace): Promise<Count> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-service-'));
   const start = startCommand(build.dir);
@@ -146,8 +151,8 @@ async function countService(build: ServiceBuild, what: Load, warmSeconds: number
     const base = `http://127.0.0.1:${port}`;
     const rest = offlinePlan(`${base}${PATHS.analyzeFree}`, what === 'fresh' ? 0 : undefined);
     const plan = what === 'mcp' ? (await mcpScenario(rest, `${base}${PATHS.mcp}`, plainSubject(service.child.pid!), CONNECTIONS, 'wrk')).plan : rest;
-    process.stderr.write(`warming ${build.commit} for ${warmSeconds} s, then counting ${seconds} s\n`);
-    return await count(service, plan, warmSeconds, seconds);
+    process.stderr.write(`warming ${build.commit} for ${warmSeconds} s, then counting ${pace.requests} requests at ${pace.perSecond} a second\n`);
+    return await count(service, plan, warmSeconds, pace);
   } finally {
     await finish(service);
     rmSync(dataDir, { recursive: true, force: true });
@@ -177,12 +182,13 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       baseline: { type: 'string' }, fresh: { type: 'boolean', default: false }, mcp: { type: 'boolean', default: false },
-      'warm-seconds': { type: 'string', default: '90' }, seconds: { type: 'string', default: '30' }, rounds: { type: 'string', default: '1' },
+      'warm-seconds': { type: 'string', default: '90' }, rate: { type: 'string', default: '40' }, requests: { type: 'string', default: '2400' },
+      rounds: { type: 'string', default: '1' },
     },
   });
   if (values.fresh && values.mcp) throw new Error('--fresh and --mcp do not go together: --mcp runs the fleet');
   const warmSeconds = positive('warm-seconds', values['warm-seconds']);
-  const seconds = positive('seconds', values.seconds);
+  const pace: Pace = { perSecond: positive('rate', values.rate), requests: positive('requests', values.requests), timeoutSeconds: WRK_TIMEOUT_SECONDS };
   const rounds = positive('rounds', values.rounds);
   try {
     execFileSync('valgrind', ['--version'], { stdio: 'ignore' });
@@ -201,16 +207,16 @@ async function main(): Promise<void> {
     if (worktree) await buildBaseline(worktree);
     const builds: ServiceBuild[] = [...(worktree ? [worktree.build] : []), { ...THIS_BUILD, commit: commitLabel() }];
     process.stderr.write('counting the uWS echo under valgrind\n');
-    const echo = await countEcho(Math.min(warmSeconds, 20), seconds);
+    const echo = await countEcho(Math.min(warmSeconds, 20), pace);
     const lines: string[] = [];
     for (let round = 0; round < rounds; round++) {
       // The builds take turns, as npm run bench --baseline's do.
       for (const build of round % 2 === 0 ? builds : [...builds].reverse()) {
-        lines.push(row(`${build.commit}`, await countService(build, what, warmSeconds, seconds), echo));
+        lines.push(row(`${build.commit}`, await countService(build, what, warmSeconds, pace), echo));
       }
     }
     const load = what === 'mcp' ? 'MCP tools/call on the fleet of 1,000' : what === 'fresh' ? 'a new wallet every request' : 'a fleet of 1,000 wallets';
-    process.stdout.write(`instructions a request (thousands), callgrind, wrk -t1 -c${CONNECTIONS}, ${warmSeconds} s warm-up then ${seconds} s counted; offline service, ${load};\nmain/e and proc/e: the main thread's and the whole process's instructions over the echo's\n`);
+    process.stdout.write(`instructions a request (thousands), callgrind; ${warmSeconds} s of wrk -t1 -c${CONNECTIONS} to warm up, then ${pace.requests} requests at ${pace.perSecond} a second counted; offline service, ${load};\nmain/e and proc/e: the main thread's and the whole process's instructions over the echo's\n`);
     process.stdout.write(`${'build'.padEnd(16)} ${'requests'.padStart(8)} ${'main'.padStart(8)} ${'others'.padStart(8)} ${'process'.padStart(8)} ${'main/e'.padStart(6)} ${'proc/e'.padStart(6)}\n`);
     process.stdout.write(`${row('uWS echo', echo, echo)}\n${lines.join('\n')}\n`);
   } finally {

@@ -4,9 +4,9 @@
 // sessions) and for the uWS echo beside it. The service is warmed with the bench's wrk load, then counted over exactly
 // `--requests` requests sent at `--rate` a second (autocannon): at a pace of its own a service groups its appends,
 // commits its index and flushes its log differently, and each does per request what a group does once. Instructions
-// do not vary with what else the machine runs, as the CPU time of a busy machine does (docs/benchmarks.md
-// "Instructions a request"). They are not time: the kernel's work (a send, a syscall's wait) and a cache miss count no
-// instruction here. Needs valgrind.
+// do not vary with what else the machine runs, as the CPU time of a busy machine does (docs/benchmarks.md, its
+// `bench:instructions` paragraph). They are not time: the kernel's work (a send, a syscall's wait) and a cache miss
+// count no instruction here. Needs valgrind.
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

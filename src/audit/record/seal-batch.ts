@@ -34,15 +34,14 @@ export function sealBatch(
     outcome: [], sealed: [], base, head: base, assumedWalletHeads: new Map(), walletHeads: new Map(),
   };
   // The heads read from the store are checked as they are read; every later link is a hash sealed here.
-  let unlinkable: Error | null = null;
   try {
     checkLink(base.hash);
   } catch (error) {
-    unlinkable = error as Error;
+    batch.outcome = entries.map(() => error as Error);
+    return batch;
   }
   for (const entry of entries) {
     try {
-      if (unlinkable) throw unlinkable;
       batch.outcome.push(sealOne(batch, entry, walletHead, sha256hex, ts));
     } catch (error) {
       batch.outcome.push(error instanceof Error ? error : new Error(String(error)));

@@ -10,7 +10,7 @@ import { freePort } from './harness.js';
 import { mcpScenario } from './mcp-scenario.js';
 import { offlinePlan } from './offline-scenarios.js';
 import { sampleRegistry, startService, THIS_BUILD } from './service.js';
-import { runWrk } from './wrk.js';
+import { allAnswered, runWrk } from './wrk.js';
 
 /** The load's connections, as the bench's rows have them. */
 const CONNECTIONS = 64;
@@ -82,9 +82,7 @@ async function main(): Promise<void> {
       await session.call('HeapProfiler.enable');
       await session.call('HeapProfiler.startSampling', { samplingInterval: 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
       process.stderr.write(`measuring for ${seconds} s\n`);
-      const run = await runWrk(plan, CONNECTIONS, seconds);
-      // A run of refusals would measure the refusal's heap, not a verdict's.
-      if (run.non2xx > 0 || run.socketErrors > 0) throw new Error(`${run.non2xx} answers were not 2xx and ${run.socketErrors} sockets failed in the timed run`);
+      const run = allAnswered(await runWrk(plan, CONNECTIONS, seconds), 'the timed run');
       const { profile } = await session.call('HeapProfiler.stopSampling') as { profile: { head: ProfileNode } };
       const { total, self, inclusive } = byFunction(profile.head);
       const perRequest = (bytes: number) => (bytes / run.requests).toFixed(0).padStart(7);

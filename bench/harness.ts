@@ -38,11 +38,15 @@ export function startOutput(child: ChildProcess): string {
   return startOutputs.get(child) ?? '';
 }
 
-/** Spawns a node script and resolves once `ready` matches a line of its output. */
+/**
+ * Spawns a node script and resolves once `ready` matches a line of its output. `under` is a command node runs under
+ * (valgrind and its options, for bench:instructions): node is then its last argument before node's own.
+ */
 export function spawnNode(
-  script: string, args: string[], env: NodeJS.ProcessEnv, ready: RegExp, nodeFlags: string[] = [], readyWithinMs = 30_000,
+  script: string, args: string[], env: NodeJS.ProcessEnv, ready: RegExp, nodeFlags: string[] = [], readyWithinMs = 30_000, under: string[] = [],
 ): Promise<ChildProcess> {
-  const child = tracked(spawn(process.execPath, [...nodeFlags, script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
+  const command = [...under, process.execPath, ...nodeFlags, script, ...args];
+  const child = tracked(spawn(command[0], command.slice(1), { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
   return new Promise((resolve, reject) => {
     let seen = '';
     const timer = setTimeout(() => {

@@ -7,7 +7,7 @@
 // do not vary with what else the machine runs, as the CPU time of a busy machine does (docs/benchmarks.md, its
 // `bench:instructions` paragraph). They are not time: the kernel's work (a send, a syscall's wait) and a cache miss
 // count no instruction here. Needs valgrind.
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,15 +15,14 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { PATHS } from '../src/catalogue/published-facts.js';
 import { addBaseline, buildBaseline } from './baseline-worktree.js';
-import { freePort, stop, terminateRunning, tracked } from './harness.js';
+import { freePort, spawnNode, stop, terminateRunning } from './harness.js';
 import type { LoadPlan } from './load-plan.js';
 import { mcpScenario } from './mcp-scenario.js';
-import { plainSubject } from './measure.js';
 import { offlinePlan } from './offline-scenarios.js';
 import { commitLabel } from './run-info.js';
-import { sampleRegistry, startCommand, THIS_BUILD, type ServiceBuild } from './service.js';
+import { sampleRegistry, startService, THIS_BUILD, type ServiceBuild } from './service.js';
 import { runAutocannon, type Pace } from './autocannon-load.js';
-import { runWrk, type LoadRun } from './wrk.js';
+import { allAnswered, runWrk } from './wrk.js';
 
 /** The warm-up's connections, as the bench's rows have them. */
 const CONNECTIONS = 64;
@@ -42,45 +41,12 @@ interface Count {
   others: number;
 }
 
-interface Valgrinded {
-  child: ChildProcess;
-  outDir: string;
-}
-
-/** `node <args>` under callgrind, one output file per thread, ready once `ready` matches its output. */
-function underCallgrind(args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<Valgrinded> {
-  const outDir = mkdtempSync(join(tmpdir(), 'bench-callgrind-'));
-  const child = tracked(spawn('valgrind', [
-    '--tool=callgrind', '--smc-check=all-non-file', '--separate-threads=yes', `--callgrind-out-file=${join(outDir, 'cg')}`,
-    `--log-file=${join(outDir, 'valgrind.log')}`, process.execPath, ...args,
-  ], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
-  return new Promise((resolve, reject) => {
-    let seen = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGTERM');
-      reject(new Error(`${args.at(-1)} did not become ready under valgrind within ${READY_WITHIN_MS / 1000} s:\n${seen}`));
-    }, READY_WITHIN_MS);
-    const onData = (chunk: Buffer) => {
-      seen += chunk.toString();
-      if (!ready.test(seen)) return;
-      clearTimeout(timer);
-      child.stdout?.off('data', onData).resume();
-      child.stderr?.off('data', onData).resume();
-      resolve({ child, outDir });
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('error', (error) => reject(new Error(`valgrind could not start (apt-get install valgrind): ${error.message}`)));
-    child.once('exit', (code) => reject(new Error(`valgrind exited with ${code}:\n${seen}${readLog(outDir)}`)));
-  });
-}
-
-function readLog(outDir: string): string {
-  try {
-    return readFileSync(join(outDir, 'valgrind.log'), 'utf8');
-  } catch {
-    return '';
-  }
+/** valgrind's command line for callgrind, one output file per thread in `outDir`, its own log beside them. */
+function callgrind(outDir: string): string[] {
+  return [
+    'valgrind', '--tool=callgrind', '--smc-check=all-non-file', '--separate-threads=yes', `--callgrind-out-file=${join(outDir, 'cg')}`,
+    `--log-file=${join(outDir, 'valgrind.log')}`,
+  ];
 }
 
 const callgrindControl = (pid: number, option: string) => new Promise<void>((resolve, reject) => {
@@ -101,67 +67,53 @@ function dumpedCounts(outDir: string, dump: number): Map<number, number> {
 }
 
 /** Warms the process with the plan's load, then counts the instructions of the paced run of it. */
-async function count(running: Valgrinded, plan: LoadPlan, warmSeconds: number, pace: Pace): Promise<Count> {
-  checked(await runWrk(plan, CONNECTIONS, warmSeconds, WRK_TIMEOUT_SECONDS));
-  const pid = running.child.pid!;
+async function count(pid: number, outDir: string, plan: LoadPlan, warmSeconds: number, pace: Pace): Promise<Count> {
+  allAnswered(await runWrk(plan, CONNECTIONS, warmSeconds, WRK_TIMEOUT_SECONDS), 'the warm-up');
   await callgrindControl(pid, '--zero');
-  const run = checked(await runAutocannon(plan, PACED_CONNECTIONS, 0, pace));
+  const run = allAnswered(await runAutocannon(plan, PACED_CONNECTIONS, 0, pace), 'the counted run');
   await callgrindControl(pid, '--dump');
   if (run.requests !== pace.requests) throw new Error(`${run.requests} of the ${pace.requests} paced requests were answered`);
-  const threads = dumpedCounts(running.outDir, 1);
+  const threads = dumpedCounts(outDir, 1);
   const all = [...threads.values()].reduce((sum, n) => sum + n, 0);
   // Thread 1 is the one node started on: the event loop.
   const main = threads.get(1) ?? 0;
   return { requests: run.requests, main: main / run.requests, others: (all - main) / run.requests };
 }
 
-/** A run of refusals or timeouts would count a refusal's instructions, not a verdict's. */
-function checked(run: LoadRun): LoadRun {
-  if (run.non2xx > 0 || run.socketErrors > 0) throw new Error(`${run.non2xx} answers were not 2xx and ${run.socketErrors} sockets failed`);
-  if (run.requests === 0) throw new Error('no request was answered');
-  return run;
-}
-
 async function countEcho(warmSeconds: number, pace: Pace): Promise<Count> {
   const port = await freePort();
-  const echo = await underCallgrind([ECHO, String(port)], {}, /listening/);
+  const outDir = mkdtempSync(join(tmpdir(), 'bench-callgrind-'));
   try {
-    return await count(echo, offlinePlan(`http://127.0.0.1:${port}/echo`), warmSeconds, pace);
+    const echo = await spawnNode(ECHO, [String(port)], {}, /listening/, [], READY_WITHIN_MS, callgrind(outDir));
+    try {
+      return await count(echo.pid!, outDir, offlinePlan(`http://127.0.0.1:${port}/echo`), warmSeconds, pace);
+    } finally {
+      await stop(echo);
+    }
   } finally {
-    await finish(echo);
+    rmSync(outDir, { recursive: true, force: true });
   }
 }
 
 type Load = 'fleet' | 'fresh' | 'mcp';
 
 async function countService(build: ServiceBuild, what: Load, warmSeconds: number, pace: Pace): Promise<Count> {
-  const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'bench-service-'));
-  const start = startCommand(build.dir);
-  const env = {
-    REGISTRY_FILE: sampleRegistry(build), RPC_URL: undefined, PORT: String(port), DATA_DIR: dataDir, RATE_LIMITS: 'off',
-    MCP_SESSIONS_PER_IP: String(CONNECTIONS * 2),
-  };
-  process.stderr.write(`starting ${build.commit} under valgrind\n`);
-  const service = await underCallgrind([...start.flags, join(build.dir, start.entry)], env, /guardrail listening on/).catch((error: Error) => {
-    rmSync(dataDir, { recursive: true, force: true });
-    throw error;
-  });
+  const outDir = mkdtempSync(join(tmpdir(), 'bench-callgrind-'));
   try {
-    const base = `http://127.0.0.1:${port}`;
-    const rest = offlinePlan(`${base}${PATHS.analyzeFree}`, what === 'fresh' ? 0 : undefined);
-    const plan = what === 'mcp' ? (await mcpScenario(rest, `${base}${PATHS.mcp}`, plainSubject(service.child.pid!), CONNECTIONS, 'wrk')).plan : rest;
-    process.stderr.write(`warming ${build.commit} for ${warmSeconds} s, then counting ${pace.requests} requests at ${pace.perSecond} a second\n`);
-    return await count(service, plan, warmSeconds, pace);
+    process.stderr.write(`starting ${build.commit} under valgrind\n`);
+    const env = { REGISTRY_FILE: sampleRegistry(build), MCP_SESSIONS_PER_IP: String(CONNECTIONS * 2) };
+    const service = await startService(build, env, READY_WITHIN_MS, [], callgrind(outDir));
+    try {
+      const rest = offlinePlan(`${service.base}${PATHS.analyzeFree}`, what === 'fresh' ? 0 : undefined);
+      const plan = what === 'mcp' ? (await mcpScenario(rest, `${service.base}${PATHS.mcp}`, service.subject, CONNECTIONS, 'wrk')).plan : rest;
+      process.stderr.write(`warming ${build.commit} for ${warmSeconds} s, then counting ${pace.requests} requests at ${pace.perSecond} a second\n`);
+      return await count(service.pid, outDir, plan, warmSeconds, pace);
+    } finally {
+      await service.stop();
+    }
   } finally {
-    await finish(service);
-    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(outDir, { recursive: true, force: true });
   }
-}
-
-async function finish(running: Valgrinded): Promise<void> {
-  await stop(running.child);
-  rmSync(running.outDir, { recursive: true, force: true });
 }
 
 const thousands = (n: number) => (n / 1000).toFixed(1).padStart(8);

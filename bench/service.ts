@@ -63,9 +63,11 @@ export function sampleRegistry(build: ServiceBuild): string {
  * The service on a free port with its own data folder and RATE_LIMITS=off; `env` adds to that.
  * REGISTRY_FILE and RPC_URL are dropped from the bench's own environment, so without them in
  * `env` the service runs on the embedded devnet, as `npm start` does by default. `nodeFlags` go after the start
- * script's own (an inspector port, for one).
+ * script's own (an inspector port, for one); `under` is a command node runs under (spawnNode).
  */
-export async function startService(build: ServiceBuild, env: NodeJS.ProcessEnv, readyWithinMs: number, nodeFlags: string[] = []): Promise<RunningService> {
+export async function startService(
+  build: ServiceBuild, env: NodeJS.ProcessEnv, readyWithinMs: number, nodeFlags: string[] = [], under: string[] = [],
+): Promise<RunningService> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-service-'));
   const threadsFile = join(dataDir, 'bench-threads.jsonl');
   const port = await freePort();
@@ -78,7 +80,7 @@ export async function startService(build: ServiceBuild, env: NodeJS.ProcessEnv, 
         REGISTRY_FILE: undefined, RPC_URL: undefined, DEVNET_CACHE_DIR: SOLC_CACHE, PORT: String(port), DATA_DIR: dataDir, RATE_LIMITS: 'off',
         BENCH_THREADS_FILE: threadsFile, ...env,
       },
-      /guardrail listening on/, [...start.flags, ...nodeFlags, '-r', THREAD_LABELS], readyWithinMs,
+      /guardrail listening on/, [...start.flags, ...nodeFlags, '-r', THREAD_LABELS], readyWithinMs, under,
     );
   } catch (error) {
     rmSync(dataDir, { recursive: true, force: true });

@@ -18,6 +18,13 @@ export interface LoadRun {
   socketErrors: number;
 }
 
+/** The run, when every answer was 2xx: a run with refusals or failed sockets would measure a refusal, not a verdict. */
+export function allAnswered<T extends LoadRun>(run: T, what: string): T {
+  if (run.non2xx > 0 || run.socketErrors > 0) throw new Error(`${what}: ${run.non2xx} answers were not 2xx and ${run.socketErrors} sockets failed`);
+  if (run.requests === 0) throw new Error(`${what}: no request was answered`);
+  return run;
+}
+
 export function wrkAvailable(): Promise<boolean> {
   // wrk has no --version: it prints its version with the usage and exits 1.
   return new Promise((resolve) => execFile('wrk', ['--version'], (error) => resolve(!error || (error as { code?: number }).code === 1)));

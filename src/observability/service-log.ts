@@ -28,6 +28,9 @@ const MAX_PENDING_BYTES = 1024 * 1024;
 /** Request lines gathered before they are handed to the stream in one write. */
 const CHUNK_CHARS = 16 * 1024;
 
+/** The longest a gathered request line waits for its write. */
+const HAND_OVER_MS = 100;
+
 /**
  * Every log's last writes, run when the process exits however it exits (an uncaught exception
  * too): the lines still gathered here are the ones before the crash.
@@ -99,7 +102,9 @@ function logSink(fd: number): LogSink {
 
 /**
  * pino for events, on the sink above. Request lines at `info` gather here and go to the sink 16 KiB
- * at a time, and at least every tenth of a second: a write per line cost more than the line (issue 30).
+ * at a time, and at most a tenth of a second after the first of them: a write per line cost more than
+ * the line (issue 30). The tenth of a second is a timer the first gathered line sets, not one that
+ * ticks: an idle service's loop is left asleep.
  * A refusal's or an error's line (`warn`, `error`) and every event are written at once, after the
  * lines before them, in the same turn of the loop that answered: a crash after the answer, a
  * SIGKILL included, cannot lose them (ARCHITECTURE.md "Request log and metrics").
@@ -110,15 +115,20 @@ function logSink(fd: number): LogSink {
 export function serviceLog(destination = 2): ServiceLog {
   const sink = logSink(destination);
   let pending = '';
+  // Set while lines are pending (and at most a tenth of a second longer): a line is never gathered without it.
+  let handOverTimer: NodeJS.Timeout | undefined;
   const handOver = () => {
     if (pending === '') return;
     sink.write(pending);
     pending = '';
   };
+  const handOverLater = () => {
+    handOverTimer = undefined;
+    handOver();
+  };
   // process.pid is a getter into the runtime: read once, not per request line.
   const pid = process.pid;
   const logger: Pino = pino({ base: { pid }, formatters: { level: (label) => ({ level: label }) } }, { write: sink.write });
-  setInterval(handOver, 100).unref();
   onExit(handOver);
   return {
     line: (text, level = 'info') => {
@@ -128,6 +138,7 @@ export function serviceLog(destination = 2): ServiceLog {
     request: (o) => {
       pending += requestLine(o, Date.now(), pid);
       if (pending.length >= CHUNK_CHARS || requestLevel(o.status) !== 'info') handOver();
+      else handOverTimer ??= setTimeout(handOverLater, HAND_OVER_MS).unref();
     },
     dropped: sink.dropped,
     flush: handOver,

@@ -152,3 +152,35 @@ describe('millisText', () => {
     fc.assert(fc.property(fc.double({ min: 0, max: 1e9, noNaN: true }), (ms) => millisText(ms) === String(Math.round(ms * 1000) / 1000)));
   });
 });
+
+describe('serviceLog hand-over', () => {
+  // The clock is node:test's: the timer runs when the test moves time, never on a wait.
+  it('writes a gathered request line a tenth of a second after the first one waiting, with no flush called', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
+    const dir = mkdtempSync(join(tmpdir(), 'service-log-'));
+    try {
+      const path = join(dir, 'stderr');
+      const { serviceLog } = await import(SERVICE_LOG);
+      const logs = serviceLog(openSync(path, 'w'));
+      const request = (requestId: string) => ({ route: '/api/v1/analyze/free', method: 'POST', status: 200, ms: 1, requestId, ip: '127.0.0.1' });
+      const written = () => readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { req_id: string }).req_id);
+      t.mock.timers.tick(1_000);
+      logs.request(request('r1'));
+      t.mock.timers.tick(60);
+      logs.request(request('r2'));
+      t.mock.timers.tick(39);
+      assert.deepEqual(written(), [], 'the two lines wait to go out in one write');
+      t.mock.timers.tick(1);
+      assert.deepEqual(written(), ['r1', 'r2']);
+      // Long after (the log idle meanwhile), a new line is written within 100 ms too.
+      t.mock.timers.tick(5_000);
+      logs.request(request('r3'));
+      t.mock.timers.tick(99);
+      assert.deepEqual(written(), ['r1', 'r2']);
+      t.mock.timers.tick(1);
+      assert.deepEqual(written(), ['r1', 'r2', 'r3']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

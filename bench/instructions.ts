@@ -1,12 +1,12 @@
 // `npm run bench:instructions -- [--baseline <ref>] [--fresh | --mcp] [--warm-seconds N] [--rate N] [--requests N] [--rounds N]`:
 // the machine instructions a request costs, counted by valgrind's callgrind on each thread, for the offline service
 // (a fleet of 1,000 wallets; --fresh a new wallet every request; --mcp the fleet's trades as MCP tools/call on 64
-// sessions) and for the uWS echo beside it. The service is warmed with the bench's wrk load, then counted over exactly
-// `--requests` requests sent at `--rate` a second (autocannon): at a pace of its own a service groups its appends,
-// commits its index and flushes its log differently, and each does per request what a group does once. Instructions
-// do not vary with what else the machine runs, as the CPU time of a busy machine does (docs/benchmarks.md, its
-// `bench:instructions` paragraph). They are not time: the kernel's work (a send, a syscall's wait) and a cache miss
-// count no instruction here. Needs valgrind.
+// sessions) and for the uWS echo beside it. The service is warmed with the bench's wrk load and then autocannon's, then
+// counted over exactly `--requests` requests sent at `--rate` a second (autocannon): at a pace of its own a service
+// groups its appends, commits its index and flushes its log differently, and each does per request what a group does
+// once. Instructions do not vary with what else the machine runs, as the CPU time of a busy machine does
+// (docs/benchmarks.md, its `bench:instructions` paragraph). They are not time: the kernel's work (a send, a syscall's
+// wait) and a cache miss count no instruction here. Needs valgrind.
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,6 +30,12 @@ const CONNECTIONS = 64;
 const PACED_CONNECTIONS = 8;
 /** Under valgrind a request takes some 100 times as long: wrk's 2 s default would count answers as timeouts. */
 const WRK_TIMEOUT_SECONDS = 60;
+/**
+ * Then the counted run's client, flat out: its requests differ from wrk's in their headers, and its first ones
+ * deoptimized functions V8 had compiled on wrk's (respond, copyHeader; `--trace-deopt`), which a count that began
+ * there paid to compile again.
+ */
+const CLIENT_WARM_SECONDS = 30;
 /** Start-up under valgrind instruments every function node loads: about a minute for the service on this machine. */
 const READY_WITHIN_MS = 600_000;
 const ECHO = fileURLToPath(new URL('./echo-server.js', import.meta.url));
@@ -81,6 +87,7 @@ function dumpedCounts(outDir: string, dump: number): Map<number, number> {
 /** Warms the process with the plan's load, then counts the instructions of the paced run of it. */
 async function count(pid: number, outDir: string, plan: LoadPlan, warmSeconds: number, pace: Pace): Promise<Count> {
   allAnswered(await runWrk(plan, CONNECTIONS, warmSeconds, WRK_TIMEOUT_SECONDS), 'the warm-up');
+  allAnswered(await runAutocannon(plan, PACED_CONNECTIONS, CLIENT_WARM_SECONDS), "the warm-up on the counted run's client");
   await callgrindControl(pid, '--zero');
   const run = allAnswered(await runAutocannon(plan, PACED_CONNECTIONS, 0, pace), 'the counted run');
   await callgrindControl(pid, '--dump');

@@ -1,9 +1,9 @@
 // `npm run bench:paced -- [--rates 100,500,2000] [--seconds N] [--fresh]`: CPU a verdict at a steady pace, what a
 // service that is not saturated pays. The offline service (the sample registry, a fleet of 1,000 wallets; --fresh a new
-// wallet every request) is warmed as `npm run bench` warms it, then sent `--seconds` (default 15) of requests at each
-// rate in turn (autocannon's overallRate, 8 connections), then loaded flat out with the bench's wrk for the same time;
-// each row is CPU a request from /proc by thread over its run, and the service's CPU while idle, which every rate
-// carries, is read first (docs/benchmarks.md, its `bench:paced` paragraph).
+// wallet every request) is warmed as `npm run bench` warms it and then by autocannon, then sent `--seconds` (default
+// 15) of requests at each rate in turn (autocannon's overallRate, 8 connections), then loaded flat out with the bench's
+// wrk for the same time; each row is CPU a request from /proc by thread over its run, and the service's CPU while
+// idle, which every rate carries, is read first (docs/benchmarks.md, its `bench:paced` paragraph).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { PATHS } from '../src/catalogue/published-facts.js';
@@ -36,8 +36,11 @@ async function main(): Promise<void> {
   const service = await startService(THIS_BUILD, { REGISTRY_FILE: sampleRegistry(THIS_BUILD) }, 60_000);
   try {
     const plan = offlinePlan(`${service.base}${PATHS.analyzeFree}`, values.fresh ? 0 : undefined);
-    process.stderr.write(`warming for ${WARM_SECONDS} s\n`);
+    process.stderr.write(`warming for ${WARM_SECONDS} s on wrk, then ${WARM_SECONDS} s on autocannon\n`);
     allAnswered(await runWrk(plan, CONNECTIONS, WARM_SECONDS), 'the warm-up');
+    // Then on the paced rows' client: its requests differ from wrk's in their headers, and its first ones deoptimized
+    // functions V8 had compiled on wrk's, which the first row then paid to compile again.
+    allAnswered(await runAutocannon(plan, PACED_CONNECTIONS, WARM_SECONDS), 'the warm-up');
     await sleep(2_000);
     const kinds = service.subject.threadKinds();
     const before = readCpuSample(service.pid, kinds.keys(), null);

@@ -1,7 +1,7 @@
 // A load plan run by autocannon, when wrk is not installed: the same requests analyze.lua would send.
 import autocannon from 'autocannon';
 import { requestAt, type LoadPlan } from './load-plan.js';
-import type { LoadRun } from './wrk.js';
+import { allAnswered, runWrk, type LoadRun } from './wrk.js';
 
 /** A run of exactly `requests` requests at `perSecond` (autocannon's overallRate), in place of as many as the duration takes. */
 export interface Pace {
@@ -46,4 +46,16 @@ export async function runAutocannon(plan: LoadPlan, connections: number, seconds
     non2xx: result.non2xx,
     socketErrors: result.errors + result.timeouts,
   };
+}
+
+/**
+ * Warms a service for runs autocannon paces: first with wrk's load, as `npm run bench` warms it, then with autocannon's.
+ * Its requests differ from wrk's in their headers, and its first ones deoptimized functions V8 had compiled on wrk's
+ * (respond, copyHeader; `--trace-deopt`), which a paced run that began there paid to compile again.
+ */
+export async function warmForPacedRuns(
+  plan: LoadPlan, wrk: { connections: number; seconds: number; timeoutSeconds?: number }, paced: { connections: number; seconds: number },
+): Promise<void> {
+  allAnswered(await runWrk(plan, wrk.connections, wrk.seconds, wrk.timeoutSeconds), 'the warm-up on wrk');
+  allAnswered(await runAutocannon(plan, paced.connections, paced.seconds), 'the warm-up on autocannon');
 }

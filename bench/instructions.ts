@@ -21,8 +21,8 @@ import { mcpScenario } from './mcp-scenario.js';
 import { offlinePlan } from './offline-scenarios.js';
 import { commitLabel } from './run-info.js';
 import { sampleRegistry, startCommand, startService, THIS_BUILD, type ServiceBuild } from './service.js';
-import { runAutocannon, type Pace } from './autocannon-load.js';
-import { allAnswered, runWrk } from './wrk.js';
+import { runAutocannon, warmForPacedRuns, type Pace } from './autocannon-load.js';
+import { allAnswered } from './wrk.js';
 
 /** The warm-up's connections, as the bench's rows have them. */
 const CONNECTIONS = 64;
@@ -30,11 +30,7 @@ const CONNECTIONS = 64;
 const PACED_CONNECTIONS = 8;
 /** Under valgrind a request takes some 100 times as long: wrk's 2 s default would count answers as timeouts. */
 const WRK_TIMEOUT_SECONDS = 60;
-/**
- * Then the counted run's client, flat out: its requests differ from wrk's in their headers, and its first ones
- * deoptimized functions V8 had compiled on wrk's (respond, copyHeader; `--trace-deopt`), which a count that began
- * there paid to compile again.
- */
+/** The warm-up's second part, on the counted run's client (warmForPacedRuns). */
 const CLIENT_WARM_SECONDS = 30;
 /** Start-up under valgrind instruments every function node loads: about a minute for the service on this machine. */
 const READY_WITHIN_MS = 600_000;
@@ -86,8 +82,8 @@ function dumpedCounts(outDir: string, dump: number): Map<number, number> {
 
 /** Warms the process with the plan's load, then counts the instructions of the paced run of it. */
 async function count(pid: number, outDir: string, plan: LoadPlan, warmSeconds: number, pace: Pace): Promise<Count> {
-  allAnswered(await runWrk(plan, CONNECTIONS, warmSeconds, WRK_TIMEOUT_SECONDS), 'the warm-up');
-  allAnswered(await runAutocannon(plan, PACED_CONNECTIONS, CLIENT_WARM_SECONDS), "the warm-up on the counted run's client");
+  const wrk = { connections: CONNECTIONS, seconds: warmSeconds, timeoutSeconds: WRK_TIMEOUT_SECONDS };
+  await warmForPacedRuns(plan, wrk, { connections: PACED_CONNECTIONS, seconds: CLIENT_WARM_SECONDS });
   await callgrindControl(pid, '--zero');
   const run = allAnswered(await runAutocannon(plan, PACED_CONNECTIONS, 0, pace), 'the counted run');
   await callgrindControl(pid, '--dump');
@@ -187,7 +183,7 @@ async function main(): Promise<void> {
       }
     }
     const load = what === 'mcp' ? 'MCP tools/call on the fleet of 1,000' : what === 'fresh' ? 'a new wallet every request' : 'a fleet of 1,000 wallets';
-    process.stdout.write(`instructions a request (thousands), callgrind; ${warmSeconds} s of wrk -t1 -c${CONNECTIONS} to warm up, then ${pace.requests} requests at ${pace.perSecond} a second counted; offline service, ${load};\nmain/e and proc/e: the main thread's and the whole process's instructions over the echo's\n`);
+    process.stdout.write(`instructions a request (thousands), callgrind; ${warmSeconds} s of wrk -t1 -c${CONNECTIONS} and ${CLIENT_WARM_SECONDS} s of autocannon -c${PACED_CONNECTIONS} to warm up, then ${pace.requests} requests at ${pace.perSecond} a second counted; offline service, ${load};\nmain/e and proc/e: the main thread's and the whole process's instructions over the echo's\n`);
     process.stdout.write(`${'build'.padEnd(16)} ${'requests'.padStart(8)} ${'main'.padStart(8)} ${'others'.padStart(8)} ${'process'.padStart(8)} ${'main/e'.padStart(6)} ${'proc/e'.padStart(6)}\n`);
     process.stdout.write(`${row('uWS echo', echo, echo)}\n${lines.join('\n')}\n`);
   } finally {

@@ -7,7 +7,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { PATHS } from '../src/catalogue/published-facts.js';
-import { runAutocannon } from './autocannon-load.js';
+import { runAutocannon, warmForPacedRuns } from './autocannon-load.js';
 import { metered } from './measure.js';
 import { offlinePlan } from './offline-scenarios.js';
 import { clockTicksPerSecond, readCpuSample, type CpuPerRequest } from './proc-stat.js';
@@ -37,10 +37,7 @@ async function main(): Promise<void> {
   try {
     const plan = offlinePlan(`${service.base}${PATHS.analyzeFree}`, values.fresh ? 0 : undefined);
     process.stderr.write(`warming for ${WARM_SECONDS} s on wrk, then ${WARM_SECONDS} s on autocannon\n`);
-    allAnswered(await runWrk(plan, CONNECTIONS, WARM_SECONDS), 'the warm-up');
-    // Then on the paced rows' client: its requests differ from wrk's in their headers, and its first ones deoptimized
-    // functions V8 had compiled on wrk's, which the first row then paid to compile again.
-    allAnswered(await runAutocannon(plan, PACED_CONNECTIONS, WARM_SECONDS), 'the warm-up');
+    await warmForPacedRuns(plan, { connections: CONNECTIONS, seconds: WARM_SECONDS }, { connections: PACED_CONNECTIONS, seconds: WARM_SECONDS });
     await sleep(2_000);
     const kinds = service.subject.threadKinds();
     const before = readCpuSample(service.pid, kinds.keys(), null);

@@ -238,7 +238,11 @@ export class LogIndex {
   /** The wallet's newest `limit` seqs, newest first: its chain, from its newest line back. */
   walletSeqs(wallet: string, limit: number): number[] {
     const seqs: number[] = [];
-    for (let seq = this.newestSeq(wallet); seq !== 0 && seqs.length < limit; seq = this.prevOf(seq)) seqs.push(seq);
+    if (limit < 1) return seqs;
+    // The link is followed only while more seqs are wanted: past the last one it would read an entry for nothing.
+    for (let seq = this.newestSeq(wallet); seq !== 0; seq = this.prevOf(seq)) {
+      if (seqs.push(seq) === limit) break;
+    }
     return seqs;
   }
 
@@ -259,8 +263,8 @@ export class LogIndex {
 
   /** The wallet's newest record, or null for a wallet without records. */
   head(wallet: string): Head | null {
-    const [seq] = this.walletSeqs(wallet, 1);
-    if (seq === undefined) return null;
+    const seq = this.newestSeq(wallet);
+    if (seq === 0) return null;
     return [seq, this.entry(seq).hash as string];
   }
 

@@ -21,6 +21,9 @@ export interface RpcCall {
  */
 export class CountingProxy {
   readonly calls: RpcCall[] = [];
+  /** While set, requests are counted on arrival and forwarded only once it resolves (a slow node). */
+  private held: Promise<void> | null = null;
+  private arrivals: { count: number; resolve: () => void }[] = [];
 
   private constructor(private readonly server: Server, readonly url: string) {}
 
@@ -42,6 +45,22 @@ export class CountingProxy {
     this.calls.length = 0;
   }
 
+  /** Holds every request from now on until the returned function is called; the node then answers them all. */
+  hold(): () => void {
+    let release!: () => void;
+    this.held = new Promise<void>((resolve) => (release = resolve));
+    return () => {
+      this.held = null;
+      release();
+    };
+  }
+
+  /** Resolves once `count` requests have arrived since the last reset. */
+  arrived(count: number): Promise<void> {
+    if (this.calls.length >= count) return Promise.resolve();
+    return new Promise((resolve) => this.arrivals.push({ count, resolve }));
+  }
+
   close(): Promise<void> {
     this.server.closeAllConnections();
     return new Promise((resolve) => this.server.close(() => resolve()));
@@ -55,6 +74,9 @@ export class CountingProxy {
     for (const item of Array.isArray(parsed) ? parsed : [parsed]) {
       this.calls.push({ method: item.method, to: item.method === 'eth_call' ? (item.params?.[0]?.to ?? '').toLowerCase() : null });
     }
+    for (const waiter of this.arrivals.filter((w) => this.calls.length >= w.count)) waiter.resolve();
+    this.arrivals = this.arrivals.filter((w) => this.calls.length < w.count);
+    if (this.held !== null) await this.held;
     try {
       const answer = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
       const text = await answer.text();

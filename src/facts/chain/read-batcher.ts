@@ -1,4 +1,5 @@
 // Contract reads from every caller in one event-loop turn, sent as one Multicall3 aggregate3 per block (ARCHITECTURE.md "Chain facts by block").
+import { performance } from 'node:perf_hooks';
 import type { Address, PublicClient } from 'viem';
 import { ChainUnavailableError } from './errors.js';
 import { callBalances, MAX_BALANCES_PER_CALL, MAX_HOLDERS_PER_CALL, MAX_TOKENS_PER_CALL } from './balance-reads.js';
@@ -16,6 +17,13 @@ const DEFAULT_MAX_CALLS = 1_500;
 /** eth_calls out before reads wait: while they are, later reads gather into the next, larger call. */
 const DEFAULT_MAX_IN_FLIGHT = 2;
 /**
+ * How long the latest call must have been out before reads queued behind it go in a call beside it. A node that answers
+ * within this (a local one) gets one call at a time, each carrying everything that arrived while the one before was
+ * out; a slow or distant one still gets its second call, this much later than the turn after the first. Sent the turn
+ * after instead, the second call mostly carried a single wallet: two calls in three held one holder (docs/benchmarks.md).
+ */
+export const SECOND_CALL_AFTER_MS = 5;
+/**
  * Holders from which balances take the deployless reader: its 1.5 KB of code and a second request
  * cost about what aggregate3's calldata for one or two new wallets does.
  */
@@ -26,7 +34,8 @@ export const MIN_BALANCE_HOLDERS = 4;
  * reads queued in the same turn are flushed together, grouped by the block they are pinned
  * to, split into calls of at most `maxCalls` reads. A node failure rejects every caller in
  * that call with ChainUnavailableError (fail closed); a read that reverts is `ok: false`
- * for its caller alone. While `maxInFlight` calls are out, reads wait; the first to settle sends
+ * for its caller alone. While `maxInFlight` calls are out, or one sent less than `secondCallAfterMs`
+ * ago, reads wait; the first to settle sends
  * everything queued (a call per block, per 1,500 reads): under load the next call grows while the
  * node answers, instead of one small call per turn (each costs the service and the node a request
  * whatever it holds; ARCHITECTURE.md "Chain facts by block").
@@ -34,7 +43,10 @@ export const MIN_BALANCE_HOLDERS = 4;
 export class ReadBatcher {
   private queued = new Map<bigint, Queued[]>();
   private scheduled = false;
-  private inFlight = 0;
+  /** When each call out was sent (performance.now()), in the order they were sent. */
+  private readonly out: number[] = [];
+  /** Set while reads wait for the latest call out to be SECOND_CALL_AFTER_MS old. */
+  private secondCall: NodeJS.Timeout | null = null;
   private idleWaiters: (() => void)[] = [];
 
   constructor(
@@ -42,6 +54,7 @@ export class ReadBatcher {
     private readonly multicall3: Address,
     private readonly maxCalls = DEFAULT_MAX_CALLS,
     private readonly maxInFlight = DEFAULT_MAX_IN_FLIGHT,
+    private readonly secondCallAfterMs = SECOND_CALL_AFTER_MS,
   ) {}
 
   /** The reads' results as of `block`. */
@@ -59,33 +72,48 @@ export class ReadBatcher {
 
   /** Resolves once nothing is queued or being read (tests settle on this before counting calls). */
   idle(): Promise<void> {
-    if (!this.scheduled && this.inFlight === 0) return Promise.resolve();
+    if (!this.scheduled && this.out.length === 0) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
   private flush(): void {
     this.scheduled = false;
-    // Full: the reads wait in the queue, and the first call to settle sends them.
-    if (this.inFlight >= this.maxInFlight) return;
+    // Full, or waiting for the latest call to age: the reads wait in the queue, and the first call to settle sends them.
+    if (this.out.length >= this.maxInFlight || this.secondCall !== null) return;
+    if (this.out.length > 0) {
+      const wait = this.out[this.out.length - 1] + this.secondCallAfterMs - performance.now();
+      if (wait > 0) {
+        this.secondCall = setTimeout(() => {
+          this.secondCall = null;
+          this.flush();
+        }, wait).unref();
+        return;
+      }
+    }
     const queued = this.queued;
     this.queued = new Map();
     for (const [block, callers] of queued) {
       for (const batch of this.split(callers)) {
-        this.inFlight++;
-        void this.send(block, batch).finally(() => this.settled());
+        const sentAt = performance.now();
+        this.out.push(sentAt);
+        void this.send(block, batch).finally(() => this.settled(sentAt));
       }
     }
     this.wakeIfIdle();
   }
 
-  private settled(): void {
-    this.inFlight--;
+  private settled(sentAt: number): void {
+    this.out.splice(this.out.indexOf(sentAt), 1);
+    if (this.secondCall !== null) {
+      clearTimeout(this.secondCall);
+      this.secondCall = null;
+    }
     if (this.queued.size > 0 && !this.scheduled) this.flush();
     this.wakeIfIdle();
   }
 
   private wakeIfIdle(): void {
-    if (this.inFlight === 0 && !this.scheduled && this.queued.size === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
+    if (this.out.length === 0 && !this.scheduled && this.queued.size === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
 
   /** Callers in order, cut where the next one would take a call past `maxCalls` (a caller's reads stay together). */

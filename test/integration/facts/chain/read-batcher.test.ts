@@ -62,7 +62,60 @@ describe('ReadBatcher', () => {
     assert.deepEqual(results.map(([result]) => result.value), direct);
     assert.ok(direct[0] > 0n, 'the funded wallet holds service tokens');
   });
+
+  it('keeps the reads of later turns for one call after the call out answers, while that call is younger than the bound', async () => {
+    const token = devnet.contracts.serviceToken;
+    const block = await client.getBlockNumber();
+    // Two calls may be out, as by default; the bound is one no answer takes here.
+    const batcher = new ReadBatcher(client, devnet.contracts.multicall3, 1_500, 2, 60_000);
+    const funded = devnet.wallets[devnet.wallets.length - 1].address;
+    const holders = [funded, ...Array.from({ length: 5 }, (_, i) => `0x${(i + 0x100).toString(16).padStart(40, '0')}`)];
+    proxy.reset();
+    const release = proxy.hold();
+    const answers: Promise<ReadResultList>[] = [];
+    try {
+      answers.push(batcher.read([balanceOfRead(token, holders[0])], 'first', block));
+      await proxy.arrived(1);
+      // Five more turns while the node has not answered: a second call would carry the first of them alone.
+      for (const holder of holders.slice(1)) {
+        answers.push(batcher.read([balanceOfRead(token, holder)], `balance of ${holder}`, block));
+        await turn();
+      }
+    } finally {
+      release();
+    }
+    const results = await Promise.all(answers);
+    await batcher.idle();
+    assert.equal(proxy.count('eth_call'), 2, 'the first turn\'s call, then one call for the five turns after it');
+    assert.ok((results[0][0] as { value: bigint }).value > 0n, 'the funded wallet holds service tokens');
+    assert.deepEqual(results.slice(1).map(([result]) => result), holders.slice(1).map(() => ({ ok: true, value: 0n })));
+  });
+
+  it('sends a second call beside one the node is slow to answer, once that one is older than the bound', async () => {
+    const token = devnet.contracts.serviceToken;
+    const block = await client.getBlockNumber();
+    const batcher = new ReadBatcher(client, devnet.contracts.multicall3, 1_500, 2, 20);
+    const holders = [`0x${'0'.repeat(37)}201`, `0x${'0'.repeat(37)}202`];
+    proxy.reset();
+    const release = proxy.hold();
+    let answers: Promise<ReadResultList>[];
+    try {
+      const first = batcher.read([balanceOfRead(token, holders[0])], 'first', block);
+      await proxy.arrived(1);
+      const second = batcher.read([balanceOfRead(token, holders[1])], 'second', block);
+      // The first call is still unanswered: the second read must not wait for it.
+      await proxy.arrived(2);
+      answers = [first, second];
+    } finally {
+      release();
+    }
+    assert.deepEqual((await Promise.all(answers)).map(([result]) => result), [{ ok: true, value: 0n }, { ok: true, value: 0n }]);
+    await batcher.idle();
+    assert.equal(proxy.count('eth_call'), 2);
+  });
 });
+
+type ReadResultList = Awaited<ReturnType<ReadBatcher['read']>>;
 
 /** A funded demo wallet, two that hold nothing, every registry token, the native coin, and two "tokens" that cannot answer balanceOf. */
 function mixedReads(): ContractRead[] {

@@ -20,7 +20,7 @@ const DEFAULT_MAX_IN_FLIGHT = 2;
  * How long the latest call must have been out before reads queued behind it go in a call beside it. A node that answers
  * within this (a local one) gets one call at a time, each carrying everything that arrived while the one before was
  * out; a slow or distant one still gets its second call, this much later than the turn after the first. Sent the turn
- * after instead, the second call mostly carried a single wallet: two calls in three held one holder (docs/benchmarks.md).
+ * after instead, the second call mostly carried a single wallet (ARCHITECTURE.md "Chain facts by block").
  */
 export const SECOND_CALL_AFTER_MS = 5;
 /**
@@ -35,10 +35,10 @@ export const MIN_BALANCE_HOLDERS = 4;
  * to, split into calls of at most `maxCalls` reads. A node failure rejects every caller in
  * that call with ChainUnavailableError (fail closed); a read that reverts is `ok: false`
  * for its caller alone. While `maxInFlight` calls are out, or one sent less than `secondCallAfterMs`
- * ago, reads wait; the first to settle sends
- * everything queued (a call per block, per 1,500 reads): under load the next call grows while the
- * node answers, instead of one small call per turn (each costs the service and the node a request
- * whatever it holds; ARCHITECTURE.md "Chain facts by block").
+ * ago, reads wait; the first call to settle, or that call coming of age, sends everything queued
+ * (a call per block, per 1,500 reads): under load the next call grows while the node answers,
+ * instead of one small call per turn (each costs the service and the node a request whatever it
+ * holds; ARCHITECTURE.md "Chain facts by block").
  */
 export class ReadBatcher {
   private queued = new Map<bigint, Queued[]>();

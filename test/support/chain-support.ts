@@ -23,7 +23,6 @@ export class CountingProxy {
   readonly calls: RpcCall[] = [];
   /** While set, requests are counted on arrival and forwarded only once it resolves (a slow node). */
   private held: Promise<void> | null = null;
-  private arrivals: { count: number; resolve: () => void }[] = [];
 
   private constructor(private readonly server: Server, readonly url: string) {}
 
@@ -55,12 +54,6 @@ export class CountingProxy {
     };
   }
 
-  /** Resolves once `count` requests have arrived since the last reset. */
-  arrived(count: number): Promise<void> {
-    if (this.calls.length >= count) return Promise.resolve();
-    return new Promise((resolve) => this.arrivals.push({ count, resolve }));
-  }
-
   close(): Promise<void> {
     this.server.closeAllConnections();
     return new Promise((resolve) => this.server.close(() => resolve()));
@@ -74,8 +67,6 @@ export class CountingProxy {
     for (const item of Array.isArray(parsed) ? parsed : [parsed]) {
       this.calls.push({ method: item.method, to: item.method === 'eth_call' ? (item.params?.[0]?.to ?? '').toLowerCase() : null });
     }
-    for (const waiter of this.arrivals.filter((w) => this.calls.length >= w.count)) waiter.resolve();
-    this.arrivals = this.arrivals.filter((w) => this.calls.length < w.count);
     if (this.held !== null) await this.held;
     try {
       const answer = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body });

@@ -15,6 +15,7 @@ import { MIN_BALANCE_HOLDERS, ReadBatcher } from '../../../../src/facts/chain/re
 import { compileContracts } from '../../../../src/tools/devnet/compile.js';
 import { startDevnet, type Devnet } from '../../../../src/tools/devnet/devnet.js';
 import { CountingProxy } from '../../../support/chain-support.js';
+import { waitUntil } from '../../../support/wait-until.js';
 
 const ROOT = fileURLToPath(new URL('../../../../../', import.meta.url));
 
@@ -75,7 +76,7 @@ describe('ReadBatcher', () => {
     const answers: Promise<ReadResultList>[] = [];
     try {
       answers.push(batcher.read([balanceOfRead(token, holders[0])], 'first', block));
-      await proxy.arrived(1);
+      await waitUntil(() => proxy.calls.length >= 1, 'the first call reached the node');
       // Five more turns while the node has not answered: a second call would carry the first of them alone.
       for (const holder of holders.slice(1)) {
         answers.push(batcher.read([balanceOfRead(token, holder)], `balance of ${holder}`, block));
@@ -101,10 +102,10 @@ describe('ReadBatcher', () => {
     let answers: Promise<ReadResultList>[];
     try {
       const first = batcher.read([balanceOfRead(token, holders[0])], 'first', block);
-      await proxy.arrived(1);
+      await waitUntil(() => proxy.calls.length >= 1, 'the first call reached the node');
       const second = batcher.read([balanceOfRead(token, holders[1])], 'second', block);
       // The first call is still unanswered: the second read must not wait for it.
-      await proxy.arrived(2);
+      await waitUntil(() => proxy.calls.length >= 2, 'the second call reached the node');
       answers = [first, second];
     } finally {
       release();

@@ -34,8 +34,8 @@ export async function attachChain(config: Readonly<Config>, log: (line: string) 
     if (!config.registryFile) throw new Error('RPC_URL needs REGISTRY_FILE: the canonical addresses and feeds of that chain');
     const registry = await loadRegistryFile(config.registryFile);
     // A real node is not ours to restart: the client simply reads again once it answers.
-    const { client, batchClient } = chainClients(config.rpcUrl, config.rpcTimeoutMs);
-    const reads = await openChainReads(client, registry, { wsUrl: config.rpcWsUrl, log });
+    const { client, batchClient, calls } = chainClients(config.rpcUrl, config.rpcTimeoutMs);
+    const reads = await openChainReads(client, registry, { wsUrl: config.rpcWsUrl, calls, log });
     return { registry, client, batchClient, reads, rpcUrl: config.rpcUrl, devnet: null, supervisor: null, close: async () => reads.close() };
   }
   if (config.registryFile) {
@@ -49,9 +49,9 @@ export async function attachChain(config: Readonly<Config>, log: (line: string) 
   const devnet = supervisor.current;
   const registry = registryFromFile(devnet.registry);
   // While the supervisor restarts anvil the client refuses every read, so evaluations fail closed.
-  const { client, batchClient } = chainClients(devnet.rpcUrl, config.rpcTimeoutMs, () => supervisor.downReason());
+  const { client, batchClient, calls } = chainClients(devnet.rpcUrl, config.rpcTimeoutMs, () => supervisor.downReason());
   // anvil streams new heads on its HTTP port; a restarted anvil takes the same port, and the watch reconnects to it.
-  const reads = await openChainReads(client, registry, { wsUrl: webSocketUrlOf(devnet.rpcUrl), refuse: () => supervisor.downReason(), log });
+  const reads = await openChainReads(client, registry, { wsUrl: webSocketUrlOf(devnet.rpcUrl), refuse: () => supervisor.downReason(), calls, log });
   return {
     registry, client, batchClient, reads, rpcUrl: devnet.rpcUrl, supervisor,
     get devnet() {

@@ -1,7 +1,8 @@
 // Balances of many holders in one deployless eth_call of contracts/utils/BalancesReader.sol (ARCHITECTURE.md "Chain facts by block").
-import type { Hex, PublicClient } from 'viem';
+import type { Hex } from 'viem';
 import { BALANCES_READER_CODE } from './balances-reader-code.js';
 import { word } from './aggregate3.js';
+import type { EthCaller } from './eth-caller.js';
 import type { ReadResult } from './multicall.js';
 
 /** One balance: of `token` (null: the native coin) held by `holder` (0x and 40 hex). */
@@ -106,7 +107,7 @@ export function decodeBalanceAnswer(answer: Hex, call: Pick<BalanceCall, 'count'
 }
 
 /** The reads as one eth_call at `block`; rejects with the node's own error, or when the answer does not fit. */
-export async function callBalances(client: PublicClient, reads: readonly BalanceRead[], block: bigint | 'latest'): Promise<ReadResult[]> {
+export async function callBalances(client: EthCaller, reads: readonly BalanceRead[], block: bigint | 'latest'): Promise<ReadResult[]> {
   const call = encodeBalanceCall(reads);
   // No `to`: the node runs the creation code and answers what the constructor returns.
   const answer = await client.request({ method: 'eth_call', params: [{ data: call.data }, block === 'latest' ? block : `0x${block.toString(16)}`] });

@@ -2,6 +2,7 @@
 import { getAddress, type Address, type PublicClient } from 'viem';
 import type { Registry } from '../registry/registry.js';
 import { ChainHead } from './chain-head.js';
+import type { EthCaller } from './eth-caller.js';
 import { ReadBatcher } from './read-batcher.js';
 
 export interface ChainReads {
@@ -15,6 +16,8 @@ export interface ChainReadsOptions {
   wsUrl: string | null;
   refuse?: () => string | null;
   log: (line: string) => void;
+  /** The read batcher's eth_calls; `client`'s own by default (chainClients gives the service a leaner one). */
+  calls?: EthCaller;
 }
 
 /** Watches the registry's tokens (assets, settlement asset, service token) and starts once the first head is read or the node is found not to answer. */
@@ -26,7 +29,7 @@ export async function openChainReads(client: PublicClient, registry: Registry, o
     tokens, nativeBalances: registry.assets.some((asset) => asset.is_native), wsUrl: options.wsUrl, refuse: options.refuse, log: options.log,
   });
   await head.start();
-  return { head, reads: new ReadBatcher(client, getAddress(registry.multicall3)), close: () => head.close() };
+  return { head, reads: new ReadBatcher(options.calls ?? client, getAddress(registry.multicall3)), close: () => head.close() };
 }
 
 /** The node's WebSocket endpoint when it serves one on the HTTP address (anvil does). */

@@ -1,6 +1,7 @@
 // Many contract reads in one eth_call through Multicall3's aggregate3, with per-read failures kept apart.
 import { decodeFunctionResult, encodeFunctionData, erc20Abi, parseAbi, type Abi, type Address, type Hex, type PublicClient } from 'viem';
 import { decodeAggregate3, encodeAggregate3 } from './aggregate3.js';
+import type { EthCaller } from './eth-caller.js';
 import type { BalanceRead } from './balance-reads.js';
 import { ChainUnavailableError } from './errors.js';
 
@@ -65,7 +66,7 @@ export async function readMany(client: PublicClient, multicall3: Address, reads:
  * The reads as one aggregate3 eth_call at `block`, coded by hand (aggregate3.ts). Rejects with
  * the node's own error, or when Multicall3 answers another number of results; callers say what failed.
  */
-export async function callAggregate3(client: PublicClient, multicall3: Address, reads: readonly ContractRead[], block: bigint | 'latest'): Promise<ReadResult[]> {
+export async function callAggregate3(client: EthCaller, multicall3: Address, reads: readonly ContractRead[], block: bigint | 'latest'): Promise<ReadResult[]> {
   const calls = reads.map((read) => ({ target: read.address, callData: encodeRead(read) }));
   // aggregate3 is payable, so it goes as a plain eth_call, built here for viem to send as it is.
   const data = await client.request({

@@ -1,5 +1,6 @@
 // The viem public client every chain read goes through, devnet or real node alike.
 import { createPublicClient, defineChain, http, type PublicClient } from 'viem';
+import { ethCaller, type EthCaller } from './eth-caller.js';
 import { keepAliveFetch, type RpcFetch } from './rpc-fetch.js';
 
 /** Robinhood Chain as the service sees it; the RPC address comes from configuration. */
@@ -30,10 +31,14 @@ export function createChainClient(
   }) as PublicClient;
 }
 
-/** The service's two clients of one node, plain and batching, on one pool of kept-alive sockets. */
-export function chainClients(rpcUrl: string, timeoutMs: number, refuse?: () => string | null): { client: PublicClient; batchClient: PublicClient } {
+/** The service's two clients of one node, plain and batching, and the read batcher's eth_call, on one pool of kept-alive sockets. */
+export function chainClients(rpcUrl: string, timeoutMs: number, refuse?: () => string | null): { client: PublicClient; batchClient: PublicClient; calls: EthCaller } {
   const send = keepAliveFetch();
-  return { client: createChainClient(rpcUrl, timeoutMs, refuse, false, send), batchClient: createChainClient(rpcUrl, timeoutMs, refuse, true, send) };
+  return {
+    client: createChainClient(rpcUrl, timeoutMs, refuse, false, send),
+    batchClient: createChainClient(rpcUrl, timeoutMs, refuse, true, send),
+    calls: ethCaller(rpcUrl, gatedFetch(send, refuse), timeoutMs),
+  };
 }
 
 function gatedFetch(send: RpcFetch, refuse?: () => string | null): RpcFetch {

@@ -1,8 +1,9 @@
 // Contract reads from every caller in one event-loop turn, sent as one Multicall3 aggregate3 per block (ARCHITECTURE.md "Chain facts by block").
 import { performance } from 'node:perf_hooks';
-import type { Address, PublicClient } from 'viem';
+import type { Address } from 'viem';
 import { ChainUnavailableError } from './errors.js';
 import { callBalances, MAX_BALANCES_PER_CALL, MAX_HOLDERS_PER_CALL, MAX_TOKENS_PER_CALL } from './balance-reads.js';
+import type { EthCaller } from './eth-caller.js';
 import { callAggregate3, type ContractRead, type ReadResult } from './multicall.js';
 
 interface Queued {
@@ -50,7 +51,7 @@ export class ReadBatcher {
   private idleWaiters: (() => void)[] = [];
 
   constructor(
-    private readonly client: PublicClient,
+    private readonly client: EthCaller,
     private readonly multicall3: Address,
     private readonly maxCalls = DEFAULT_MAX_CALLS,
     private readonly maxInFlight = DEFAULT_MAX_IN_FLIGHT,

@@ -19,6 +19,19 @@ export interface RpcRequestInit {
   headers?: Record<string, string>;
   body?: string;
   signal?: AbortSignal | null;
+  /**
+   * A deadline without a signal: past it the request is abandoned (its socket destroyed) and rejects with
+   * RpcTimeoutError. The read batcher's calls take this (eth-caller.ts); viem passes its timeout as `signal`.
+   */
+  timeoutMs?: number;
+}
+
+/** A request that passed its `timeoutMs` without a whole answer. */
+export class RpcTimeoutError extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`no answer within ${timeoutMs} ms`);
+    this.name = 'RpcTimeoutError';
+  }
 }
 
 export type RpcFetch = (url: string, init: RpcRequestInit) => Promise<RpcResponse>;
@@ -44,7 +57,16 @@ export function keepAliveFetch(maxAnswerBytes = MAX_ANSWER_BYTES): RpcFetch {
     'https:': new https.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS }),
   };
   const targets = new Map<string, URL>();
-  return (url, init) => new Promise<RpcResponse>((resolve, reject) => {
+  return (url, init) => new Promise<RpcResponse>((resolved, rejected) => {
+    let deadline: NodeJS.Timeout | undefined;
+    const resolve = (answer: RpcResponse) => {
+      clearTimeout(deadline);
+      resolved(answer);
+    };
+    const reject = (error: Error) => {
+      clearTimeout(deadline);
+      rejected(error);
+    };
     let target = targets.get(url);
     if (target === undefined) targets.set(url, (target = new URL(url)));
     const secure = target.protocol === 'https:';
@@ -79,6 +101,14 @@ export function keepAliveFetch(maxAnswerBytes = MAX_ANSWER_BYTES): RpcFetch {
       });
     });
     request.on('error', reject);
+    if (init.timeoutMs !== undefined) {
+      const timeoutMs = init.timeoutMs;
+      deadline = setTimeout(() => {
+        // Settled first: whatever the destroyed socket then reports (a hang-up, a cut answer) comes after.
+        rejected(new RpcTimeoutError(timeoutMs));
+        request.destroy();
+      }, timeoutMs);
+    }
     request.end(init.body);
   });
 }

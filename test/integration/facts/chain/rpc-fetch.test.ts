@@ -9,9 +9,10 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { ChainUnavailableError } from '../../../../src/facts/chain/errors.js';
 import { nativeBalanceRead } from '../../../../src/facts/chain/multicall.js';
-import { createChainClient } from '../../../../src/facts/chain/public-client.js';
+import { chainClients, createChainClient } from '../../../../src/facts/chain/public-client.js';
+import { ethCaller } from '../../../../src/facts/chain/eth-caller.js';
 import { ReadBatcher } from '../../../../src/facts/chain/read-batcher.js';
-import { keepAliveFetch } from '../../../../src/facts/chain/rpc-fetch.js';
+import { keepAliveFetch, RpcTimeoutError } from '../../../../src/facts/chain/rpc-fetch.js';
 import { freePort } from '../../../../src/tools/devnet/free-port.js';
 import { fileURLToPath } from 'node:url';
 
@@ -100,6 +101,36 @@ describe('keepAliveFetch', () => {
     await assert.rejects(pending, { name: 'AbortError' });
   });
 
+  it('abandons a request past its deadline: rejects with RpcTimeoutError and closes its socket', async () => {
+    const closed: Promise<void>[] = [];
+    handle = (request) => {
+      closed.push(new Promise((resolve) => request.socket.once('close', () => resolve())));
+    }; // never answers
+    const send = keepAliveFetch();
+    const began = performance.now();
+    await assert.rejects(send(url, { ...post('{}'), timeoutMs: 150 }), (error: unknown) => error instanceof RpcTimeoutError && error.timeoutMs === 150);
+    assert.ok(performance.now() - began >= 140, 'not before its deadline');
+    // The server sees the socket go: a node that answers late answers no one, and the next request takes a new socket.
+    await Promise.race([closed[0], new Promise((_, reject) => setTimeout(() => reject(new Error('the socket stayed open')), 5_000))]);
+    handle = (_request, _body, response) => response.end('{"ok":true}');
+    assert.equal(await (await send(url, { ...post('{}'), timeoutMs: 2_000 })).text(), '{"ok":true}');
+  });
+
+  it('keeps no deadline past an answer: its timer goes with it', async () => {
+    handle = (_request, _body, response) => response.end('{"ok":1}');
+    // Timers that hold the process (setTimeout without unref): the deadline is one while the request is out, and only then.
+    const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+    const before = timers();
+    const pending = keepAliveFetch()(url, { ...post('{}'), timeoutMs: 60_000 });
+    assert.equal(timers(), before + 1);
+    assert.equal(await (await pending).text(), '{"ok":1}');
+    assert.equal(timers(), before);
+    handle = (_request, _body, response) => response.writeHead(500).end();
+    await (await keepAliveFetch()(url, { ...post('{}'), timeoutMs: 60_000 })).text();
+    await assert.rejects(keepAliveFetch()(`http://127.0.0.1:${await freePort()}/`, { ...post('{}'), timeoutMs: 60_000 }), /ECONNREFUSED/);
+    assert.equal(timers(), before, 'nor past an HTTP error or a refused connection');
+  });
+
   it('refuses a URL that is not http or https', async () => {
     await assert.rejects(keepAliveFetch()('ftp://127.0.0.1/', post('{}')), /http or https, not ftp:/);
   });
@@ -131,6 +162,74 @@ describe('chain reads on keepAliveFetch', () => {
       response.end('<html>gateway</html>');
     };
     await assert.rejects(read(createChainClient(url, 2_000)), ChainUnavailableError);
+  });
+});
+
+describe('ethCaller, the read batcher\'s eth_call', () => {
+  const CALL = { method: 'eth_call' as const, params: [{ to: MULTICALL3 as `0x${string}`, data: '0x1234' as `0x${string}` }, '0x2a' as `0x${string}`] as [{ to: `0x${string}`; data: `0x${string}` }, `0x${string}`] };
+  const answering = (answer: (request: { jsonrpc: string; id: number; method: string; params: unknown }) => unknown, status = 200): Handler =>
+    (_request, body, response) => {
+      response.writeHead(status, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(answer(JSON.parse(body))));
+    };
+  /** The message an evaluation logs for a batched read that failed (errors.ts). */
+  const logged = async (pending: Promise<unknown>) => {
+    const error = await pending.then(() => null, (cause: unknown) => new ChainUnavailableError('one balance', cause));
+    assert.ok(error, 'the read rejected');
+    return error.message;
+  };
+
+  it('sends one JSON-RPC eth_call and answers its result', async () => {
+    const seen: unknown[] = [];
+    handle = answering((request) => {
+      seen.push(request);
+      return { jsonrpc: '2.0', id: request.id, result: '0xbeef' };
+    });
+    const calls = ethCaller(url, keepAliveFetch(), 2_000);
+    assert.equal(await calls.request(CALL), '0xbeef');
+    assert.equal(await calls.request(CALL), '0xbeef');
+    assert.deepEqual(seen, [
+      { jsonrpc: '2.0', id: 1, method: 'eth_call', params: CALL.params },
+      { jsonrpc: '2.0', id: 2, method: 'eth_call', params: CALL.params },
+    ]);
+  });
+
+  it('fails as viem\'s client fails, naming the node\'s origin and the request, never its path', async () => {
+    const secretUrl = `${url}/key-s3cret?apikey=s3cret`;
+    const calls = ethCaller(secretUrl, keepAliveFetch(), 300);
+    handle = answering((request) => ({ jsonrpc: '2.0', id: request.id, error: { code: -32000, message: 'header not found' } }));
+    const rpc = await logged(calls.request(CALL));
+    assert.match(rpc, /^one balance failed: RPC Request failed: header not found URL: http:\/\/127\.0\.0\.1:\d+ Request body: \{"method":"eth_call"/);
+    handle = (_request, _body, response) => response.writeHead(502, 'Bad Gateway').end('<html>down</html>');
+    assert.match(await logged(calls.request(CALL)), /^one balance failed: HTTP request failed: Unexpected token '<'.* URL: http:\/\/127/);
+    handle = answering(() => ({ jsonrpc: '2.0', id: 1 }), 503);
+    assert.match(await logged(calls.request(CALL)), /^one balance failed: HTTP request failed: Service Unavailable URL: /);
+    handle = answering(() => ({ jsonrpc: '2.0', id: 1 }));
+    assert.match(await logged(calls.request(CALL)), /^one balance failed: HTTP request failed: the answer holds no result URL: /);
+    handle = () => {}; // never answers
+    assert.match(await logged(calls.request(CALL)), /^one balance failed: The request took too long to respond: The request timed out\. URL: http:\/\/127/);
+    const refused = ethCaller(`http://127.0.0.1:${await freePort()}/key-s3cret`, keepAliveFetch(), 2_000);
+    assert.match(await logged(refused.request(CALL)), /^one balance failed: HTTP request failed: connect ECONNREFUSED 127\.0\.0\.1:\d+ URL: /);
+    for (const message of [rpc, await logged(refused.request(CALL))]) assert.doesNotMatch(message, /s3cret/);
+  });
+
+  it('is refused while the service\'s gate names a reason, as the client is, without a request', async () => {
+    let reason: string | null = 'the embedded devnet is restarting';
+    const before = peers.length;
+    handle = answering((request) => ({ jsonrpc: '2.0', id: request.id, result: '0x01' }));
+    const { calls } = chainClients(url, 2_000, () => reason);
+    assert.match(await logged(calls.request(CALL)), /^one balance failed: HTTP request failed: the embedded devnet is restarting URL: /);
+    assert.equal(peers.length, before, 'nothing reached the node');
+    reason = null;
+    assert.equal(await calls.request(CALL), '0x01');
+  });
+
+  it('fails closed in the read batcher when the node never answers', async () => {
+    handle = () => {}; // never answers
+    await assert.rejects(
+      new ReadBatcher(ethCaller(url, keepAliveFetch(), 200), MULTICALL3).read([nativeBalanceRead(MULTICALL3, '0x0000000000000000000000000000000000000001')], 'one balance', 1n),
+      ChainUnavailableError,
+    );
   });
 });
 

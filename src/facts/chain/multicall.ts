@@ -68,7 +68,7 @@ export async function readMany(client: PublicClient, multicall3: Address, reads:
  */
 export async function callAggregate3(client: EthCaller, multicall3: Address, reads: readonly ContractRead[], block: bigint | 'latest'): Promise<ReadResult[]> {
   const calls = reads.map((read) => ({ target: read.address, callData: encodeRead(read) }));
-  // aggregate3 is payable, so it goes as a plain eth_call, built here for viem to send as it is.
+  // aggregate3 is payable, so it goes as a plain eth_call, built here and sent as it is (by viem's client or ethCaller).
   const data = await client.request({
     method: 'eth_call',
     params: [{ to: multicall3, data: encodeAggregate3(calls) }, block === 'latest' ? block : `0x${block.toString(16)}`],

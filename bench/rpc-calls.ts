@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { chainClients } from '../src/facts/chain/public-client.js';
 import { startAnvil } from '../src/tools/devnet/anvil.js';
 import type { Hex } from 'viem';
+import { median } from './baseline-table.js';
 
 const { values } = parseArgs({ options: { calls: { type: 'string', default: '3000' }, rounds: { type: 'string', default: '8' }, bytes: { type: 'string', default: '3000' } } });
 const calls = Number(values.calls);
@@ -39,9 +40,7 @@ try {
   }
   console.log(`eth_call with ${values.bytes} bytes of data, ${calls} calls a round, ${rounds} rounds, two calls out at a time; us of CPU a call`);
   for (const [name, figures] of results) {
-    const sorted = [...figures].sort((a, b) => a - b);
-    const median = sorted.length % 2 ? sorted[(sorted.length - 1) / 2] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
-    console.log(`${name.padEnd(26)} median ${median.toFixed(1).padStart(6)}  smallest ${sorted[0].toFixed(1).padStart(6)}  rounds ${figures.map((f) => f.toFixed(0)).join(' ')}`);
+    console.log(`${name.padEnd(26)} median ${median(figures)!.toFixed(1).padStart(6)}  smallest ${Math.min(...figures).toFixed(1).padStart(6)}  rounds ${figures.map((f) => f.toFixed(0)).join(' ')}`);
   }
 } finally {
   await anvil.close();

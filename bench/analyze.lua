@@ -10,6 +10,20 @@ local offset = tonumber(os.getenv("BENCH_WALLET_OFFSET") or "1")
 -- Request n evaluates wallet offset + n % cycle; a cycle of 0 never repeats a wallet.
 local cycle = tonumber(os.getenv("BENCH_WALLET_CYCLE") or "1000000")
 local mcp = os.getenv("BENCH_MCP") == "1"
+-- A row whose every answer carries one status (the edge's 404) counts the answers without it, in
+-- place of wrk's count of non-2xx answers. done() runs in wrk's main Lua state and reads each
+-- thread's count from the thread's own state.
+local answers = tonumber(os.getenv("BENCH_ANSWERS") or "")
+local threads = {}
+setup = function(thread)
+  threads[#threads + 1] = thread
+end
+if answers then
+  unexpected = 0
+  response = function(status)
+    if status ~= answers then unexpected = unexpected + 1 end
+  end
+end
 
 -- wrk does not tell request() which connection it is building for, and with -t1 every connection
 -- shares this one Lua state: a rotated header (an MCP session id, a bearer token with its wallet)
@@ -59,7 +73,12 @@ end
 -- One line bench/wrk.ts parses: requests, duration (us), p50 and p99 (ms), non-2xx/3xx answers, socket errors.
 done = function(summary, latency, requests)
   local e = summary.errors
+  local wrong = e.status
+  if answers then
+    wrong = 0
+    for _, thread in ipairs(threads) do wrong = wrong + (thread:get("unexpected") or 0) end
+  end
   io.write(string.format("WRK %d %d %.3f %.3f %d %d\n", summary.requests, summary.duration,
     latency:percentile(50) / 1000, latency:percentile(99) / 1000,
-    e.status, e.connect + e.read + e.write + e.timeout))
+    wrong, e.connect + e.read + e.write + e.timeout))
 end

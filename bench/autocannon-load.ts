@@ -43,7 +43,7 @@ export async function runAutocannon(plan: LoadPlan, connections: number, seconds
     durationSeconds: result.duration,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
-    non2xx: result.non2xx,
+    non2xx: plan.answers === undefined ? result.non2xx : result.requests.total - (result.statusCodeStats?.[`${plan.answers}`]?.count ?? 0),
     socketErrors: result.errors + result.timeouts,
   };
 }

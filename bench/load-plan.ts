@@ -18,6 +18,8 @@ export interface LoadPlan {
   mcp: boolean;
   /** Request n carries rotation[(n - 1) % length]. */
   rotation: Rotated[];
+  /** The status every answer must carry (the edge's 404 to a path no route has); unset, any 2xx. */
+  answers?: number;
 }
 
 export interface PlannedRequest {
@@ -59,5 +61,6 @@ export function planEnvironment(plan: LoadPlan): Record<string, string> {
     BENCH_WALLET_OFFSET: String(plan.walletOffset),
     BENCH_WALLET_CYCLE: String(plan.walletCycle),
     BENCH_MCP: plan.mcp ? '1' : '0',
+    ...(plan.answers === undefined ? {} : { BENCH_ANSWERS: String(plan.answers) }),
   };
 }

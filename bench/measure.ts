@@ -73,11 +73,11 @@ export async function measure(scenario: Scenario, generator: LoadGenerator, tick
     const { plan, requests } = scenario.warmUp;
     const warm = await generator.run(plan.walletCycle === 0 ? { ...plan, walletOffset: plan.walletOffset + requests } : plan, loadSeconds);
     // Reported as the timed run's are: a stray timeout under load does not end the bench.
-    if (warm.non2xx + warm.socketErrors > 0) process.stderr.write(`  ${scenario.label}: ${warm.non2xx} non-2xx answers and ${warm.socketErrors} socket errors in the warm-up\n`);
+    if (warm.non2xx + warm.socketErrors > 0) process.stderr.write(`  ${scenario.label}: ${warm.non2xx} ${unexpectedAnswers(plan)} and ${warm.socketErrors} socket errors in the warm-up\n`);
   }
   const { run, cpu } = await metered(scenario.subject, ticksPerSecond, () => generator.run(scenario.plan));
   if (run.non2xx + run.socketErrors > 0) {
-    process.stderr.write(`  ${scenario.label}: ${run.non2xx} non-2xx answers and ${run.socketErrors} socket errors under load\n`);
+    process.stderr.write(`  ${scenario.label}: ${run.non2xx} ${unexpectedAnswers(scenario.plan)} and ${run.socketErrors} socket errors under load\n`);
   }
   return { id: scenario.id, label: scenario.label, note: scenario.note, run, cpu };
 }
@@ -97,14 +97,24 @@ async function send(url: string, headers: Record<string, string>, body: string):
   return { status: response.status, body: await response.text() };
 }
 
-/** Requests 1..count of `plan`, `concurrency` at a time; any answer but 2xx stops the bench. */
+/** What the generator's count of unexpected answers counted, for the plan. */
+function unexpectedAnswers(plan: LoadPlan): string {
+  return plan.answers === undefined ? 'non-2xx answers' : `answers other than ${plan.answers}`;
+}
+
+/** Whether an answer carries the status the plan expects: its `answers`, else any 2xx. */
+function expected(plan: LoadPlan, status: number): boolean {
+  return plan.answers === undefined ? status >= 200 && status <= 299 : status === plan.answers;
+}
+
+/** Requests 1..count of `plan`, `concurrency` at a time; an answer without the status the plan expects stops the bench. */
 export async function warmUp(plan: LoadPlan, count: number, concurrency: number): Promise<void> {
   let next = 1;
   const worker = async () => {
     for (let n = next++; n <= count; n = next++) {
       const { headers, body } = requestAt(plan, n);
       const answer = await send(plan.url, headers, body);
-      if (answer.status < 200 || answer.status > 299) throw new Error(`warm-up request ${n} to ${plan.url} answered ${answer.status}: ${answer.body.slice(0, 300)}`);
+      if (!expected(plan, answer.status)) throw new Error(`warm-up request ${n} to ${plan.url} answered ${answer.status}: ${answer.body.slice(0, 300)}`);
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));

@@ -22,7 +22,7 @@ function which(command: string): string {
   return found;
 }
 
-/** A PATH of one folder holding only node and sh: a fresh machine's, without redis-server and redis-cli. */
+/** A PATH of one folder holding only node and sh: a fresh machine's, without redis-server, redis-cli and wrk. */
 async function bareMachinePath(): Promise<string> {
   const bin = await tempDir();
   symlinkSync(process.execPath, join(bin, 'node'));
@@ -55,7 +55,7 @@ function collect(child: ChildProcess): { text: string } {
 }
 
 describe('npm test preflight', () => {
-  it('npm test without redis-server, redis-cli and chromium exits 1 naming all three and the one apt-get line, before building or running a test', async () => {
+  it('npm test without redis-server, redis-cli, wrk and chromium exits 1 naming all four and the one apt-get line, before building or running a test', async () => {
     const npm = await withoutChromium(await bareMachinePath(), [process.execPath, NPM_CLI, 'test']);
     const output = collect(npm);
     after(() => {
@@ -70,11 +70,11 @@ describe('npm test preflight', () => {
     assert.equal(npm.exitCode, 1, output.text);
     assert.match(
       output.text,
-      /npm test: not run, missing redis-server, redis-cli, \/usr\/bin\/chromium\.\nThe tests start their own Redis servers and drive a headless chromium\. Install what is missing \(Debian\), then run npm test again:\n {2}apt-get install redis-server redis-tools chromium\n/,
+      /npm test: not run, missing redis-server, redis-cli, wrk, \/usr\/bin\/chromium\.\nThe tests start their own Redis servers, load a server with wrk and drive a headless chromium\. Install what is missing \(Debian\), then run npm test again:\n {2}apt-get install redis-server redis-tools wrk chromium\n/,
     );
   });
 
-  it('names only chromium when the Redis commands are on PATH', async () => {
+  it('names only chromium when the Redis commands and wrk are on PATH', async () => {
     const preflight = await withoutChromium(process.env.PATH ?? '', [process.execPath, PREFLIGHT]);
     const output = collect(preflight);
     await exited(preflight);

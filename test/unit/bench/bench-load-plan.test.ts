@@ -41,6 +41,7 @@ describe('requestAt', () => {
 
   it('hands the plan to analyze.lua in its environment', () => {
     assert.deepEqual(planEnvironment(plan), { BENCH_ASSET: 'TSLA', BENCH_CONTRACT: '0xc0', BENCH_WALLET_OFFSET: '1', BENCH_WALLET_CYCLE: '3', BENCH_MCP: '0' });
+    assert.equal(planEnvironment({ ...plan, answers: 404 }).BENCH_ANSWERS, '404', 'the status every answer of the edge row carries');
   });
 });
 

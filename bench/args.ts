@@ -1,7 +1,7 @@
 // The command line of `npm run bench -- [--compare old.json] [--only fleet,fresh] [--baseline <ref> [--runs N]]`, checked before anything starts.
 
 /** Scenarios `--only` may name; the echo always runs, as every ratio divides by it. */
-export const SELECTABLE = ['fleet', 'fresh', 'bearer', 'paid', 'offline', 'mcp', 'long', 'cluster'] as const;
+export const SELECTABLE = ['fleet', 'fresh', 'bearer', 'paid', 'offline', 'edge', 'mcp', 'long', 'cluster'] as const;
 export type Selectable = (typeof SELECTABLE)[number];
 /** The rows that run on the embedded devnet (BENCH_DEVNET=0 leaves them out). */
 export const DEVNET_SCENARIOS: readonly Selectable[] = ['fleet', 'fresh', 'bearer', 'paid'];

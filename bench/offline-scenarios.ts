@@ -19,6 +19,14 @@ export function offlinePlan(url: string, walletCycle = OFFLINE_FLEET): LoadPlan 
   return { url, asset, contract, walletOffset: 1, walletCycle, mcp: false, rotation: [] };
 }
 
+/** A path no route of the service has. */
+const NO_ROUTE = '/no-such-path';
+
+/** The edge answers a path no route has with its own JSON 404. */
+function edgeNotFound(status: number, body: string): string | null {
+  return status === 404 && body.includes('"code":"not_found"') ? null : 'expected the edge\'s 404 not_found';
+}
+
 /** The long row's warm-up: at the 9,000-18,000 req/s this machine gives a fleet, 270,000 to 540,000 more records. */
 const LONG_WARM_SECONDS = 30;
 
@@ -41,6 +49,14 @@ export async function runOfflineScenarios(
       measurements.push(await measureRow({
         id: 'offline-fresh', label: 'offline registry, a new wallet every request', note: 'analyze/free',
         plan: { ...fresh, walletOffset: 10_000_001 }, warmUp: { plan: { ...fresh, walletOffset: 1_800_000_000 }, requests: 2_000 }, subject: service.subject, check: restVerdict,
+      }));
+    }
+    if (only.has('edge')) {
+      // The echo's own requests, to a path no route has: what the edge costs before any route runs (issue 41's "the edge alone").
+      const edge = { ...rest, url: `${service.base}${NO_ROUTE}`, answers: 404 };
+      measurements.push(await measureRow({
+        id: 'edge', label: 'the edge alone (a path no route has)', note: "the echo's requests, answered 404 by the edge",
+        plan: edge, warmUp: { plan: edge, requests: 2_000 }, subject: service.subject, check: edgeNotFound,
       }));
     }
     if (only.has('mcp')) measurements.push(await measureRow(await mcpScenario(rest, `${service.base}${PATHS.mcp}`, service.subject, connections, generator.name)));

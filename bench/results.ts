@@ -16,7 +16,7 @@ import type { CpuPerRequest } from './proc-stat.js';
  *   clockTicksPerSecond  `getconf CLK_TCK`, the unit /proc's CPU times were read in
  *   loadAverage     { start: [1, 5, 15 min], end: [1, 5, 15 min] }
  *   scenarios       rows of the table, in order, each:
- *     id                  stable key --compare matches on: echo, echo-burn, fleet, fresh, bearer, offline, offline-fresh, mcp, long, cluster-k1, cluster-k3
+ *     id                  stable key --compare matches on: echo, echo-burn, fleet, fresh, bearer, offline, offline-fresh, edge, mcp, long, cluster-k1, cluster-k3
  *     label               what the row measured
  *     requests            requests completed in the measured run; requestsPerSecond over its duration
  *     p50Ms, p99Ms        latency percentiles from the load generator
@@ -26,7 +26,8 @@ import type { CpuPerRequest } from './proc-stat.js';
  *                         index, tree, others, process, anvil }, each a number or null (no such thread, no
  *                         anvil); bench/threads.ts says which thread is which. Files written before the split
  *                         have loopCpuUsPerRequest and processCpuUsPerRequest instead; nothing reads those now
- *     socketErrors, non2xx    what the generator counted as failed (connect, read, write, timeout) and non-2xx answers
+ *     socketErrors, non2xx    what the generator counted as failed (connect, read, write, timeout), and answers
+ *                         without the status the row expects (any 2xx; the edge row's, 404)
  *     note                free text shown in the table's last column
  *   paid            null when not run, else { calls, free: { p50Ms, p99Ms }, paid: { p50Ms, p99Ms } }:
  *                   one call at a time on the devnet, analyze/free against x402/analyze

@@ -65,7 +65,7 @@ export async function runScenarios(build: ServiceBuild, setup: RunSetup): Promis
     measurements.push(...devnet.measurements);
     paid = devnet.paid;
   }
-  if (setup.only.has('offline') || setup.only.has('mcp') || setup.only.has('long')) {
+  if (setup.only.has('offline') || setup.only.has('edge') || setup.only.has('mcp') || setup.only.has('long')) {
     measurements.push(...(await runOfflineScenarios(build, setup.only, setup.generator, setup.connections, measureRow(setup))));
   }
   if (setup.only.has('cluster')) measurements.push(...(await runClusterScenarios(build, setup)));

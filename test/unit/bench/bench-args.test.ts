@@ -34,10 +34,10 @@ describe('parseBenchArgs', () => {
     assert.throws(() => parseBenchArgs(['--compare']), { message: `--compare needs a value\n${USAGE}` });
     assert.throws(() => parseBenchArgs(['--compare', '--only', 'fleet']), { message: `--compare needs a value\n${USAGE}` });
     assert.throws(() => parseBenchArgs(['--only', 'fleet,echo']), {
-      message: '--only takes scenarios among fleet, fresh, bearer, paid, offline, mcp, long, cluster (the echo always runs); not echo',
+      message: '--only takes scenarios among fleet, fresh, bearer, paid, offline, edge, mcp, long, cluster (the echo always runs); not echo',
     });
     assert.throws(() => parseBenchArgs(['--only', ',']), {
-      message: '--only takes scenarios among fleet, fresh, bearer, paid, offline, mcp, long, cluster (the echo always runs); not an empty list',
+      message: '--only takes scenarios among fleet, fresh, bearer, paid, offline, edge, mcp, long, cluster (the echo always runs); not an empty list',
     });
   });
 });

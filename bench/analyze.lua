@@ -70,7 +70,8 @@ request = function()
   return wrk.format(nil, nil, nil, body)
 end
 
--- One line bench/wrk.ts parses: requests, duration (us), p50 and p99 (ms), non-2xx/3xx answers, socket errors.
+-- One line bench/wrk.ts parses: requests, duration (us), p50 and p99 (ms), the answers the row does not
+-- expect (wrk's non-2xx/3xx count, or those without BENCH_ANSWERS's status), socket errors.
 done = function(summary, latency, requests)
   local e = summary.errors
   local wrong = e.status

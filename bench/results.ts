@@ -16,7 +16,7 @@ import type { CpuPerRequest } from './proc-stat.js';
  *   clockTicksPerSecond  `getconf CLK_TCK`, the unit /proc's CPU times were read in
  *   loadAverage     { start: [1, 5, 15 min], end: [1, 5, 15 min] }
  *   scenarios       rows of the table, in order, each:
- *     id                  stable key --compare matches on: echo, echo-burn, fleet, fresh, bearer, offline, offline-fresh, edge, mcp, long, cluster-k1, cluster-k3
+ *     id                  stable key --compare matches on: echo, echo-burn, echo-address, fleet, fresh, bearer, offline, offline-fresh, edge, mcp, long, cluster-k1, cluster-k3
  *     label               what the row measured
  *     requests            requests completed in the measured run; requestsPerSecond over its duration
  *     p50Ms, p99Ms        latency percentiles from the load generator

@@ -36,16 +36,17 @@ export function runResults(commit: string, setup: RunSetup, started: { date: str
 
 const measureRow = (setup: RunSetup) => (scenario: Scenario) => measure(scenario, setup.generator, setup.ticksPerSecond, setup.connections, setup.warmSeconds);
 
-/** A trivial uWS echo (burning `burnUs` of CPU per request when asked) under the load every row gets. */
-export async function measureEcho(setup: RunSetup, burnUs: number): Promise<Measurement> {
+/**
+ * A trivial uWS echo (burning `burnUs` of CPU per request when asked) under the load every row gets. With
+ * `readsAddress` it also reads each request's client address as the edge does: the edge row's floor.
+ */
+export async function measureEcho(setup: RunSetup, burnUs: number, readsAddress = false): Promise<Measurement> {
   const port = await freePort();
-  const echo = await spawnNode(here('./echo-server.js'), [String(port), String(burnUs)], {}, /listening/);
+  const echo = await spawnNode(here('./echo-server.js'), [String(port), String(burnUs), ...(readsAddress ? ['address'] : [])], {}, /listening/);
   try {
     const plan = offlinePlan(`http://127.0.0.1:${port}/echo`);
     return await measureRow(setup)({
-      id: burnUs > 0 ? 'echo-burn' : 'echo',
-      label: burnUs > 0 ? `uWS echo burning ${burnUs} us` : 'uWS echo',
-      note: burnUs > 0 ? 'an echo costing about what an evaluation does' : 'baseline: reads the body, sends it back',
+      ...echoRow(burnUs, readsAddress),
       plan,
       warmUp: { plan: { ...plan, walletOffset: 1_800_000_000 }, requests: 1_000 },
       subject: plainSubject(echo.pid!),
@@ -54,6 +55,14 @@ export async function measureEcho(setup: RunSetup, burnUs: number): Promise<Meas
   } finally {
     await stop(echo);
   }
+}
+
+function echoRow(burnUs: number, readsAddress: boolean): Pick<Scenario, 'id' | 'label' | 'note'> {
+  if (burnUs > 0) return { id: 'echo-burn', label: `uWS echo burning ${burnUs} us`, note: 'an echo costing about what an evaluation does' };
+  if (readsAddress) {
+    return { id: 'echo-address', label: 'uWS echo reading the client address', note: 'the edge\'s floor: a getpeername and a new ArrayBuffer a request' };
+  }
+  return { id: 'echo', label: 'uWS echo', note: 'baseline: reads the body, sends it back' };
 }
 
 /** The selected service rows on `build` (the devnet's first, then the offline service's, then the cluster's), and the paid table when selected. */

@@ -19,8 +19,8 @@ export function offlinePlan(url: string, walletCycle = OFFLINE_FLEET): LoadPlan 
   return { url, asset, contract, walletOffset: 1, walletCycle, mcp: false, rotation: [] };
 }
 
-/** A path no route of the service has. */
-const NO_ROUTE = '/no-such-path';
+/** A path no route of the service has: the edge row's. */
+export const NO_ROUTE = '/no-such-path';
 
 /** The edge answers a path no route has with its own JSON 404. */
 function edgeNotFound(status: number, body: string): string | null {

@@ -20,7 +20,7 @@ describe('bench/echo-server.js', () => {
 
   const send = (url: string) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"wallet":"0x01"}' });
 
-  it('sends the body back, and reads nothing else of the request', async () => {
+  it('sends the body back and names no client address', async () => {
     const echo = await startEcho([]);
     started.push(echo.child);
     const answer = await send(echo.url);

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { runAutocannon } from '../../../bench/autocannon-load.js';
 import type { LoadPlan } from '../../../bench/load-plan.js';
+import { NO_ROUTE, offlinePlan } from '../../../bench/offline-scenarios.js';
 import { runWrk, type LoadRun } from '../../../bench/wrk.js';
 import { startEdge, type RunningEdge } from '../../../src/http/server.js';
 
@@ -21,17 +22,14 @@ describe('the bench counts the answers a row does not expect', () => {
       [{ method: 'post', pattern: '/ok', readsBody: true, handler: async () => ({ status: 200, body: { ok: true } }) }],
       { host: '127.0.0.1', port: 0, maxBodyBytes: 4096, corsOrigins: '*', onHandlerError: (error) => assert.fail(String(error)) },
     );
-    plan = (path, answers) => ({
-      url: `http://127.0.0.1:${edge.port}${path}`, asset: 'TSLA', contract: '0xc0', walletOffset: 1, walletCycle: 10, mcp: false, rotation: [],
-      ...(answers === undefined ? {} : { answers }),
-    });
+    plan = (path, answers) => ({ ...offlinePlan(`http://127.0.0.1:${edge.port}${path}`, 10), ...(answers === undefined ? {} : { answers }) });
   });
 
   after(() => edge.stop(0));
 
   for (const [name, run] of GENERATORS) {
     it(`${name}: none when every answer is the row's 404, all when none is, and 2xx as before without one`, async () => {
-      const notFound = await run(plan('/no-such-path', 404));
+      const notFound = await run(plan(NO_ROUTE, 404));
       assert.ok(notFound.requests > 0, 'no request was answered');
       assert.equal(notFound.non2xx, 0);
 
@@ -40,7 +38,7 @@ describe('the bench counts the answers a row does not expect', () => {
       assert.equal(ok.non2xx, ok.requests, 'every 200 is an answer the row does not expect');
 
       assert.equal((await run(plan('/ok'))).non2xx, 0);
-      const refused = await run(plan('/no-such-path'));
+      const refused = await run(plan(NO_ROUTE));
       assert.equal(refused.non2xx, refused.requests, 'without a status of its own, a row expects 2xx');
     });
   }
